@@ -1,0 +1,48 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "prolific",
+    products: [
+        .executable(name: "prolific", targets: ["prolific"])
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+    ],
+    targets: [
+        // libcmark from the system (Debian: libcmark-dev).
+        .systemLibrary(
+            name: "CCmark",
+            pkgConfig: "libcmark",
+            providers: [.apt(["libcmark-dev"])]
+        ),
+        // The game: model, identifiers and rules. Pure: no file I/O, no clock.
+        .target(name: "ProlificCore"),
+        // The on-disk format of a content directory: reading, writing, locking.
+        .target(
+            name: "ProlificStore",
+            dependencies: ["ProlificCore", .product(name: "Yams", package: "Yams")]
+        ),
+        // Renders a loaded content value into a static site.
+        .target(
+            name: "ProlificSite",
+            dependencies: ["ProlificCore", "CCmark", .product(name: "Mustache", package: "swift-mustache")]
+        ),
+        // The command-line interface: parsing arguments, wiring, printing, exit codes.
+        .target(
+            name: "ProlificCLI",
+            dependencies: [
+                "ProlificCore", "ProlificStore", "ProlificSite",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(name: "prolific", dependencies: ["ProlificCLI"]),
+        .testTarget(name: "ProlificCoreTests", dependencies: ["ProlificCore"]),
+        .testTarget(name: "ProlificStoreTests", dependencies: ["ProlificStore"]),
+        .testTarget(name: "ProlificSiteTests", dependencies: ["ProlificSite", "ProlificStore"]),
+        .testTarget(name: "ProlificCLITests", dependencies: ["prolific"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,110 @@
+/// A line and column in a text file, both from 1.
+public struct TextPosition: Hashable, Sendable, Comparable {
+    public var line: Int
+    public var column: Int
+
+    public init(line: Int, column: Int) {
+        self.line = line
+        self.column = column
+    }
+
+    public static let start = TextPosition(line: 1, column: 1)
+
+    public static func < (a: TextPosition, b: TextPosition) -> Bool {
+        (a.line, a.column) < (b.line, b.column)
+    }
+}
+
+/// Where a loaded value came from: its file, and the position of each of its keys.
+///
+/// Rules in the core report problems against an origin, so `check` can point at the exact line of a
+/// bad ballot choice without the core ever touching a file.
+public struct Origin: Hashable, Sendable {
+    /// The file's path as it should be shown to the user (relative to where the command ran).
+    public var path: String
+    /// Positions of keys (`"author"`) and of list items (`"for.2"`) inside the file.
+    public var positions: [String: TextPosition]
+
+    public init(path: String, positions: [String: TextPosition] = [:]) {
+        self.path = path
+        self.positions = positions
+    }
+
+    /// The position of `key`, or the start of the file when the key is absent.
+    public func position(of key: String) -> TextPosition { positions[key] ?? .start }
+
+    /// A diagnostic at `key` in this file.
+    public func error(at key: String, _ message: String) -> Diagnostic {
+        Diagnostic(path: path, position: position(of: key), message: message)
+    }
+}
+
+/// One problem found in the content or the arguments, printed compiler-style:
+/// `Content/projects/moon/rounds/0003/votes/bob.yml:4:5: error: 'x' is not a submission of round 3`.
+public struct Diagnostic: Error, Hashable, Sendable, Comparable, CustomStringConvertible {
+    public enum Severity: String, Sendable { case error, warning }
+
+    public var severity: Severity
+    /// The file the problem is in; nil for problems with arguments rather than files.
+    public var path: String?
+    public var position: TextPosition?
+    public var message: String
+    /// A second location that explains the first (`note:` lines).
+    public var notes: [Note]
+
+    public struct Note: Hashable, Sendable {
+        public var path: String
+        public var position: TextPosition
+        public var message: String
+
+        public init(path: String, position: TextPosition, message: String) {
+            self.path = path
+            self.position = position
+            self.message = message
+        }
+    }
+
+    public init(
+        severity: Severity = .error, path: String?, position: TextPosition? = nil, message: String,
+        notes: [Note] = []
+    ) {
+        self.severity = severity
+        self.path = path
+        self.position = position
+        self.message = message
+        self.notes = notes
+    }
+
+    /// A problem that is not tied to a file, such as a bad argument.
+    public static func plain(_ message: String) -> Diagnostic {
+        Diagnostic(path: nil, message: message)
+    }
+
+    public var description: String {
+        var text = ""
+        if let path {
+            let p = position ?? .start
+            text = "\(path):\(p.line):\(p.column): "
+        }
+        text += "\(severity.rawValue): \(message)"
+        for note in notes {
+            text += "\n\(note.path):\(note.position.line):\(note.position.column): note: \(note.message)"
+        }
+        return text
+    }
+
+    /// Files in path order, then by position, so reports are stable.
+    public static func < (a: Diagnostic, b: Diagnostic) -> Bool {
+        let pa = a.path ?? "", pb = b.path ?? ""
+        if pa != pb { return pa < pb }
+        let qa = a.position ?? .start, qb = b.position ?? .start
+        if qa != qb { return qa < qb }
+        return a.message < b.message
+    }
+}
+
+/// A collection of problems thrown together, for commands that report everything they found.
+public struct Diagnostics: Error, Sendable {
+    public var all: [Diagnostic]
+    public init(_ all: [Diagnostic]) { self.all = all }
+}

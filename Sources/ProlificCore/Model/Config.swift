@@ -1,0 +1,31 @@
+/// The site-wide settings of `prolific.yml`.
+public struct Config: Hashable, Sendable {
+    /// The site's title, shown on every page.
+    public var title: String
+    /// The absolute URL the site is published at; used only where absolute URLs are required.
+    public var baseURL: String
+    /// Round length for new projects that don't name their own.
+    public var roundLength: TimeSpan
+    /// Maximum number of rounds for new projects that don't name their own.
+    public var rounds: Int
+    public var origin: Origin
+
+    public init(
+        title: String, baseURL: String, roundLength: TimeSpan, rounds: Int,
+        origin: Origin = Origin(path: "prolific.yml")
+    ) {
+        self.title = title
+        self.baseURL = baseURL
+        self.roundLength = roundLength
+        self.rounds = rounds
+        self.origin = origin
+    }
+
+    /// The settings `init` writes.
+    public static func defaults(title: String = "Prolific", baseURL: String = "https://example.org/") -> Config {
+        Config(title: title, baseURL: baseURL, roundLength: TimeSpan(seconds: 7 * 86_400)!, rounds: 10)
+    }
+
+    /// The range a project's `rounds` may take.
+    public static let roundLimitRange = 1...RoundNumber.maximum
+}

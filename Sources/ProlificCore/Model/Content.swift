@@ -1,0 +1,21 @@
+/// Everything in a content directory, loaded: the whole game's state.
+public struct Content: Sendable {
+    public var config: Config
+    /// Users by handle.
+    public var users: [Handle: User]
+    /// Projects in slug order.
+    public var projects: [Project]
+
+    public init(config: Config, users: [Handle: User], projects: [Project]) {
+        self.config = config
+        self.users = users
+        self.projects = projects.sorted { $0.slug < $1.slug }
+    }
+
+    public func project(_ slug: Slug) -> Project? {
+        projects.first { $0.slug == slug }
+    }
+
+    /// Users in handle order.
+    public var sortedUsers: [User] { users.values.sorted { $0.handle < $1.handle } }
+}

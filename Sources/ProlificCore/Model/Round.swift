@@ -1,0 +1,86 @@
+/// One round of a project: `rounds/NNNN/round.md` with its submissions and ballots.
+///
+/// A round is open until `close` records `closed`, `winner` and `tally` in its file.
+public struct Round: Hashable, Sendable {
+    public var number: RoundNumber
+    public var opened: Timestamp
+    /// The deadline: snippets and ballots are accepted before it; `close --due` closes after it.
+    public var closes: Timestamp
+    public var closed: Timestamp?
+    public var winner: SubmissionID?
+    public var tally: TallyRecord?
+    /// Deadlines this round had before it was extended for lack of submissions.
+    public var extensions: [Extension]
+    /// A maintainer's note for the round, the body of round.md.
+    public var note: String
+    public var submissions: [Submission]
+    public var ballots: [Ballot]
+    public var origin: Origin
+
+    public init(
+        number: RoundNumber, opened: Timestamp, closes: Timestamp, closed: Timestamp? = nil,
+        winner: SubmissionID? = nil, tally: TallyRecord? = nil, extensions: [Extension] = [], note: String = "",
+        submissions: [Submission] = [], ballots: [Ballot] = [], origin: Origin
+    ) {
+        self.number = number
+        self.opened = opened
+        self.closes = closes
+        self.closed = closed
+        self.winner = winner
+        self.tally = tally
+        self.extensions = extensions
+        self.note = note
+        self.submissions = submissions
+        self.ballots = ballots
+        self.origin = origin
+    }
+
+    public var isOpen: Bool { closed == nil }
+
+    public func submission(_ id: SubmissionID) -> Submission? {
+        submissions.first { $0.id == id }
+    }
+
+    public var winningSubmission: Submission? {
+        winner.flatMap(submission)
+    }
+
+    /// A record that a due round without submissions got more time.
+    public struct Extension: Hashable, Sendable {
+        /// When the extension was made.
+        public var at: Timestamp
+        /// The deadline before the extension.
+        public var from: Timestamp
+
+        public init(at: Timestamp, from: Timestamp) {
+            self.at = at
+            self.from = from
+        }
+    }
+}
+
+/// The result of a tally as recorded in a closed round's file.
+public struct TallyRecord: Hashable, Sendable {
+    /// The method and its version, so a later `check` knows how the round was decided.
+    public var method: String
+    /// How many ballots were counted.
+    public var ballots: Int
+    /// Each snippet's score, highest first, in the order that decided the winner.
+    public var scores: [Score]
+
+    public init(method: String, ballots: Int, scores: [Score]) {
+        self.method = method
+        self.ballots = ballots
+        self.scores = scores
+    }
+
+    public struct Score: Hashable, Sendable {
+        public var id: SubmissionID
+        public var score: Double
+
+        public init(id: SubmissionID, score: Double) {
+            self.id = id
+            self.score = score
+        }
+    }
+}

@@ -1,0 +1,23 @@
+/// A snippet submitted to a round: `rounds/NNNN/submissions/<id>.md`.
+public struct Submission: Hashable, Sendable {
+    public var id: SubmissionID
+    public var author: Handle
+    public var submitted: Timestamp
+    /// An ending snippet completes the project when it wins.
+    public var ending: Bool
+    /// The snippet's Markdown.
+    public var body: String
+    public var origin: Origin
+
+    public init(
+        id: SubmissionID, author: Handle, submitted: Timestamp, ending: Bool = false, body: String,
+        origin: Origin
+    ) {
+        self.id = id
+        self.author = author
+        self.submitted = submitted
+        self.ending = ending
+        self.body = body
+        self.origin = origin
+    }
+}

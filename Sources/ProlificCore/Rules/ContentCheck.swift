@@ -1,0 +1,176 @@
+/// The cross-file rules `prolific check` enforces once every file has parsed.
+///
+/// Every reference resolves (owner, authors, voters, ballot choices within the same round); round
+/// numbers are contiguous; at most one open round per project, and it is the last; closed rounds
+/// name an existing winner that the tally agrees with; nobody votes for their own snippet; entries
+/// fall inside their round's window.
+public enum ContentCheck {
+    public static func problems(in content: Content) -> [Diagnostic] {
+        var found: [Diagnostic] = []
+        for user in content.sortedUsers {
+            found += problems(of: user, in: content)
+        }
+        for project in content.projects {
+            found += problems(of: project, users: content.users)
+        }
+        return found.sorted()
+    }
+
+    static func problems(of user: User, in content: Content) -> [Diagnostic] {
+        var found: [Diagnostic] = []
+        for (i, slug) in user.follows.projects.enumerated() where content.project(slug) == nil {
+            found.append(user.origin.error(at: "follows.projects.\(i)", "follows unknown project '\(slug)'"))
+        }
+        for (i, handle) in user.follows.users.enumerated() where content.users[handle] == nil {
+            found.append(user.origin.error(at: "follows.users.\(i)", "follows unknown user '\(handle)'"))
+        }
+        return found
+    }
+
+    static func problems(of project: Project, users: [Handle: User]) -> [Diagnostic] {
+        var found: [Diagnostic] = []
+        let origin = project.origin
+        if users[project.owner] == nil {
+            found.append(origin.error(at: "owner", "owner '\(project.owner)' is not a user"))
+        }
+        for (index, round) in project.rounds.enumerated() {
+            if round.number.value != index + 1 {
+                let message =
+                    index == 0
+                    ? "the first round is numbered \(round.number); round numbers start at 1"
+                    : "round \(round.number) follows round \(project.rounds[index - 1].number); round numbers must be contiguous"
+                found.append(round.origin.error(at: "", message))
+            }
+            if round.isOpen && index != project.rounds.count - 1 {
+                found.append(
+                    round.origin.error(at: "", "round \(round.number) is open but a later round exists; only the last round may be open"))
+            }
+            found += problems(of: round, in: project, users: users)
+        }
+        let complete = Closing.isComplete(project)
+        if project.status == .complete && !complete {
+            found.append(
+                origin.error(
+                    at: "status", "status is 'complete' but no ending has won and only \(project.closedRounds.count) of \(project.roundLimit) rounds have closed"))
+        }
+        if complete, let open = project.openRound {
+            found.append(open.origin.error(at: "", "round \(open.number) is open but the project is already complete"))
+        }
+        if project.openRound == nil, Closing.nextStep(for: project) != nil {
+            found.append(
+                Diagnostic(
+                    severity: .warning, path: origin.path, position: origin.position(of: "status"),
+                    message: complete
+                        ? "the project is complete but its status says 'open'; the next command on it records 'complete'"
+                        : "the project has no open round; the next command on it opens one"))
+        }
+        return found
+    }
+
+    static func problems(of round: Round, in project: Project, users: [Handle: User]) -> [Diagnostic] {
+        var found: [Diagnostic] = []
+        let origin = round.origin
+        if round.closes <= round.opened {
+            found.append(origin.error(at: "closes", "the deadline \(round.closes) is not after the opening \(round.opened)"))
+        }
+        if let closed = round.closed, closed < round.opened {
+            found.append(origin.error(at: "closed", "closed at \(closed), before the round opened at \(round.opened)"))
+        }
+        if round.isOpen {
+            if round.winner != nil { found.append(origin.error(at: "winner", "an open round has no winner; add 'closed' or remove 'winner'")) }
+            if round.tally != nil { found.append(origin.error(at: "tally", "an open round has no tally; add 'closed' or remove 'tally'")) }
+        } else {
+            found += problemsOfResult(round)
+        }
+        var authors: [Handle: Submission] = [:]
+        for submission in round.submissions {
+            let o = submission.origin
+            if users[submission.author] == nil {
+                found.append(o.error(at: "author", "author '\(submission.author)' is not a user"))
+            } else if let user = users[submission.author], submission.submitted < user.joined {
+                found.append(o.error(at: "submitted", "submitted at \(submission.submitted), before @\(user.handle) joined at \(user.joined)"))
+            }
+            if submission.submitted < round.opened || submission.submitted > round.closes {
+                found.append(
+                    o.error(at: "submitted", "submitted at \(submission.submitted), outside round \(round.number)'s window \(round.opened) to \(round.closes)"))
+            }
+            if let earlier = authors[submission.author] {
+                found.append(
+                    Diagnostic(
+                        path: o.path, position: o.position(of: "author"),
+                        message: "@\(submission.author) submitted twice to round \(round.number); one snippet per round",
+                        notes: [.init(path: earlier.origin.path, position: .start, message: "the other snippet")]))
+            } else {
+                authors[submission.author] = submission
+            }
+        }
+        for ballot in round.ballots {
+            found += problems(of: ballot, in: round, users: users)
+        }
+        return found
+    }
+
+    static func problemsOfResult(_ round: Round) -> [Diagnostic] {
+        let origin = round.origin
+        guard let winner = round.winner else {
+            return [origin.error(at: "closed", "a closed round names its 'winner'")]
+        }
+        guard round.submission(winner) != nil else {
+            return [origin.error(at: "winner", "winner '\(winner)' is not a submission of round \(round.number)")]
+        }
+        guard let tally = round.tally else {
+            return [origin.error(at: "closed", "a closed round records its 'tally'")]
+        }
+        guard tally.method == Tally.method else { return [] }
+        let recount = Tally.count(round)
+        if recount.winner != winner {
+            return [
+                origin.error(
+                    at: "winner", "recorded winner '\(winner)' differs from the tally, which gives '\(recount.winner.map(\.rawValue) ?? "none")'")
+            ]
+        }
+        for score in tally.scores {
+            let again = recount.record.scores.first { $0.id == score.id }?.score
+            if let again, abs(again - score.score) <= 0.0001 { continue }
+            do {
+                return [
+                    origin.error(
+                        at: "tally.scores.\(score.id)",
+                        "recorded score \(score.score) of '\(score.id)' differs from the tally, which gives \(again.map { String($0) } ?? "nothing")")
+                ]
+            }
+        }
+        return []
+    }
+
+    static func problems(of ballot: Ballot, in round: Round, users: [Handle: User]) -> [Diagnostic] {
+        var found: [Diagnostic] = []
+        let o = ballot.origin
+        if let user = users[ballot.voter] {
+            if ballot.cast < user.joined {
+                found.append(o.error(at: "cast", "cast at \(ballot.cast), before @\(user.handle) joined at \(user.joined)"))
+            }
+        } else {
+            found.append(o.error(at: "voter", "voter '\(ballot.voter)' is not a user"))
+        }
+        if ballot.cast < round.opened || ballot.cast > round.closes {
+            found.append(o.error(at: "cast", "cast at \(ballot.cast), outside round \(round.number)'s window \(round.opened) to \(round.closes)"))
+        }
+        if ballot.choices.isEmpty {
+            found.append(o.error(at: "for", "a ballot names at least one submission"))
+        }
+        var seen: Set<SubmissionID> = []
+        for (i, id) in ballot.choices.enumerated() {
+            let key = "for.\(i)"
+            if round.submission(id) == nil {
+                found.append(o.error(at: key, "'\(id)' is not a submission of round \(round.number)"))
+            } else if id.author == ballot.voter {
+                found.append(o.error(at: key, "@\(ballot.voter) votes for their own snippet '\(id)'"))
+            }
+            if !seen.insert(id).inserted {
+                found.append(o.error(at: key, "'\(id)' is named twice"))
+            }
+        }
+        return found
+    }
+}

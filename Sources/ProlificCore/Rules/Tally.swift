@@ -1,0 +1,60 @@
+/// Counting a round's ballots. The one place the winner is decided.
+///
+/// This is the plain count: each ballot weighs 1, split equally among the snippets it names; the
+/// highest total wins; ties go to the earliest submitted snippet, then the smaller id.
+public enum Tally {
+    /// Recorded in round.md so `check` knows which rules decided a closed round.
+    public static let method = "plain-1"
+
+    /// Scores closer than this are a tie; shares like 1/3 don't add up exactly in floating point.
+    static let tolerance = 1e-9
+
+    /// The result of counting: every snippet's score in ranking order, and the winner.
+    public struct Outcome: Hashable, Sendable {
+        public var record: TallyRecord
+        public var winner: SubmissionID?
+    }
+
+    /// Counts the ballots of `round`. Choices that are not snippets of the round, or that are the
+    /// voter's own, count for nothing; a snippet nobody chose scores 0. No submissions, no winner.
+    public static func count(_ round: Round) -> Outcome {
+        var scores: [SubmissionID: Double] = [:]
+        for submission in round.submissions { scores[submission.id] = 0 }
+        var counted = 0
+        for ballot in round.ballots.sorted(by: { $0.voter < $1.voter }) {
+            let valid = Array(Set(ballot.choices)).sorted().filter { id in
+                scores[id] != nil && id.author != ballot.voter
+            }
+            guard !valid.isEmpty else { continue }
+            counted += 1
+            let share = 1.0 / Double(valid.count)
+            for id in valid { scores[id, default: 0] += share }
+        }
+        let ranked = round.submissions.sorted { a, b in
+            let sa = scores[a.id] ?? 0, sb = scores[b.id] ?? 0
+            if abs(sa - sb) > tolerance { return sa > sb }
+            if a.submitted != b.submitted { return a.submitted < b.submitted }
+            return a.id < b.id
+        }
+        let record = TallyRecord(
+            method: method, ballots: counted,
+            scores: ranked.map { TallyRecord.Score(id: $0.id, score: rounded(scores[$0.id] ?? 0)) })
+        return Outcome(record: record, winner: ranked.first?.id)
+    }
+
+    /// Scores are recorded to four decimals: enough to tell every split apart, short enough to read.
+    public static func rounded(_ score: Double) -> Double {
+        (score * 10_000).rounded() / 10_000
+    }
+
+    /// `2.5`, `1.3333`, `0`: at most four decimals and no trailing zeros, as round.md records scores.
+    public static func format(_ score: Double) -> String {
+        let scaled = Int64((score * 10_000).rounded())
+        let whole = scaled / 10_000
+        var fraction = String(abs(scaled % 10_000))
+        if fraction == "0" { return String(whole) }
+        fraction = String(repeating: "0", count: 4 - fraction.count) + fraction
+        while fraction.hasSuffix("0") { fraction.removeLast() }
+        return "\(whole).\(fraction)"
+    }
+}

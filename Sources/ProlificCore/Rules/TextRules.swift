@@ -1,0 +1,31 @@
+/// Limits on what players write, so one file can't swamp a page or the build.
+public enum TextRules {
+    public static let nameLimit = 100
+    public static let titleLimit = 200
+    public static let tagLimit = 40
+    public static let bioLimit = 16 << 10
+    public static let snippetLimit = 64 << 10
+    public static let starterLimit = 256 << 10
+
+    /// A one-line text: not blank, no line breaks or control characters, at most `limit` characters.
+    public static func problem(withLine text: String, named name: String, limit: Int) -> String? {
+        if text.allSatisfy({ $0 == " " || $0 == "\t" }) { return "the \(name) must not be empty" }
+        if text.count > limit { return "the \(name) is \(text.count) characters; at most \(limit)" }
+        if text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            return "the \(name) must be one line without control characters"
+        }
+        return nil
+    }
+
+    /// Markdown text: not blank (unless it may be), at most `limit` bytes, no NUL.
+    public static func problem(withBody text: String, named name: String, limit: Int, mayBeEmpty: Bool = false) -> String? {
+        if !mayBeEmpty && text.allSatisfy(\.isWhitespace) { return "the \(name) is empty" }
+        if text.utf8.count > limit { return "the \(name) is \(text.utf8.count) bytes; at most \(limit)" }
+        if text.unicodeScalars.contains("\0") { return "the \(name) contains a NUL character" }
+        return nil
+    }
+
+    public static func problem(withTag tag: String) -> String? {
+        problem(withLine: tag, named: "tag '\(tag)'", limit: tagLimit)
+    }
+}

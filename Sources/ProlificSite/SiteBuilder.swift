@@ -1,0 +1,59 @@
+import ProlificCore
+
+/// One file of the built site.
+public struct OutputFile: Sendable, Hashable {
+    /// Its path inside the site, such as `projects/moon/index.html`.
+    public var path: String
+    public var contents: [UInt8]
+}
+
+/// Renders loaded content into the files of a static site. Pure apart from cmark: the same content,
+/// theme and `now` give the same bytes.
+public struct SiteBuilder {
+    let content: Content
+    let theme: Theme
+    let now: Timestamp
+
+    public init(content: Content, theme: Theme, now: Timestamp) {
+        self.content = content
+        self.theme = theme
+        self.now = now
+    }
+
+    public func build() throws(Diagnostics) -> [OutputFile] {
+        let pages = ProjectPages(content: content, now: now, html: Markdown.html)
+        var files: [OutputFile] = []
+        let complete = content.projects.filter(pages.isComplete)
+        let inProgress = content.projects.filter { !pages.isComplete($0) }
+        let home = PageContext(
+            site: content.config, now: now, path: "index.html", title: content.config.title,
+            description: "\(content.config.title): stories written together, one round at a time.")
+        files.append(
+            try render(
+                "index", home,
+                [
+                    "hasProjects": !content.projects.isEmpty,
+                    "hasInProgress": !inProgress.isEmpty,
+                    "inProgress": inProgress.map(pages.card),
+                    "hasCompleted": !complete.isEmpty,
+                    "completed": complete.map(pages.card),
+                ]))
+        for project in content.projects {
+            let context = PageContext(
+                site: content.config, now: now, path: ProjectPages.path(of: project), title: project.title,
+                description: "\(project.title), a story written together on \(content.config.title).")
+            files.append(try render("project", context, pages.page(project)))
+        }
+        for file in theme.staticFiles {
+            files.append(OutputFile(path: file.path, contents: file.contents))
+        }
+        return files.sorted { $0.path < $1.path }
+    }
+
+    private func render(_ template: String, _ context: PageContext, _ values: [String: Any]) throws(Diagnostics)
+        -> OutputFile
+    {
+        let text = try theme.render(template, context.values(values))
+        return OutputFile(path: context.path, contents: Array(text.utf8))
+    }
+}

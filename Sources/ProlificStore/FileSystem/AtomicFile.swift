@@ -1,0 +1,83 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Writes that never leave a half-written file: a temporary file in the same folder, flushed to
+/// disk, then renamed (replace) or linked (create-only) into place.
+public enum AtomicFile {
+    public enum Failure: Error, Sendable, CustomStringConvertible {
+        /// Create-only: something is already at the path.
+        case exists(path: String)
+        case io(path: String, message: String)
+
+        public var description: String {
+            switch self {
+            case .exists(let path): "\(path): error: already exists"
+            case .io(let path, let message): "\(path): error: \(message)"
+            }
+        }
+    }
+
+    /// Replaces (or creates) the file at `path` with `text`, atomically.
+    public static func write(_ text: String, to path: String) throws(Failure) {
+        let temporary = try writeTemporary(text, beside: path)
+        guard rename(temporary, path) == 0 else {
+            let message = FileSystem.lastError()
+            unlink(temporary)
+            throw .io(path: path, message: "cannot replace: \(message)")
+        }
+        syncDirectory(of: path)
+    }
+
+    /// Creates the file at `path` with `text`; fails with `.exists` rather than overwrite anything.
+    public static func create(_ text: String, at path: String) throws(Failure) {
+        let temporary = try writeTemporary(text, beside: path)
+        defer { unlink(temporary) }
+        guard link(temporary, path) == 0 else {
+            let code = errno
+            if code == EEXIST { throw .exists(path: path) }
+            throw .io(path: path, message: "cannot create: \(FileSystem.lastError(code))")
+        }
+        syncDirectory(of: path)
+    }
+
+    private static func writeTemporary(_ text: String, beside path: String) throws(Failure) -> String {
+        let folder = FileSystem.parentPath(path)
+        do { try FileSystem.makeDirectories(folder) } catch { throw .io(path: folder, message: error.message) }
+        var template = Array("\(folder)/.prolific-tmp-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw .io(path: path, message: "cannot write: \(FileSystem.lastError())") }
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var ok = true
+        var bytes = Array(text.utf8)
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + done, $0.count - done) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { ok = false; break }
+            done += n
+        }
+        let message = ok ? "" : FileSystem.lastError()
+        if ok && fsync(fd) != 0 { ok = false }
+        fchmod(fd, 0o644)
+        close(fd)
+        guard ok else {
+            unlink(temporary)
+            throw .io(path: path, message: "cannot write: \(message.isEmpty ? FileSystem.lastError() : message)")
+        }
+        bytes.removeAll()
+        return temporary
+    }
+
+    /// Makes the rename itself durable.
+    private static func syncDirectory(of path: String) {
+        let fd = open(FileSystem.parentPath(path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        fsync(fd)
+        close(fd)
+    }
+}

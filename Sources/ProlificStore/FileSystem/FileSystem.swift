@@ -1,0 +1,146 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Thin, fast wrappers over POSIX file calls.
+///
+/// Foundation's directory enumeration costs several times the whole build floor on large content
+/// (see docs/performance.md); plain `readdir` and `read` cost what C does. Paths are plain strings.
+public enum FileSystem {
+    /// Content files larger than this are refused rather than read: nothing a player writes is that big.
+    public static let maximumFileSize = 4 << 20
+
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        public var path: String
+        public var message: String
+        public var description: String { "\(path): error: \(message)" }
+    }
+
+    /// What a directory holds.
+    public struct Entry: Sendable, Hashable {
+        public enum Kind: Sendable { case file, directory, symlink, other }
+        public var name: String
+        public var kind: Kind
+    }
+
+    /// The entries of `path` except `.`, `..`, in name order; nil if it does not exist.
+    public static func list(_ path: String) throws(Failure) -> [Entry]? {
+        guard let dir = opendir(path) else {
+            if errno == ENOENT { return nil }
+            throw Failure(path: path, message: "cannot read folder: \(lastError())")
+        }
+        defer { closedir(dir) }
+        var entries: [Entry] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
+                pointer.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            if name == "." || name == ".." { continue }
+            var kind: Entry.Kind
+            switch Int32(entry.pointee.d_type) {
+            case Int32(DT_REG): kind = .file
+            case Int32(DT_DIR): kind = .directory
+            case Int32(DT_LNK): kind = .symlink
+            case Int32(DT_UNKNOWN): kind = kindByStat("\(path)/\(name)")
+            default: kind = .other
+            }
+            entries.append(Entry(name: name, kind: kind))
+        }
+        return entries.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+    }
+
+    private static func kindByStat(_ path: String) -> Entry.Kind {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return .other }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return .file
+        case S_IFDIR: return .directory
+        case S_IFLNK: return .symlink
+        default: return .other
+        }
+    }
+
+    /// Reads a whole file as bytes, refusing symbolic links and files over the size limit.
+    public static func readBytes(_ path: String) throws(Failure) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else {
+            let code = errno
+            if code == ELOOP { throw Failure(path: path, message: "is a symbolic link; content files must be regular files") }
+            throw Failure(path: path, message: "cannot read: \(lastError(code))")
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw Failure(path: path, message: "cannot read: \(lastError())") }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw Failure(path: path, message: "is not a regular file") }
+        let size = Int(info.st_size)
+        guard size <= maximumFileSize else {
+            throw Failure(path: path, message: "is \(size) bytes; content files may be at most \(maximumFileSize) bytes")
+        }
+        var bytes = [UInt8](repeating: 0, count: size)
+        var done = 0
+        while done < size {
+            let n = bytes.withUnsafeMutableBytes { buffer in
+                read(fd, buffer.baseAddress! + done, size - done)
+            }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { break }
+            done += n
+        }
+        if done < size { bytes.removeLast(size - done) }
+        return bytes
+    }
+
+    /// Reads a whole file as UTF-8 text; invalid UTF-8 is an error, never silently replaced.
+    public static func readText(_ path: String) throws(Failure) -> String {
+        let bytes = try readBytes(path)
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw Failure(path: path, message: "is not valid UTF-8 text")
+        }
+        return text
+    }
+
+    public static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
+
+    public static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+    }
+
+    /// Creates `path` and any missing parents.
+    public static func makeDirectories(_ path: String) throws(Failure) {
+        if isDirectory(path) { return }
+        let parent = parentPath(path)
+        if parent != path && !parent.isEmpty { try makeDirectories(parent) }
+        if mkdir(path, 0o755) != 0 && errno != EEXIST {
+            throw Failure(path: path, message: "cannot create folder: \(lastError())")
+        }
+    }
+
+    /// Removes a file or a whole folder tree (not following links).
+    public static func removeTree(_ path: String) throws(Failure) {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return }
+        if info.st_mode & S_IFMT == S_IFDIR {
+            for entry in try list(path) ?? [] { try removeTree("\(path)/\(entry.name)") }
+            guard rmdir(path) == 0 else { throw Failure(path: path, message: "cannot remove: \(lastError())") }
+        } else {
+            guard unlink(path) == 0 else { throw Failure(path: path, message: "cannot remove: \(lastError())") }
+        }
+    }
+
+    public static func parentPath(_ path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    static func lastError(_ code: Int32 = errno) -> String {
+        String(cString: strerror(code))
+    }
+}

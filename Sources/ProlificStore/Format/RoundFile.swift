@@ -1,0 +1,87 @@
+import ProlificCore
+import Yams
+
+/// `rounds/NNNN/round.md`: `opened`, `closes`, any `extended` deadlines; written at close:
+/// `closed`, `winner`, `tally`. The body is an optional note from the maintainers.
+///
+/// ```yaml
+/// tally:
+///   method: plain-1
+///   ballots: 4
+///   scores:
+///     ann-20261102101500: 2.5
+///     bram-20261103093000: 1.5
+/// ```
+enum RoundFile {
+    static func parse(_ text: String, path: String, number: RoundNumber) throws(Diagnostics) -> Round {
+        let document: FrontMatter
+        do { document = try FrontMatter.split(text, path: path) } catch { throw Diagnostics([error]) }
+        var fields = YAMLFields(yaml: document.yaml, path: path, firstLine: document.yamlFirstLine)
+        let opened = fields.timestamp("opened")
+        let closes = fields.timestamp("closes")
+        var extensions: [Round.Extension] = []
+        for var entry in fields.mappings("extended") ?? [] {
+            if let at = entry.timestamp("at"), let from = entry.timestamp("from") {
+                extensions.append(Round.Extension(at: at, from: from))
+            }
+            entry.finish()
+            fields.absorb(entry, prefix: "extended.\(extensions.count)")
+        }
+        let closed = fields.timestamp("closed", required: false)
+        let winner = fields.submissionID("winner", required: false)
+        var tally: TallyRecord? = nil
+        if var nested = fields.mapping("tally") {
+            let method = nested.string("method")
+            let ballots = nested.integer("ballots", in: 0...Int(Int32.max))
+            var scores: [TallyRecord.Score] = []
+            if var scoreFields = nested.mapping("scores", required: true) {
+                for pair in scoreFields.scalarPairs() {
+                    guard let id = SubmissionID(pair.key), let value = pair.value.flatMap(Double.init), value.isFinite
+                    else {
+                        scoreFields.report("a score is '<submission id>: <number>', found '\(pair.key)'", at: pair.key)
+                        continue
+                    }
+                    scores.append(TallyRecord.Score(id: id, score: value))
+                }
+                nested.absorb(scoreFields, prefix: "scores")
+            }
+            nested.finish()
+            fields.absorb(nested, prefix: "tally")
+            if let method, let ballots { tally = TallyRecord(method: method, ballots: ballots, scores: scores) }
+        }
+        fields.finish()
+        guard fields.isValid, let opened, let closes else { throw Diagnostics(fields.diagnostics) }
+        return Round(
+            number: number, opened: opened, closes: closes, closed: closed, winner: winner, tally: tally,
+            extensions: extensions, note: document.body, origin: fields.origin)
+    }
+
+    static func render(_ round: Round) throws(AtomicFile.Failure) -> String {
+        var yaml = YAMLWriter()
+        yaml.plain("opened", round.opened)
+        yaml.plain("closes", round.closes)
+        if !round.extensions.isEmpty {
+            yaml.node(
+                "extended",
+                Node(
+                    round.extensions.map { e in
+                        var entry = YAMLWriter()
+                        entry.plain("at", e.at)
+                        entry.plain("from", e.from)
+                        return entry.mapping
+                    }))
+        }
+        if let closed = round.closed { yaml.plain("closed", closed) }
+        if let winner = round.winner { yaml.plain("winner", winner) }
+        if let tally = round.tally {
+            var nested = YAMLWriter()
+            nested.text("method", tally.method)
+            nested.plain("ballots", tally.ballots)
+            var scores = YAMLWriter()
+            for score in tally.scores { scores.plain(score.id.rawValue, Tally.format(score.score)) }
+            nested.node("scores", scores.isEmpty ? Node([(Node, Node)]()) : scores.mapping)
+            yaml.node("tally", nested.mapping)
+        }
+        return FrontMatter.join(yaml: try yaml.yaml(), body: round.note)
+    }
+}

@@ -1,0 +1,36 @@
+import ProlificCore
+
+/// `rounds/NNNN/submissions/<id>.md`: front matter `author`, `submitted`, `ending`; the body is the
+/// snippet. The file name must agree with the author and the time.
+enum SubmissionFile {
+    static func parse(_ text: String, path: String, id: SubmissionID) throws(Diagnostics) -> Submission {
+        let document: FrontMatter
+        do { document = try FrontMatter.split(text, path: path) } catch { throw Diagnostics([error]) }
+        var fields = YAMLFields(yaml: document.yaml, path: path, firstLine: document.yamlFirstLine)
+        let author = fields.handle("author")
+        let submitted = fields.timestamp("submitted")
+        let ending = fields.bool("ending", required: false) ?? false
+        fields.finish()
+        if let author, author != id.author {
+            fields.report("author '\(author)' does not match the file name '\(id).md'", at: "author")
+        }
+        if let submitted, submitted != id.time {
+            fields.report(
+                "submitted \(submitted) does not match the file name '\(id).md' (\(id.time))", at: "submitted")
+        }
+        if document.body.isEmpty, fields.isValid {
+            fields.report("the snippet (the body after the front matter) is empty", at: "")
+        }
+        guard fields.isValid, let author, let submitted else { throw Diagnostics(fields.diagnostics) }
+        return Submission(
+            id: id, author: author, submitted: submitted, ending: ending, body: document.body, origin: fields.origin)
+    }
+
+    static func render(_ submission: Submission) throws(AtomicFile.Failure) -> String {
+        var yaml = YAMLWriter()
+        yaml.plain("author", submission.author)
+        yaml.plain("submitted", submission.submitted)
+        yaml.plain("ending", submission.ending)
+        return FrontMatter.join(yaml: try yaml.yaml(), body: submission.body)
+    }
+}

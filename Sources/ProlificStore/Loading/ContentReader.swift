@@ -1,0 +1,191 @@
+import ProlificCore
+
+/// Reads a content directory into model values, collecting every problem with its file and line.
+///
+/// `check` and `build` read everything; the commands that record a snippet or a ballot read only
+/// the project they touch, with its round files and the files of its latest round.
+public struct ContentReader: Sendable {
+    public let layout: ContentLayout
+
+    public init(layout: ContentLayout) {
+        self.layout = layout
+    }
+
+    /// How much of a project's rounds to read.
+    public enum Depth: Sendable {
+        /// Every round with its submissions and ballots.
+        case all
+        /// Every round file, but submissions and ballots only of the latest round.
+        case latest
+    }
+
+    /// Everything, with all problems found. The content is nil only if the config can't be read.
+    public func loadAll() -> (Content?, [Diagnostic]) {
+        var problems: [Diagnostic] = []
+        let config: Config
+        do {
+            config = try loadConfig()
+        } catch {
+            return (nil, error.all)
+        }
+        var users: [Handle: User] = [:]
+        for entry in listing(layout.usersFolder, into: &problems) {
+            let path = "\(layout.usersFolder)/\(entry.name)"
+            guard entry.kind == .file, entry.name.hasSuffix(".md"), let handle = Handle(entry.name.dropLast(3)) else {
+                problems.append(unexpected(path, entry, expected: "a profile named <handle>.md"))
+                continue
+            }
+            do { users[handle] = try loadUser(handle, path: path) } catch { problems += error.all }
+        }
+        var projects: [Project] = []
+        for entry in listing(layout.projectsFolder, into: &problems) {
+            let path = "\(layout.projectsFolder)/\(entry.name)"
+            guard entry.kind == .directory, let slug = Slug(entry.name) else {
+                problems.append(unexpected(path, entry, expected: "a project folder named by its slug"))
+                continue
+            }
+            let (project, found) = loadProject(slug, depth: .all)
+            problems += found
+            if let project { projects.append(project) }
+        }
+        return (Content(config: config, users: users, projects: projects), problems)
+    }
+
+    public func loadConfig() throws(Diagnostics) -> Config {
+        let path = layout.configFile
+        guard FileSystem.exists(path) else {
+            throw Diagnostics([
+                Diagnostic(
+                    path: path, message: "no prolific.yml here; is '\(layout.root)' a content directory? ('prolific init' makes one)")
+            ])
+        }
+        return try ConfigFile.parse(try read(path), path: path)
+    }
+
+    /// The profile of `handle`; a diagnostic if there is none.
+    public func loadUser(_ handle: Handle) throws(Diagnostics) -> User {
+        let path = layout.userFile(handle)
+        guard FileSystem.exists(path) else {
+            throw Diagnostics([.plain("unknown user '\(handle)': there is no \(path)")])
+        }
+        return try loadUser(handle, path: path)
+    }
+
+    private func loadUser(_ handle: Handle, path: String) throws(Diagnostics) -> User {
+        try UserFile.parse(try read(path), path: path, handle: handle)
+    }
+
+    /// A project and its rounds to `depth`; nil with problems if project.md can't be read.
+    public func loadProject(_ slug: Slug, depth: Depth) -> (Project?, [Diagnostic]) {
+        let path = layout.projectFile(slug)
+        var problems: [Diagnostic] = []
+        var project: Project
+        do {
+            project = try ProjectFile.parse(try read(path), path: path, slug: slug)
+        } catch {
+            if !FileSystem.exists(path) {
+                return (nil, [Diagnostic(path: layout.projectFolder(slug), message: "project folder without a project.md")])
+            }
+            return (nil, error.all)
+        }
+        for entry in listing(layout.projectFolder(slug), into: &problems) where entry.name != "project.md" && entry.name != "rounds" {
+            if ContentLayout.isIgnored(entry.name) { continue }
+            problems.append(
+                unexpected("\(layout.projectFolder(slug))/\(entry.name)", entry, expected: "project.md, rounds/ or images"))
+        }
+        var numbers: [RoundNumber] = []
+        for entry in listing(layout.roundsFolder(slug), into: &problems) {
+            guard entry.kind == .directory, let number = RoundNumber(folderName: entry.name) else {
+                problems.append(
+                    unexpected("\(layout.roundsFolder(slug))/\(entry.name)", entry, expected: "a round folder such as 0001"))
+                continue
+            }
+            numbers.append(number)
+        }
+        numbers.sort()
+        for number in numbers {
+            let full = depth == .all || number == numbers.last
+            do {
+                project.rounds.append(try loadRound(slug, number, withEntries: full, problems: &problems))
+            } catch {
+                problems += error.all
+            }
+        }
+        return (project, problems)
+    }
+
+    /// A project that must load without problems, for commands that change it.
+    public func loadProjectStrictly(_ slug: Slug, depth: Depth = .latest) throws(Diagnostics) -> Project {
+        guard FileSystem.isDirectory(layout.projectFolder(slug)) else {
+            throw Diagnostics([.plain("unknown project '\(slug)': there is no \(layout.projectFolder(slug))")])
+        }
+        let (project, problems) = loadProject(slug, depth: depth)
+        let errors = problems.filter { $0.severity == .error }
+        guard let project, errors.isEmpty else { throw Diagnostics(errors.sorted()) }
+        return project
+    }
+
+    private func loadRound(
+        _ slug: Slug, _ number: RoundNumber, withEntries: Bool, problems: inout [Diagnostic]
+    ) throws(Diagnostics) -> Round {
+        let path = layout.roundFile(slug, number)
+        guard FileSystem.exists(path) else {
+            throw Diagnostics([Diagnostic(path: layout.roundFolder(slug, number), message: "round folder without a round.md")])
+        }
+        var round = try RoundFile.parse(try read(path), path: path, number: number)
+        guard withEntries else { return round }
+        let submissions = layout.submissionsFolder(slug, number)
+        for entry in listing(submissions, into: &problems) {
+            let file = "\(submissions)/\(entry.name)"
+            if entry.kind == .file, ContentLayout.isIgnored(entry.name) { continue }
+            guard entry.kind == .file, entry.name.hasSuffix(".md"), let id = SubmissionID(entry.name.dropLast(3)) else {
+                problems.append(unexpected(file, entry, expected: "a snippet named <author>-<yyyymmddhhmmss>.md"))
+                continue
+            }
+            do {
+                round.submissions.append(try SubmissionFile.parse(try read(file), path: file, id: id))
+            } catch { problems += error.all }
+        }
+        round.submissions.sort { ($0.submitted, $0.id) < ($1.submitted, $1.id) }
+        let votes = layout.votesFolder(slug, number)
+        for entry in listing(votes, into: &problems) {
+            let file = "\(votes)/\(entry.name)"
+            if entry.name.hasPrefix(".") { continue }
+            guard entry.kind == .file, entry.name.hasSuffix(".yml"), let voter = Handle(entry.name.dropLast(4)) else {
+                problems.append(unexpected(file, entry, expected: "a ballot named <voter>.yml"))
+                continue
+            }
+            do {
+                round.ballots.append(try BallotFile.parse(try read(file), path: file, voter: voter))
+            } catch { problems += error.all }
+        }
+        return round
+    }
+
+    private func read(_ path: String) throws(Diagnostics) -> String {
+        do {
+            return try FileSystem.readText(path)
+        } catch {
+            throw Diagnostics([Diagnostic(path: path, message: error.message)])
+        }
+    }
+
+    private func listing(_ folder: String, into problems: inout [Diagnostic]) -> [FileSystem.Entry] {
+        do {
+            return try (FileSystem.list(folder) ?? []).filter { !$0.name.hasPrefix(".") }
+        } catch {
+            problems.append(Diagnostic(path: folder, message: error.message))
+            return []
+        }
+    }
+
+    private func unexpected(_ path: String, _ entry: FileSystem.Entry, expected: String) -> Diagnostic {
+        let what =
+            switch entry.kind {
+            case .symlink: "symbolic link (links are not allowed in content)"
+            case .directory: "folder"
+            default: "file"
+            }
+        return Diagnostic(path: path, message: "unexpected \(what); expected \(expected)")
+    }
+}

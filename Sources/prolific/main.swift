@@ -1,0 +1,3 @@
+import ProlificCLI
+
+Prolific.main()

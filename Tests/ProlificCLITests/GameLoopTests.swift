@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+
+/// A whole project played with the CLI, from `init` to a completed story on the site.
+@Suite struct GameLoopTests {
+    let folder: TemporaryFolder
+    init() throws { folder = try TemporaryFolder() }
+
+    func prolific(_ arguments: String..., now: String, input: String = "") throws -> CLI.Result {
+        try CLI.run(arguments + ["--content", "game/Content", "--now", now], in: folder.url, input: input)
+    }
+
+    @Test func playsAProjectFromInitToACompletedStory() throws {
+        let created = try CLI.run(["init", "game", "--title", "Test Tales"], in: folder.url)
+        #expect(created.status == 0, "\(created.stderr)")
+        #expect(folder.exists("game/Content/prolific.yml"))
+        #expect(folder.exists("game/Templates/project.mustache"))
+
+        for (handle, name) in [("ann", "Ann Abel"), ("bo", "Bo Berg"), ("cy", "Cy Cole")] {
+            #expect(try prolific("user", "add", handle, "--name", name, now: "2026-01-01T00:00:00Z").status == 0)
+        }
+        let started = try prolific(
+            "project", "new", "moon", "--title", "The Moon", "--owner", "ann", "--rounds", "2", "--round-length", "3d",
+            "--tag", "space", now: "2026-01-02T00:00:00Z", input: "The moon was *late* that night.\n")
+        #expect(started.status == 0, "\(started.stderr)")
+        #expect(started.stdout.contains("Round 1 is open until 2026-01-05T00:00:00Z"))
+
+        let first = try prolific("submit", "moon", "--author", "bo", now: "2026-01-02T10:00:00Z", input: "Bo's turn.\n")
+        #expect(first.status == 0)
+        #expect(first.stdout == "bo-20260102100000\n")
+        let second = try prolific(
+            "submit", "moon", "--author", "cy", now: "2026-01-02T11:00:00Z", input: "Cy's turn.\n")
+        #expect(second.stdout == "cy-20260102110000\n")
+
+        #expect(try prolific("vote", "moon", "--voter", "ann", "cy-20260102110000", now: "2026-01-03T00:00:00Z").status == 0)
+        #expect(try prolific("vote", "moon", "--voter", "bo", "cy-20260102110000", now: "2026-01-03T00:00:00Z").status == 0)
+        #expect(try prolific("vote", "moon", "--voter", "cy", "bo-20260102100000", now: "2026-01-03T00:00:00Z").status == 0)
+
+        let status = try prolific("status", "--json", now: "2026-01-04T00:00:00Z")
+        let report = try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any]
+        let projects = report?["projects"] as? [[String: Any]]
+        let round = projects?.first?["round"] as? [String: Any]
+        #expect(round?["number"] as? Int == 1)
+        #expect(round?["voters"] as? [String] == ["ann", "bo", "cy"])
+        #expect(round?["due"] as? Bool == false)
+
+        // Round 1 is due; close --due closes it and opens round 2 at the closing time.
+        let closed = try prolific("close", "--due", now: "2026-01-05T00:00:00Z")
+        #expect(closed.status == 0, "\(closed.stderr)")
+        #expect(closed.stdout.contains("'cy-20260102110000' wins with 2 from 3 ballots"))
+        let round1 = try folder.read("game/Content/projects/moon/rounds/0001/round.md")
+        #expect(round1.contains("winner: cy-20260102110000"))
+        #expect(round1.contains("method: plain-1"))
+        let round2 = try folder.read("game/Content/projects/moon/rounds/0002/round.md")
+        #expect(round2 == "---\nopened: 2026-01-05T00:00:00Z\ncloses: 2026-01-08T00:00:00Z\n---\n")
+
+        // Round 2, the last: an ending wins and the project is complete.
+        #expect(
+            try prolific("submit", "moon", "--author", "ann", "--ending", now: "2026-01-06T00:00:00Z", input: "The end.\n")
+                .status == 0)
+        #expect(try prolific("vote", "moon", "--voter", "bo", "ann-20260106000000", now: "2026-01-06T01:00:00Z").status == 0)
+        let last = try prolific("close", "moon", now: "2026-01-07T00:00:00Z")
+        #expect(last.stdout.contains("The story is complete."))
+        #expect(try folder.read("game/Content/projects/moon/project.md").contains("status: complete"))
+        #expect(!folder.exists("game/Content/projects/moon/rounds/0003"))
+
+        let check = try prolific("check", now: "2026-01-07T00:00:00Z")
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        #expect(check.stderr.contains("0 errors"))
+
+        let build = try CLI.run(
+            ["build", "--content", "game/Content", "--out", "game/Site", "--now", "2026-01-07T00:00:00Z"], in: folder.url)
+        #expect(build.status == 0, "\(build.stderr)")
+        let page = try folder.read("game/Site/projects/moon/index.html")
+        #expect(page.contains("<em>late</em>"))
+        #expect(page.contains("Cy’s turn."), "smart punctuation and the round-1 winner")
+        #expect(page.contains("The end."))
+        #expect(!page.contains("Bo’s turn."), "a losing snippet is not part of the story")
+        #expect(page.contains("Completed story"))
+        let home = try folder.read("game/Site/index.html")
+        #expect(home.contains("href=\"projects/moon/index.html\""))
+        #expect(home.contains("Completed stories"))
+    }
+
+    @Test func buildIsDeterministic() throws {
+        _ = try CLI.run(["init", "game"], in: folder.url)
+        _ = try prolific("user", "add", "ann", "--name", "Ann", now: "2026-01-01T00:00:00Z")
+        _ = try prolific(
+            "project", "new", "moon", "--title", "Moon", "--owner", "ann", now: "2026-01-01T00:00:00Z", input: "Start.")
+        for out in ["a", "b"] {
+            let result = try CLI.run(
+                ["build", "--content", "game/Content", "--out", out, "--now", "2026-01-02T00:00:00Z"], in: folder.url)
+            #expect(result.status == 0)
+        }
+        let a = try folder.snapshot("a"), b = try folder.snapshot("b")
+        #expect(!a.isEmpty)
+        #expect(a == b)
+    }
+
+    @Test func concurrentVotesAreAllRecorded() async throws {
+        _ = try CLI.run(["init", "game"], in: folder.url)
+        let voters = (1...8).map { "v\($0)" }
+        for handle in ["ann"] + voters {
+            _ = try prolific("user", "add", handle, "--name", handle, now: "2026-01-01T00:00:00Z")
+        }
+        _ = try prolific("project", "new", "moon", "--title", "Moon", "--owner", "ann", now: "2026-01-01T00:00:00Z", input: "Start.")
+        _ = try prolific("submit", "moon", "--author", "ann", now: "2026-01-01T01:00:00Z", input: "Go.")
+        let url = folder.url
+        let results = try await withThrowingTaskGroup(of: Int32.self) { group in
+            for voter in voters {
+                group.addTask {
+                    try CLI.run(
+                        ["vote", "moon", "--voter", voter, "ann-20260101010000", "--content", "game/Content", "--now",
+                         "2026-01-02T00:00:00Z"], in: url
+                    ).status
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(results.allSatisfy { $0 == 0 })
+        let closed = try prolific("close", "moon", now: "2026-01-03T00:00:00Z")
+        #expect(closed.stdout.contains("wins with 8 from 8 ballots"), "\(closed.stdout)")
+    }
+}
