@@ -47,6 +47,7 @@ public struct Theme: Sendable {
         var paths: [String: String] = [:]
         var statics: [(String, [UInt8])] = []
         var problems: [Diagnostic] = []
+        var broken: Set<String> = []
         for (relative, bytes) in files {
             let path = "\(folder)/\(relative)"
             if relative.hasPrefix("static/") {
@@ -55,6 +56,7 @@ public struct Theme: Sendable {
             }
             guard relative.hasSuffix(".mustache"), !relative.contains("/") else { continue }
             let name = String(relative.dropLast(".mustache".count))
+            broken.insert(name)
             guard let text = String(validating: bytes, as: UTF8.self) else {
                 problems.append(Diagnostic(path: path, message: "is not valid UTF-8 text"))
                 continue
@@ -62,6 +64,7 @@ public struct Theme: Sendable {
             do {
                 library.register(try MustacheTemplate(string: text), named: name)
                 paths[name] = path
+                broken.remove(name)
             } catch let error as MustacheTemplate.ParserError {
                 problems.append(
                     Diagnostic(
@@ -72,7 +75,7 @@ public struct Theme: Sendable {
                 problems.append(Diagnostic(path: path, message: "\(error)"))
             }
         }
-        for name in Self.requiredTemplates where paths[name] == nil {
+        for name in Self.requiredTemplates where paths[name] == nil && !broken.contains(name) {
             problems.append(Diagnostic(path: "\(folder)/\(name).mustache", message: "missing template '\(name)'"))
         }
         guard problems.isEmpty else { throw Diagnostics(problems) }

@@ -1,0 +1,70 @@
+import Foundation
+import ProlificCore
+import ProlificStore
+import Testing
+@testable import ProlificSite
+
+@Suite struct SiteBuilderTests {
+    static let now = Timestamp(iso8601: "2026-01-12T12:00:00Z")!
+
+    /// Pages of the `check/valid` fixture compared with golden files (PROLIFIC_RECORD=1 rewrites them).
+    @Test func goldenPages() throws {
+        let content = try SiteFixtures.load(SiteFixtures.root.appendingPathComponent("check/valid/Content").path)
+        let pages = try SiteFixtures.build(content, now: Self.now)
+        #expect(Set(pages.keys) == ["index.html", "projects/moon/index.html", "style.css"])
+        let golden = SiteFixtures.root.appendingPathComponent("site/golden")
+        for name in ["index.html", "projects/moon/index.html"] {
+            let file = golden.appendingPathComponent(name)
+            if SiteFixtures.recording {
+                try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data(pages[name, default: ""].utf8).write(to: file)
+            }
+            #expect(pages[name] == (try String(contentsOf: file, encoding: .utf8)), "\(name) differs from its golden file")
+        }
+    }
+
+    @Test func theStoryIsTheStarterThenEachWinner() throws {
+        let content = try SiteFixtures.load(SiteFixtures.root.appendingPathComponent("check/valid/Content").path)
+        let page = try #require(try SiteFixtures.build(content, now: Self.now)["projects/moon/index.html"])
+        let start = try #require(page.range(of: "<p>Start.</p>"))
+        let winner = try #require(page.range(of: "<p>Text by bo.</p>"))
+        #expect(start.lowerBound < winner.lowerBound)
+        #expect(!page.contains("<p>Text by cy.</p>"), "the losing snippet of round 1 is not in the story")
+        #expect(page.contains("Round 2 is open"))
+        #expect(page.contains("<p>Text by ann.</p>"), "the open round's snippet is shown")
+        #expect(page.contains("<progress max=\"100\" value=\"50\""), "3.5 of the round's 7 days have passed")
+        #expect(page.contains("href=\"../../style.css\""), "links are relative")
+        #expect(page.contains("<link rel=\"canonical\" href=\"https://example.org/projects/moon/\">"))
+    }
+
+    @Test func everythingPlayersWriteIsEscaped() throws {
+        let payload = "\"><script>alert(1)</script><img src=x onerror=alert(1)>"
+        let origin = Origin(path: "x")
+        let evil = Handle("eve")!
+        let user = User(handle: evil, name: payload, joined: Timestamp(secondsSinceEpoch: 0), bio: payload, origin: origin)
+        let id = SubmissionID(author: evil, time: Timestamp(secondsSinceEpoch: 100))
+        let round = Round(
+            number: .first, opened: Timestamp(secondsSinceEpoch: 0), closes: Timestamp(secondsSinceEpoch: 1_000_000),
+            submissions: [
+                Submission(id: id, author: evil, submitted: id.time, body: payload + "\n\n[x](javascript:alert(1))", origin: origin)
+            ], origin: origin)
+        let project = Project(
+            slug: Slug("p")!, title: payload, owner: evil, created: Timestamp(secondsSinceEpoch: 0), roundLimit: 3,
+            roundLength: TimeSpan("7d")!, tags: [payload], starter: payload, rounds: [round], origin: origin)
+        var config = Config.defaults(title: payload)
+        config.baseURL = "https://example.org/"
+        let content = Content(config: config, users: [evil: user], projects: [project])
+        let pages = try SiteFixtures.build(content, now: Timestamp(secondsSinceEpoch: 500))
+        for (path, html) in pages where path.hasSuffix(".html") {
+            #expect(!html.contains("<script"), "\(path)")
+            #expect(!html.contains("<img src=x"), "\(path)")
+            #expect(!html.lowercased().contains("javascript:"), "\(path)")
+            #expect(html.contains("&lt;script&gt;"), "\(path) shows the text, escaped")
+        }
+    }
+
+    @Test func buildingTwiceGivesTheSameBytes() throws {
+        let content = try SiteFixtures.load(SiteFixtures.root.appendingPathComponent("check/valid/Content").path)
+        #expect(try SiteFixtures.build(content, now: Self.now) == SiteFixtures.build(content, now: Self.now))
+    }
+}

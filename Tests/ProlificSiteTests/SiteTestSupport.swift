@@ -1,0 +1,24 @@
+import Foundation
+import ProlificCore
+import ProlificStore
+@testable import ProlificSite
+
+enum SiteFixtures {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures")
+    static let repository = root.deletingLastPathComponent().deletingLastPathComponent()
+    static var recording: Bool { ProcessInfo.processInfo.environment["PROLIFIC_RECORD"] == "1" }
+
+    /// Loads a content directory that must be free of errors.
+    static func load(_ path: String) throws -> Content {
+        let (content, problems) = ContentReader(layout: ContentLayout(root: path)).loadAll()
+        let errors = problems.filter { $0.severity == .error }
+        guard let content, errors.isEmpty else { throw Diagnostics(errors) }
+        return content
+    }
+
+    static func build(_ content: Content, now: Timestamp) throws -> [String: String] {
+        let files = try SiteBuilder(content: content, theme: try Theme.builtIn(), now: now).build()
+        return Dictionary(uniqueKeysWithValues: files.map { ($0.path, String(decoding: $0.contents, as: UTF8.self)) })
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+import ProlificCore
+import Testing
+@testable import ProlificSite
+
+@Suite struct SiteWriterTests {
+    @Test func replacesTheWholeSiteAndLeavesNoStagingFolders() throws {
+        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("prolific-site-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: parent) }
+        try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+        let out = parent.appendingPathComponent("Site").path
+        try SiteWriter.write([OutputFile(path: "old.html", contents: Array("old".utf8))], to: out)
+        try SiteWriter.write([OutputFile(path: "a/new.html", contents: Array("new".utf8))], to: out)
+        #expect(!FileManager.default.fileExists(atPath: "\(out)/old.html"), "a stale page of the old site remains")
+        #expect(try String(contentsOfFile: "\(out)/a/new.html", encoding: .utf8) == "new")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: parent.path) == ["Site"])
+    }
+
+    @Test func refusesToReplaceAFile() throws {
+        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("prolific-site-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: parent) }
+        try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+        let out = parent.appendingPathComponent("Site")
+        try Data("keep".utf8).write(to: out)
+        #expect(throws: Diagnostics.self) { try SiteWriter.write([], to: out.path) }
+        #expect(try String(contentsOf: out, encoding: .utf8) == "keep")
+    }
+}
