@@ -121,10 +121,10 @@ enum DefaultTheme {
 </ol>
 {{/hasSnippets}}
 {{^hasSnippets}}<p class="empty">No snippets yet. Yours could be the first.</p>{{/hasSnippets}}
-<aside class="how" aria-label="How to take part">
+<div class="how">
 <h3>How to take part</h3>
 <p>Write what happens next as a Markdown file and add it with <code>prolific submit {{slug}} --author HANDLE --file snippet.md</code>, or by pull request, before the deadline. Vote for the snippets you like best with <code>prolific vote {{slug}} --voter HANDLE ID…</code>: the winner becomes the next part of the story.</p>
-</aside>
+</div>
 </section>
 {{/openRound}}
 {{/main}}
