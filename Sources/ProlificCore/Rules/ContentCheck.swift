@@ -90,9 +90,9 @@ public enum ContentCheck {
             } else if let user = users[submission.author], submission.submitted < user.joined {
                 found.append(o.error(at: "submitted", "submitted at \(submission.submitted), before @\(user.handle) joined at \(user.joined)"))
             }
-            if submission.submitted < round.opened || submission.submitted > round.closes {
+            if submission.submitted < round.opened || submission.submitted >= round.closes {
                 found.append(
-                    o.error(at: "submitted", "submitted at \(submission.submitted), outside round \(round.number)'s window \(round.opened) to \(round.closes)"))
+                    o.error(at: "submitted", "submitted at \(submission.submitted), outside round \(round.number)'s window (from \(round.opened), before \(round.closes))"))
             }
             if let earlier = authors[submission.author] {
                 found.append(
@@ -153,8 +153,8 @@ public enum ContentCheck {
         } else {
             found.append(o.error(at: "voter", "voter '\(ballot.voter)' is not a user"))
         }
-        if ballot.cast < round.opened || ballot.cast > round.closes {
-            found.append(o.error(at: "cast", "cast at \(ballot.cast), outside round \(round.number)'s window \(round.opened) to \(round.closes)"))
+        if ballot.cast < round.opened || ballot.cast >= round.closes {
+            found.append(o.error(at: "cast", "cast at \(ballot.cast), outside round \(round.number)'s window (from \(round.opened), before \(round.closes))"))
         }
         if ballot.choices.isEmpty {
             found.append(o.error(at: "for", "a ballot names at least one submission"))

@@ -19,7 +19,7 @@ enum BallotFile {
 
     static func render(_ ballot: Ballot) throws(AtomicFile.Failure) -> String {
         var yaml = YAMLWriter()
-        yaml.plain("voter", ballot.voter)
+        yaml.text("voter", ballot.voter.rawValue)
         yaml.plain("cast", ballot.cast)
         yaml.texts("for", ballot.choices.map(\.rawValue))
         return try yaml.yaml()

@@ -41,7 +41,7 @@ enum ProjectFile {
     static func render(_ project: Project) throws(AtomicFile.Failure) -> String {
         var yaml = YAMLWriter()
         yaml.text("title", project.title)
-        yaml.plain("owner", project.owner)
+        yaml.text("owner", project.owner.rawValue)
         yaml.plain("created", project.created)
         yaml.plain("rounds", project.roundLimit)
         yaml.plain("round-length", project.roundLength)

@@ -20,12 +20,12 @@ enum RoundFile {
         let opened = fields.timestamp("opened")
         let closes = fields.timestamp("closes")
         var extensions: [Round.Extension] = []
-        for var entry in fields.mappings("extended") ?? [] {
+        for (index, var entry) in (fields.mappings("extended") ?? []).enumerated() {
             if let at = entry.timestamp("at"), let from = entry.timestamp("from") {
                 extensions.append(Round.Extension(at: at, from: from))
             }
             entry.finish()
-            fields.absorb(entry, prefix: "extended.\(extensions.count)")
+            fields.absorb(entry, prefix: "extended.\(index)")
         }
         let closed = fields.timestamp("closed", required: false)
         let winner = fields.submissionID("winner", required: false)
@@ -72,13 +72,13 @@ enum RoundFile {
                     }))
         }
         if let closed = round.closed { yaml.plain("closed", closed) }
-        if let winner = round.winner { yaml.plain("winner", winner) }
+        if let winner = round.winner { yaml.text("winner", winner.rawValue) }
         if let tally = round.tally {
             var nested = YAMLWriter()
             nested.text("method", tally.method)
             nested.plain("ballots", tally.ballots)
             var scores = YAMLWriter()
-            for score in tally.scores { scores.plain(score.id.rawValue, Tally.format(score.score)) }
+            for score in tally.scores { scores.node(score.id.rawValue, Node(Tally.format(score.score))) }
             nested.node("scores", scores.isEmpty ? Node([(Node, Node)]()) : scores.mapping)
             yaml.node("tally", nested.mapping)
         }

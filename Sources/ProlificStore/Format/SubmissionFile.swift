@@ -28,7 +28,7 @@ enum SubmissionFile {
 
     static func render(_ submission: Submission) throws(AtomicFile.Failure) -> String {
         var yaml = YAMLWriter()
-        yaml.plain("author", submission.author)
+        yaml.text("author", submission.author.rawValue)
         yaml.plain("submitted", submission.submitted)
         yaml.plain("ending", submission.ending)
         return FrontMatter.join(yaml: try yaml.yaml(), body: submission.body)

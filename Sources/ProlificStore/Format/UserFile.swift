@@ -18,12 +18,12 @@ enum UserFile {
         }
         let avatar = fields.string("avatar", required: false)
         var links: [User.Link] = []
-        for var entry in fields.mappings("links") ?? [] {
+        for (index, var entry) in (fields.mappings("links") ?? []).enumerated() {
             if let title = entry.string("title"), let url = entry.string("url") {
                 links.append(User.Link(title: title, url: url))
             }
             entry.finish()
-            fields.absorb(entry, prefix: "links.\(links.count)")
+            fields.absorb(entry, prefix: "links.\(index)")
         }
         fields.finish()
         if let name, name.trimmingCharacters(in: " \t").isEmpty {

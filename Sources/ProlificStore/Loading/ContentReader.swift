@@ -28,9 +28,14 @@ public struct ContentReader: Sendable {
         } catch {
             return (nil, error.all)
         }
+        let top = expect(
+            listing(layout.root, into: &problems), in: layout.root,
+            files: ["prolific.yml"], folders: ["users", "projects"], describing: "prolific.yml, users/ or projects/",
+            into: &problems)
         var users: [Handle: User] = [:]
-        for entry in listing(layout.usersFolder, into: &problems) {
+        for entry in top.contains("users") ? listing(layout.usersFolder, into: &problems) : [] {
             let path = "\(layout.usersFolder)/\(entry.name)"
+            if entry.kind == .file, ContentLayout.isIgnored(entry.name) { continue }
             guard entry.kind == .file, entry.name.hasSuffix(".md"), let handle = Handle(entry.name.dropLast(3)) else {
                 problems.append(unexpected(path, entry, expected: "a profile named <handle>.md"))
                 continue
@@ -38,7 +43,7 @@ public struct ContentReader: Sendable {
             do { users[handle] = try loadUser(handle, path: path) } catch { problems += error.all }
         }
         var projects: [Project] = []
-        for entry in listing(layout.projectsFolder, into: &problems) {
+        for entry in top.contains("projects") ? listing(layout.projectsFolder, into: &problems) : [] {
             let path = "\(layout.projectsFolder)/\(entry.name)"
             guard entry.kind == .directory, let slug = Slug(entry.name) else {
                 problems.append(unexpected(path, entry, expected: "a project folder named by its slug"))
@@ -88,13 +93,11 @@ public struct ContentReader: Sendable {
             }
             return (nil, error.all)
         }
-        for entry in listing(layout.projectFolder(slug), into: &problems) where entry.name != "project.md" && entry.name != "rounds" {
-            if ContentLayout.isIgnored(entry.name) { continue }
-            problems.append(
-                unexpected("\(layout.projectFolder(slug))/\(entry.name)", entry, expected: "project.md, rounds/ or images"))
-        }
+        let present = expect(
+            listing(layout.projectFolder(slug), into: &problems), in: layout.projectFolder(slug),
+            files: ["project.md"], folders: ["rounds"], describing: "project.md, rounds/ or images", into: &problems)
         var numbers: [RoundNumber] = []
-        for entry in listing(layout.roundsFolder(slug), into: &problems) {
+        for entry in present.contains("rounds") ? listing(layout.roundsFolder(slug), into: &problems) : [] {
             guard entry.kind == .directory, let number = RoundNumber(folderName: entry.name) else {
                 problems.append(
                     unexpected("\(layout.roundsFolder(slug))/\(entry.name)", entry, expected: "a round folder such as 0001"))
@@ -134,8 +137,12 @@ public struct ContentReader: Sendable {
         }
         var round = try RoundFile.parse(try read(path), path: path, number: number)
         guard withEntries else { return round }
+        let present = expect(
+            listing(layout.roundFolder(slug, number), into: &problems), in: layout.roundFolder(slug, number),
+            files: ["round.md"], folders: ["submissions", "votes"], describing: "round.md, submissions/, votes/ or images",
+            into: &problems)
         let submissions = layout.submissionsFolder(slug, number)
-        for entry in listing(submissions, into: &problems) {
+        for entry in present.contains("submissions") ? listing(submissions, into: &problems) : [] {
             let file = "\(submissions)/\(entry.name)"
             if entry.kind == .file, ContentLayout.isIgnored(entry.name) { continue }
             guard entry.kind == .file, entry.name.hasSuffix(".md"), let id = SubmissionID(entry.name.dropLast(3)) else {
@@ -148,7 +155,7 @@ public struct ContentReader: Sendable {
         }
         round.submissions.sort { ($0.submitted, $0.id) < ($1.submitted, $1.id) }
         let votes = layout.votesFolder(slug, number)
-        for entry in listing(votes, into: &problems) {
+        for entry in present.contains("votes") ? listing(votes, into: &problems) : [] {
             let file = "\(votes)/\(entry.name)"
             if entry.name.hasPrefix(".") { continue }
             guard entry.kind == .file, entry.name.hasSuffix(".yml"), let voter = Handle(entry.name.dropLast(4)) else {
@@ -177,6 +184,23 @@ public struct ContentReader: Sendable {
             problems.append(Diagnostic(path: folder, message: error.message))
             return []
         }
+    }
+
+    /// Checks a folder's entries against the files and folders it may hold (images are always
+    /// allowed); reports the rest, links included, and returns the names that are present and right.
+    private func expect(
+        _ entries: [FileSystem.Entry], in folder: String, files: Set<String>, folders: Set<String>,
+        describing expected: String, into problems: inout [Diagnostic]
+    ) -> Set<String> {
+        var present: Set<String> = []
+        for entry in entries {
+            if entry.kind == .file && files.contains(entry.name) || entry.kind == .directory && folders.contains(entry.name) {
+                present.insert(entry.name)
+            } else if entry.kind != .file || !ContentLayout.isIgnored(entry.name) {
+                problems.append(unexpected("\(folder)/\(entry.name)", entry, expected: expected))
+            }
+        }
+        return present
     }
 
     private func unexpected(_ path: String, _ entry: FileSystem.Entry, expected: String) -> Diagnostic {

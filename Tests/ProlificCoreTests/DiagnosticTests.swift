@@ -1,0 +1,40 @@
+import Testing
+
+@testable import ProlificCore
+
+@Suite struct DiagnosticTests {
+    @Test func printsCompilerStyle() {
+        let at = Diagnostic(path: "Content/users/ann.md", position: TextPosition(line: 4, column: 5), message: "bad")
+        #expect(at.description == "Content/users/ann.md:4:5: error: bad")
+        #expect(Diagnostic(path: "a.md", message: "no position").description == "a.md:1:1: error: no position")
+        #expect(Diagnostic.plain("bad argument").description == "error: bad argument")
+        #expect(Diagnostic(severity: .warning, path: "a.md", message: "hm").description == "a.md:1:1: warning: hm")
+        let noted = Diagnostic(
+            path: "a.md", position: TextPosition(line: 2, column: 1), message: "twice",
+            notes: [.init(path: "b.md", position: TextPosition(line: 3, column: 7), message: "the other")])
+        #expect(noted.description == "a.md:2:1: error: twice\nb.md:3:7: note: the other")
+    }
+
+    @Test func sortsByPathThenPositionThenMessage() {
+        let unsorted = [
+            Diagnostic(path: "b.md", position: TextPosition(line: 1, column: 1), message: "x"),
+            Diagnostic(path: "a.md", position: TextPosition(line: 10, column: 1), message: "x"),
+            Diagnostic(path: "a.md", position: TextPosition(line: 2, column: 9), message: "x"),
+            Diagnostic(path: "a.md", position: TextPosition(line: 2, column: 3), message: "z"),
+            Diagnostic(path: "a.md", position: TextPosition(line: 2, column: 3), message: "y"),
+            Diagnostic.plain("first"),
+        ]
+        #expect(
+            unsorted.sorted().map(\.description) == [
+                "error: first", "a.md:2:3: error: y", "a.md:2:3: error: z", "a.md:2:9: error: x", "a.md:10:1: error: x",
+                "b.md:1:1: error: x",
+            ])
+    }
+
+    @Test func originFindsKeyPositions() {
+        let origin = Origin(path: "v.yml", positions: ["for.1": TextPosition(line: 5, column: 3)])
+        #expect(origin.position(of: "for.1") == TextPosition(line: 5, column: 3))
+        #expect(origin.position(of: "missing") == .start)
+        #expect(origin.error(at: "for.1", "bad choice").description == "v.yml:5:3: error: bad choice")
+    }
+}

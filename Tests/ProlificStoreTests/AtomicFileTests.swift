@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+
+@testable import ProlificStore
+
+@Suite struct AtomicFileTests {
+    @Test func writeCreatesAndReplaces() throws {
+        let tmp = try TemporaryDirectory()
+        let path = tmp.path("a.txt")
+        try AtomicFile.write("first\n", to: path)
+        #expect(try tmp.read("a.txt") == "first\n")
+        try AtomicFile.write("second, ünïcode 🌙", to: path)
+        #expect(try tmp.read("a.txt") == "second, ünïcode 🌙")
+        try AtomicFile.write("", to: path)
+        #expect(try tmp.read("a.txt") == "")
+        #expect(try tmp.temporaryFiles() == [])
+        #expect(try tmp.snapshot().keys.sorted() == ["a.txt"])
+    }
+
+    @Test func writeMakesMissingFolders() throws {
+        let tmp = try TemporaryDirectory()
+        try AtomicFile.write("x", to: tmp.path("one/two/b.txt"))
+        #expect(try tmp.read("one/two/b.txt") == "x")
+        #expect(try tmp.temporaryFiles() == [])
+    }
+
+    @Test func writtenFilesAreReadableByOthers() throws {
+        let tmp = try TemporaryDirectory()
+        try AtomicFile.write("x", to: tmp.path("a.txt"))
+        try AtomicFile.create("y", at: tmp.path("b.txt"))
+        for name in ["a.txt", "b.txt"] {
+            let permissions = try FileManager.default.attributesOfItem(atPath: tmp.path(name))[.posixPermissions] as? Int
+            #expect(permissions == 0o644)
+        }
+    }
+
+    @Test func createMakesANewFile() throws {
+        let tmp = try TemporaryDirectory()
+        try AtomicFile.create("new\n", at: tmp.path("users/ann.md"))
+        #expect(try tmp.read("users/ann.md") == "new\n")
+        #expect(try tmp.temporaryFiles() == [])
+    }
+
+    @Test func createRefusesAnExistingFileAndLeavesItAlone() throws {
+        let tmp = try TemporaryDirectory()
+        let path = tmp.path("ann.md")
+        try tmp.write("original", to: "ann.md")
+        let before = try tmp.snapshot()
+        do {
+            try AtomicFile.create("replacement", at: path)
+            Issue.record("create overwrote an existing file")
+        } catch {
+            guard case .exists(let reported) = error else {
+                Issue.record("expected .exists, got \(error)")
+                return
+            }
+            #expect(reported == path)
+            #expect(error.description == "\(path): error: already exists")
+        }
+        #expect(try tmp.read("ann.md") == "original")
+        #expect(try tmp.snapshot() == before)
+        #expect(try tmp.temporaryFiles() == [])
+    }
+
+    @Test func createRefusesAnExistingFolderOrLink() throws {
+        let tmp = try TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: tmp.path("folder"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: tmp.path("link"), withDestinationPath: "nowhere")
+        let before = try tmp.snapshot()
+        for name in ["folder", "link"] {
+            do {
+                try AtomicFile.create("x", at: tmp.path(name))
+                Issue.record("create replaced \(name)")
+            } catch {
+                guard case .exists = error else {
+                    Issue.record("expected .exists for \(name), got \(error)")
+                    continue
+                }
+            }
+        }
+        #expect(try tmp.snapshot() == before)
+    }
+
+    @Test func writeIntoAFileFailsWithIO() throws {
+        let tmp = try TemporaryDirectory()
+        try tmp.write("not a folder", to: "plain")
+        let before = try tmp.snapshot()
+        do {
+            try AtomicFile.write("x", to: tmp.path("plain/a.txt"))
+            Issue.record("wrote below a file")
+        } catch {
+            guard case .io = error else {
+                Issue.record("expected .io, got \(error)")
+                return
+            }
+            #expect(error.description.hasPrefix(tmp.path("plain")))
+            #expect(error.description.contains(": error: "))
+        }
+        #expect(try tmp.snapshot() == before)
+    }
+
+    @Test func failureDescriptions() {
+        #expect(AtomicFile.Failure.exists(path: "a/b.md").description == "a/b.md: error: already exists")
+        #expect(AtomicFile.Failure.io(path: "a/b.md", message: "cannot write: No space").description == "a/b.md: error: cannot write: No space")
+    }
+}

@@ -1,0 +1,114 @@
+import ProlificCore
+import Testing
+
+@testable import ProlificStore
+
+@Suite struct ConfigFileTests {
+    func parse(_ text: String) throws(Diagnostics) -> Config {
+        try ConfigFile.parse(text, path: "Content/prolific.yml")
+    }
+
+    func errors(_ text: String) -> [String]? { thrown { () throws(Diagnostics) in try parse(text) } }
+
+    @Test func parsesAllSettings() throws {
+        let config = try parse(
+            """
+            title: Prolific Demo
+            base-url: https://example.org/stories
+            defaults:
+              round-length: 1d12h
+              rounds: 4
+
+            """)
+        #expect(config.title == "Prolific Demo")
+        #expect(config.baseURL == "https://example.org/stories/")
+        #expect(config.roundLength == Make.span("36h"))
+        #expect(config.rounds == 4)
+        #expect(config.origin.path == "Content/prolific.yml")
+        #expect(config.origin.position(of: "defaults.rounds") == TextPosition(line: 5, column: 11))
+    }
+
+    @Test func defaultsAreOptional() throws {
+        let config = try parse("\u{FEFF}title: T\r\nbase-url: http://localhost:8000/\r\n")
+        #expect(config.baseURL == "http://localhost:8000/")
+        #expect(config.roundLength == Make.span("7d"))
+        #expect(config.rounds == 10)
+    }
+
+    @Test func unknownKeys() {
+        #expect(
+            errors("title: T\nbase-url: https://x.org/\ncolour: red\ndefaults:\n  round-lenght: 7d\n")
+                == [
+                    "Content/prolific.yml:5:3: error: unknown key 'round-lenght'",
+                    "Content/prolific.yml:3:1: error: unknown key 'colour'",
+                ])
+    }
+
+    @Test func missingRequiredKeys() {
+        #expect(
+            errors("defaults:\n  rounds: 3\n")
+                == [
+                    "Content/prolific.yml:1:1: error: missing required key 'title'",
+                    "Content/prolific.yml:1:1: error: missing required key 'base-url'",
+                ])
+        #expect(errors("title: ~\nbase-url: https://x.org/\n") == ["Content/prolific.yml:1:1: error: missing required key 'title'"])
+        #expect(errors("").map(\.count) == 2)
+    }
+
+    @Test func wrongTypes() {
+        #expect(
+            errors("title: [a, b]\nbase-url: https://x.org/\ndefaults: 7d\n")
+                == [
+                    "Content/prolific.yml:1:8: error: 'title' must be a text, found a list",
+                    "Content/prolific.yml:3:11: error: 'defaults' must be keys and values, found '7d'",
+                ])
+        #expect(
+            errors("title: T\nbase-url: https://x.org/\ndefaults:\n  rounds: 0\n  round-length: 1.5d\n")
+                == [
+                    "Content/prolific.yml:5:17: error: 'round-length' must be a length like 90m, 36h, 7d or 2w, found '1.5d'",
+                    "Content/prolific.yml:4:11: error: 'rounds' must be a whole number from 1 to 9999, found '0'",
+                ])
+    }
+
+    @Test func baseURLMustBeAbsolute() {
+        #expect(
+            errors("title: T\nbase-url: example.org\n")
+                == ["Content/prolific.yml:2:11: error: 'base-url' must be an absolute http(s) URL, found 'example.org'"])
+    }
+
+    @Test func notAMapping() {
+        #expect(
+            errors("- title\n- base-url\n")
+                == ["Content/prolific.yml:1:1: error: expected keys and values ('key: value'), found a list"])
+    }
+
+    @Test func duplicateKey() {
+        #expect(
+            errors("title: A\nbase-url: https://x.org/\ntitle: B\n")
+                == ["Content/prolific.yml:1:1: error: invalid YAML: duplicate key 'title'"])
+    }
+
+    @Test func invalidYAML() {
+        #expect(
+            errors("title: [unclosed\nbase-url: https://x.org/\n")
+                == ["Content/prolific.yml:2:9: error: invalid YAML: did not find expected ',' or ']'"])
+    }
+
+    @Test(arguments: ["yes", "null", "123", "a: b", "~", "- item", "#hash", "Prolific — Über Geschichten 🌙", "  padded  ", "'quoted'"])
+    func roundTrips(_ title: String) throws {
+        let config = Config(title: title, baseURL: "https://example.org/x/", roundLength: Make.span("36h"), rounds: 4)
+        let text = try ConfigFile.render(config)
+        let back = try parse(text)
+        #expect(back.title == title)
+        #expect(back.baseURL == config.baseURL)
+        #expect(back.roundLength == config.roundLength)
+        #expect(back.rounds == config.rounds)
+        #expect(try ConfigFile.render(back) == text)
+    }
+
+    @Test func rendersReadableYAML() throws {
+        #expect(
+            try ConfigFile.render(Config.defaults(title: "Demo"))
+                == "title: Demo\nbase-url: https://example.org/\ndefaults:\n  round-length: 7d\n  rounds: 10\n")
+    }
+}

@@ -1,0 +1,218 @@
+import Foundation
+import ProlificCore
+import Testing
+
+@testable import ProlificStore
+
+@Suite struct ContentReaderTests {
+    /// Round 1 closed (bob won), round 2 open with ann's snippet and cat's ballot.
+    func playedTwoRounds() throws -> Playground {
+        let world = try Playground()
+        try world.standardSetup()
+        _ = try world.game("2026-11-02T10:00:00Z").submit(to: Make.slug("moon"), by: Make.handle("bob"), ending: false, body: "Bob's part.")
+        _ = try world.game("2026-11-02T11:00:00Z").submit(to: Make.slug("moon"), by: Make.handle("cat"), ending: false, body: "Cat's part.")
+        _ = try world.game("2026-11-03T00:00:00Z").vote(in: Make.slug("moon"), by: Make.handle("ann"), for: ["bob-20261102100000"])
+        _ = try world.game("2026-11-05T00:00:00Z").close(Make.slug("moon"))
+        _ = try world.game("2026-11-06T00:00:00Z").submit(to: Make.slug("moon"), by: Make.handle("ann"), ending: false, body: "Ann's part.")
+        _ = try world.game("2026-11-06T01:00:00Z").vote(in: Make.slug("moon"), by: Make.handle("cat"), for: ["ann-20261106000000"])
+        return world
+    }
+
+    /// `loadAll`'s problems, printed and sorted, with the temporary root shortened to `Content`.
+    func problems(_ world: Playground) -> [String] {
+        let (content, problems) = world.reader.loadAll()
+        #expect(content != nil)
+        return problems.map { $0.description.replacingOccurrences(of: world.root, with: "Content") }.sorted()
+    }
+
+    @Test func loadsWhatTheGameWrote() throws {
+        let world = try playedTwoRounds()
+        let (loaded, problems) = world.reader.loadAll()
+        #expect(problems == [])
+        let content = try #require(loaded)
+        #expect(content.config.title == "Test")
+        #expect(content.sortedUsers.map(\.handle.rawValue) == ["ann", "bob", "cat"])
+        #expect(content.users[Make.handle("bob")]?.name == "BOB")
+        let project = try #require(content.project(Make.slug("moon")))
+        #expect(project.title == "The Moon")
+        #expect(project.tags == ["space"])
+        #expect(project.rounds.map(\.number.value) == [1, 2])
+        #expect(project.rounds[0].submissions.map(\.id.rawValue) == ["bob-20261102100000", "cat-20261102110000"])
+        #expect(project.rounds[0].ballots.map(\.voter.rawValue) == ["ann"])
+        #expect(project.rounds[0].winner == Make.id("bob-20261102100000"))
+        #expect(project.rounds[1].opened == Make.time("2026-11-05T00:00:00Z"))
+        #expect(project.rounds[1].submissions.map(\.body) == ["Ann's part."])
+        #expect(project.rounds[1].ballots.map(\.choices) == [[Make.id("ann-20261106000000")]])
+        #expect(project.rounds[1].ballots.first?.origin.path == "\(world.root)/projects/moon/rounds/0002/votes/cat.yml")
+        #expect(ContentCheck.problems(in: content) == [])
+    }
+
+    @Test func loadsSubmissionsOfOnlyTheLatestRoundWhenAsked() throws {
+        let world = try playedTwoRounds()
+        let (latest, latestProblems) = world.reader.loadProject(Make.slug("moon"), depth: .latest)
+        #expect(latestProblems == [])
+        let project = try #require(latest)
+        #expect(project.rounds.count == 2)
+        #expect(project.rounds[0].winner == Make.id("bob-20261102100000"))
+        #expect(project.rounds[0].submissions.isEmpty && project.rounds[0].ballots.isEmpty)
+        #expect(project.rounds[1].submissions.count == 1 && project.rounds[1].ballots.count == 1)
+
+        let (all, _) = world.reader.loadProject(Make.slug("moon"), depth: .all)
+        #expect(all?.rounds[0].submissions.count == 2 && all?.rounds[0].ballots.count == 1)
+    }
+
+    @Test func reportsStrayFiles() throws {
+        let world = try playedTwoRounds()
+        let round1 = "Content/projects/moon/rounds/0001"
+        try world.directory.write("voter: bob\n", to: "\(round1)/votes/bob.yaml")
+        try world.directory.write("notes", to: "\(round1)/submissions/notes.txt")
+        try world.directory.write("x", to: "\(round1)/submissions/Bob-20261102100000.md")
+        try FileManager.default.createSymbolicLink(
+            atPath: world.directory.path("\(round1)/submissions/dan-20261102100000.md"),
+            withDestinationPath: world.directory.path("\(round1)/submissions/bob-20261102100000.md"))
+        try FileManager.default.createDirectory(atPath: world.directory.path("\(round1)/votes/old"), withIntermediateDirectories: true)
+        try world.directory.write("x", to: "Content/users/README.txt")
+        try world.directory.write("x", to: "Content/projects/notes.md")
+        try world.directory.write("x", to: "Content/projects/moon/draft.txt")
+        try FileManager.default.createDirectory(atPath: world.directory.path("Content/projects/moon/rounds/1"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: world.directory.path("Content/projects/moon/rounds/0003"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: world.directory.path("Content/projects/sun"), withIntermediateDirectories: true)
+        // Not reported: hidden files, and images beside Markdown.
+        try world.directory.write("x", to: "\(round1)/submissions/.DS_Store")
+        try world.directory.write("x", to: "\(round1)/submissions/figure.PNG")
+        try world.directory.write("x", to: "Content/projects/moon/cover.jpg")
+        try world.directory.write("x", to: "Content/.prolific/cache")
+
+        #expect(
+            problems(world) == [
+                "Content/projects/moon/draft.txt:1:1: error: unexpected file; expected project.md, rounds/ or images",
+                "Content/projects/moon/rounds/0003:1:1: error: round folder without a round.md",
+                "Content/projects/moon/rounds/0001/submissions/Bob-20261102100000.md:1:1: error: unexpected file; expected a snippet named <author>-<yyyymmddhhmmss>.md",
+                "Content/projects/moon/rounds/0001/submissions/dan-20261102100000.md:1:1: error: unexpected symbolic link (links are not allowed in content); expected a snippet named <author>-<yyyymmddhhmmss>.md",
+                "Content/projects/moon/rounds/0001/submissions/notes.txt:1:1: error: unexpected file; expected a snippet named <author>-<yyyymmddhhmmss>.md",
+                "Content/projects/moon/rounds/0001/votes/bob.yaml:1:1: error: unexpected file; expected a ballot named <voter>.yml",
+                "Content/projects/moon/rounds/0001/votes/old:1:1: error: unexpected folder; expected a ballot named <voter>.yml",
+                "Content/projects/moon/rounds/1:1:1: error: unexpected folder; expected a round folder such as 0001",
+                "Content/projects/notes.md:1:1: error: unexpected file; expected a project folder named by its slug",
+                "Content/projects/sun:1:1: error: project folder without a project.md",
+                "Content/users/README.txt:1:1: error: unexpected file; expected a profile named <handle>.md",
+            ].sorted())
+    }
+
+    @Test func reportsSymbolicLinksToProfilesAndBallots() throws {
+        let world = try playedTwoRounds()
+        try FileManager.default.createSymbolicLink(
+            atPath: world.directory.path("Content/users/dan.md"), withDestinationPath: world.directory.path("Content/users/ann.md"))
+        try FileManager.default.createSymbolicLink(
+            atPath: world.directory.path("Content/projects/moon/rounds/0002/votes/bob.yml"),
+            withDestinationPath: world.directory.path("Content/projects/moon/rounds/0002/votes/cat.yml"))
+        #expect(
+            problems(world) == [
+                "Content/projects/moon/rounds/0002/votes/bob.yml:1:1: error: unexpected symbolic link (links are not allowed in content); expected a ballot named <voter>.yml",
+                "Content/users/dan.md:1:1: error: unexpected symbolic link (links are not allowed in content); expected a profile named <handle>.md",
+            ])
+    }
+
+    @Test func reportsStraysInRoundFoldersAndAtTheRootButNotAvatars() throws {
+        let world = try playedTwoRounds()
+        try world.directory.write("x", to: "Content/projects/moon/rounds/0001/notes.txt")
+        try world.directory.write("x", to: "Content/notes.txt")
+        try world.directory.write("x", to: "Content/users/ann.png")
+        try world.directory.write("x", to: "Content/projects/moon/rounds/0001/map.svg")
+        #expect(
+            problems(world) == [
+                "Content/notes.txt:1:1: error: unexpected file; expected prolific.yml, users/ or projects/",
+                "Content/projects/moon/rounds/0001/notes.txt:1:1: error: unexpected file; expected round.md, submissions/, votes/ or images",
+            ])
+    }
+
+    @Test func linksAreReportedEvenWithImageNamesAndLinkedFoldersAreNotFollowed() throws {
+        let world = try playedTwoRounds()
+        let elsewhere = try TemporaryDirectory()
+        try elsewhere.write("---\nauthor: dan\nsubmitted: 2026-11-06T00:00:00Z\n---\n\nHi.\n", to: "dan-20261106000000.md")
+        try FileManager.default.createSymbolicLink(
+            atPath: world.directory.path("Content/projects/moon/cover.png"), withDestinationPath: "/etc/hostname")
+        let submissions = world.directory.path("Content/projects/moon/rounds/0002/submissions")
+        try FileManager.default.removeItem(atPath: submissions)
+        try FileManager.default.createSymbolicLink(atPath: submissions, withDestinationPath: elsewhere.path)
+        #expect(
+            problems(world) == [
+                "Content/projects/moon/cover.png:1:1: error: unexpected symbolic link (links are not allowed in content); expected project.md, rounds/ or images",
+                "Content/projects/moon/rounds/0002/submissions:1:1: error: unexpected symbolic link (links are not allowed in content); expected round.md, submissions/, votes/ or images",
+            ])
+        let (project, _) = world.reader.loadProject(Make.slug("moon"), depth: .all)
+        #expect(project?.rounds[1].submissions.isEmpty == true, "the linked folder was read")
+    }
+
+    @Test func reportsFilesThatDoNotParseAndKeepsGoing() throws {
+        let world = try playedTwoRounds()
+        try world.directory.write("---\nname: Dan\n---\n", to: "Content/users/dan.md")
+        try world.directory.write("voter: bob\ncast: 2026-11-06T02:00:00Z\nfor: [ann-20261106000000]\ncolour: red\n", to: "Content/projects/moon/rounds/0002/votes/bob.yml")
+        #expect(
+            problems(world) == [
+                "Content/projects/moon/rounds/0002/votes/bob.yml:4:1: error: unknown key 'colour'",
+                "Content/users/dan.md:1:1: error: missing required key 'joined'",
+            ])
+        // The rest is still loaded.
+        let (content, _) = world.reader.loadAll()
+        #expect(content?.users.count == 3)
+        #expect(content?.project(Make.slug("moon"))?.rounds[1].ballots.map(\.voter.rawValue) == ["cat"])
+    }
+
+    @Test func reportsPositionsOfBrokenReferences() throws {
+        let world = try playedTwoRounds()
+        try world.directory.write(
+            "voter: bob\ncast: 2026-11-06T02:00:00Z\nfor:\n  - ann-20261106000000\n  - cat-20261102110000\n",
+            to: "Content/projects/moon/rounds/0002/votes/bob.yml")
+        let (content, problems) = world.reader.loadAll()
+        #expect(problems == [])
+        let found = ContentCheck.problems(in: try #require(content)).map(\.description)
+        #expect(found == ["\(world.root)/projects/moon/rounds/0002/votes/bob.yml:5:5: error: 'cat-20261102110000' is not a submission of round 2"])
+    }
+
+    @Test func refusesContentFilesThatAreNotText() throws {
+        let world = try playedTwoRounds()
+        try Data([0x2D, 0x2D, 0x2D, 0x0A, 0xFF, 0xFE, 0x0A]).write(to: URL(fileURLWithPath: world.directory.path("Content/users/dan.md")))
+        #expect(problems(world) == ["Content/users/dan.md:1:1: error: is not valid UTF-8 text"])
+    }
+
+    @Test func missingThingsAreNamed() throws {
+        let tmp = try TemporaryDirectory()
+        let reader = ContentReader(layout: ContentLayout(root: tmp.path))
+        #expect(
+            thrown { () throws(Diagnostics) in try reader.loadConfig() }
+                == ["\(tmp.path)/prolific.yml:1:1: error: no prolific.yml here; is '\(tmp.path)' a content directory? ('prolific init' makes one)"])
+        let (content, problems) = reader.loadAll()
+        #expect(content == nil)
+        #expect(problems.count == 1)
+
+        let world = try playedTwoRounds()
+        #expect(
+            thrown { () throws(Diagnostics) in try world.reader.loadUser(Make.handle("zed")) }
+                == ["error: unknown user 'zed': there is no \(world.root)/users/zed.md"])
+        #expect(
+            thrown { () throws(Diagnostics) in try world.reader.loadProjectStrictly(Make.slug("sun")) }
+                == ["error: unknown project 'sun': there is no \(world.root)/projects/sun"])
+    }
+
+    @Test func strictLoadingRefusesAProjectWithProblems() throws {
+        let world = try playedTwoRounds()
+        try world.directory.write("x", to: "Content/projects/moon/rounds/0002/submissions/notes.txt")
+        #expect(
+            thrown { () throws(Diagnostics) in try world.reader.loadProjectStrictly(Make.slug("moon")) }
+                == ["\(world.root)/projects/moon/rounds/0002/submissions/notes.txt:1:1: error: unexpected file; expected a snippet named <author>-<yyyymmddhhmmss>.md"])
+    }
+
+    @Test func layoutPaths() {
+        let layout = ContentLayout(root: "Content//")
+        #expect(layout.root == "Content")
+        #expect(ContentLayout(root: "").root == ".")
+        #expect(ContentLayout(root: "/").root == "/")
+        #expect(layout.ballotFile(Make.slug("moon"), Make.number(3), Make.handle("bob")) == "Content/projects/moon/rounds/0003/votes/bob.yml")
+        #expect(
+            layout.submissionFile(Make.slug("moon"), Make.number(12), Make.id("ann-20261102101500"))
+                == "Content/projects/moon/rounds/0012/submissions/ann-20261102101500.md")
+        #expect(layout.userFile(Make.handle("ann")) == "Content/users/ann.md")
+        #expect(layout.roundFile(Make.slug("moon"), Make.number(1)) == "Content/projects/moon/rounds/0001/round.md")
+    }
+}

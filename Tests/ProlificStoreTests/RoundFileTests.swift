@@ -1,0 +1,160 @@
+import ProlificCore
+import Testing
+
+@testable import ProlificStore
+
+@Suite struct RoundFileTests {
+    static let path = "Content/projects/moon/rounds/0002/round.md"
+
+    func parse(_ text: String) throws(Diagnostics) -> Round {
+        try RoundFile.parse(text, path: Self.path, number: Make.number(2))
+    }
+
+    func errors(_ text: String) -> [String]? { thrown { () throws(Diagnostics) in try parse(text) } }
+
+    static let closed = """
+        ---
+        opened: 2026-11-01T00:00:00Z
+        closes: 2026-11-15T00:00:00Z
+        extended:
+        - at: 2026-11-08T09:00:00Z
+          from: 2026-11-08T00:00:00Z
+        closed: 2026-11-15T00:00:00Z
+        winner: ann-20261109100000
+        tally:
+          method: plain-1
+          ballots: 3
+          scores:
+            ann-20261109100000: 1.5
+            bob-20261110100000: 1.3333
+            cat-20261111100000: 0
+        ---
+
+        A note from the maintainers.
+
+        """
+
+    @Test func parsesAClosedRound() throws {
+        let round = try parse(Self.closed)
+        #expect(round.number == Make.number(2))
+        #expect(round.opened == Make.time("2026-11-01T00:00:00Z"))
+        #expect(round.closes == Make.time("2026-11-15T00:00:00Z"))
+        #expect(round.extensions == [Round.Extension(at: Make.time("2026-11-08T09:00:00Z"), from: Make.time("2026-11-08T00:00:00Z"))])
+        #expect(round.closed == Make.time("2026-11-15T00:00:00Z"))
+        #expect(round.winner == Make.id("ann-20261109100000"))
+        #expect(
+            round.tally
+                == TallyRecord(
+                    method: "plain-1", ballots: 3,
+                    scores: [
+                        .init(id: Make.id("ann-20261109100000"), score: 1.5),
+                        .init(id: Make.id("bob-20261110100000"), score: 1.3333),
+                        .init(id: Make.id("cat-20261111100000"), score: 0),
+                    ]))
+        #expect(round.note == "A note from the maintainers.")
+        #expect(!round.isOpen)
+        #expect(round.submissions.isEmpty && round.ballots.isEmpty)
+        #expect(round.origin.position(of: "winner") == TextPosition(line: 8, column: 9))
+        #expect(round.origin.position(of: "tally.scores.bob-20261110100000") == TextPosition(line: 14, column: 25))
+    }
+
+    @Test func parsesAnOpenRound() throws {
+        let round = try parse("---\nopened: 2026-11-01T00:00:00Z\ncloses: 2026-11-08T00:00:00Z\n---\n")
+        #expect(round.isOpen)
+        #expect(round.winner == nil && round.tally == nil && round.extensions.isEmpty && round.note == "")
+    }
+
+    @Test func unknownKeys() {
+        #expect(
+            errors("---\nopened: 2026-11-01\ncloses: 2026-11-08\nclosing: 2026-11-08\n---\n")
+                == ["\(Self.path):4:1: error: unknown key 'closing'"])
+        #expect(
+            errors("---\nopened: 2026-11-01\ncloses: 2026-11-08\ntally:\n  method: plain-1\n  ballots: 0\n  scores: {}\n  voters: 3\n---\n")
+                == ["\(Self.path):8:3: error: unknown key 'voters'"])
+    }
+
+    @Test func missingRequiredKeys() {
+        #expect(errors("---\nopened: 2026-11-01\n---\n") == ["\(Self.path):1:1: error: missing required key 'closes'"])
+        #expect(
+            errors("---\nopened: 2026-11-01\ncloses: 2026-11-08\ntally:\n  method: plain-1\n  ballots: 0\n---\n")
+                == ["\(Self.path):1:1: error: missing required key 'scores'"])
+        #expect(
+            errors("---\nopened: 2026-11-01\ncloses: 2026-11-08\nextended:\n- at: 2026-11-08\n---\n")
+                == ["\(Self.path):1:1: error: missing required key 'from'"])
+    }
+
+    @Test func wrongTypes() {
+        #expect(
+            errors("---\nopened: 2026-11-01\ncloses: 2026-11-08\nwinner: ann\n---\n")
+                == ["\(Self.path):4:9: error: 'winner' must be a submission id: '<author>-<yyyymmddhhmmss>', the author's handle and the submission time in UTC, found 'ann'"])
+        #expect(
+            errors("---\nopened: 2026-11-01\ncloses: 2026-11-08\nextended: 2026-11-01\n---\n")
+                == ["\(Self.path):4:11: error: 'extended' must be a list, found '2026-11-01'"])
+        #expect(
+            errors("---\nopened: 2026-11-01\ncloses: 2026-11-08\ntally:\n  method: plain-1\n  ballots: -1\n  scores: {}\n---\n")
+                == ["\(Self.path):6:12: error: 'ballots' must be a whole number from 0 to 2147483647, found '-1'"])
+        #expect(
+            errors("---\nopened: 2026-11-01\ncloses: 2026-11-08\ntally:\n  method: plain-1\n  ballots: 1\n  scores:\n    ann-20261109100000: lots\n    nobody: 1\n---\n")
+                == [
+                    "\(Self.path):8:25: error: a score is '<submission id>: <number>', found 'ann-20261109100000'",
+                    "\(Self.path):9:13: error: a score is '<submission id>: <number>', found 'nobody'",
+                ])
+    }
+
+    @Test func invalidTimestamp() {
+        #expect(
+            errors("---\nopened: 2026-11-01\ncloses: 2026-11-08T00:00:00z\n---\n")
+                == ["\(Self.path):3:9: error: 'closes' must be an ISO 8601 time in UTC like 2026-11-22T13:00:00Z, found '2026-11-08T00:00:00z'"])
+    }
+
+    @Test func duplicateKey() {
+        #expect(
+            errors("---\nopened: 2026-11-01\ncloses: 2026-11-08\ncloses: 2026-11-09\n---\n")
+                == ["\(Self.path):3:1: error: invalid YAML: duplicate key 'closes'"])
+    }
+
+    @Test func invalidYAML() {
+        #expect(
+            errors("---\nopened: 2026-11-01\n\tcloses: 2026-11-08\n---\n")
+                == ["\(Self.path):3:1: error: invalid YAML: found a tab character that violates indentation"])
+    }
+
+    @Test func roundTripsAClosedRound() throws {
+        let round = try parse(Self.closed)
+        let text = try RoundFile.render(round)
+        var back = try parse(text)
+        back.origin = round.origin
+        var expected = round
+        expected.origin = round.origin
+        #expect(back == expected)
+        #expect(try RoundFile.render(back) == text)
+    }
+
+    @Test func roundTripsWhatTheTallyGives() throws {
+        let ids = ["ann-20261102100000", "bob-20261102110000", "cat-20261102120000"].map(Make.id)
+        let submissions = ids.map { id in
+            Submission(id: id, author: id.author, submitted: id.time, body: "x", origin: Origin(path: ""))
+        }
+        var round = Round(
+            number: Make.number(2), opened: Make.time("2026-11-01"), closes: Make.time("2026-11-08"),
+            closed: Make.time("2026-11-08"), note: "Ünïcode note: yes", submissions: submissions,
+            ballots: [Ballot(voter: Make.handle("dan"), cast: Make.time("2026-11-03"), choices: ids, origin: Origin(path: ""))],
+            origin: Origin(path: Self.path))
+        let outcome = Tally.count(round)
+        round.winner = outcome.winner
+        round.tally = outcome.record
+        let back = try parse(try RoundFile.render(round))
+        #expect(back.tally == outcome.record)
+        #expect(back.tally?.scores.map(\.score) == [0.3333, 0.3333, 0.3333])
+        #expect(back.winner == ids[0])
+        #expect(back.note == round.note)
+    }
+
+    @Test func roundTripsATallyWithoutScores() throws {
+        let round = Round(
+            number: Make.number(2), opened: Make.time("2026-11-01"), closes: Make.time("2026-11-08"),
+            tally: TallyRecord(method: "plain-1", ballots: 0, scores: []), origin: Origin(path: Self.path))
+        let text = try RoundFile.render(round)
+        #expect(try parse(text).tally == round.tally)
+    }
+}
