@@ -39,6 +39,13 @@ struct FrontMatter {
         return FrontMatter(yaml: yamlLines.joined(separator: "\n"), yamlFirstLine: 2, body: trimBody(body))
     }
 
+    /// Splits a front-matter file and opens its YAML for reading, positions counted in the whole file.
+    static func fields(of text: String, path: String) throws(Diagnostics) -> (YAMLFields, FrontMatter) {
+        let document: FrontMatter
+        do { document = try split(text, path: path) } catch { throw Diagnostics([error]) }
+        return (YAMLFields(yaml: document.yaml, path: path, firstLine: document.yamlFirstLine), document)
+    }
+
     /// Removes a byte-order mark and turns CRLF and CR line ends into LF.
     static func normalize(_ text: String) -> String {
         var text = text

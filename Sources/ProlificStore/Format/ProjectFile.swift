@@ -6,9 +6,7 @@ enum ProjectFile {
     static let maximumTagLength = 40
 
     static func parse(_ text: String, path: String, slug: Slug) throws(Diagnostics) -> Project {
-        let document: FrontMatter
-        do { document = try FrontMatter.split(text, path: path) } catch { throw Diagnostics([error]) }
-        var fields = YAMLFields(yaml: document.yaml, path: path, firstLine: document.yamlFirstLine)
+        var (fields, document) = try FrontMatter.fields(of: text, path: path)
         let title = fields.string("title")
         let owner = fields.handle("owner")
         let created = fields.timestamp("created")

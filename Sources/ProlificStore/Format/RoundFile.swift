@@ -14,9 +14,7 @@ import Yams
 /// ```
 enum RoundFile {
     static func parse(_ text: String, path: String, number: RoundNumber) throws(Diagnostics) -> Round {
-        let document: FrontMatter
-        do { document = try FrontMatter.split(text, path: path) } catch { throw Diagnostics([error]) }
-        var fields = YAMLFields(yaml: document.yaml, path: path, firstLine: document.yamlFirstLine)
+        var (fields, document) = try FrontMatter.fields(of: text, path: path)
         let opened = fields.timestamp("opened")
         let closes = fields.timestamp("closes")
         var extensions: [Round.Extension] = []

@@ -4,9 +4,7 @@ import ProlificCore
 /// snippet. The file name must agree with the author and the time.
 enum SubmissionFile {
     static func parse(_ text: String, path: String, id: SubmissionID) throws(Diagnostics) -> Submission {
-        let document: FrontMatter
-        do { document = try FrontMatter.split(text, path: path) } catch { throw Diagnostics([error]) }
-        var fields = YAMLFields(yaml: document.yaml, path: path, firstLine: document.yamlFirstLine)
+        var (fields, document) = try FrontMatter.fields(of: text, path: path)
         let author = fields.handle("author")
         let submitted = fields.timestamp("submitted")
         let ending = fields.bool("ending", required: false) ?? false

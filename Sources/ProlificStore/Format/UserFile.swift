@@ -4,9 +4,7 @@ import ProlificCore
 /// `avatar`, `links`; the body is the bio.
 enum UserFile {
     static func parse(_ text: String, path: String, handle: Handle) throws(Diagnostics) -> User {
-        let document: FrontMatter
-        do { document = try FrontMatter.split(text, path: path) } catch { throw Diagnostics([error]) }
-        var fields = YAMLFields(yaml: document.yaml, path: path, firstLine: document.yamlFirstLine)
+        var (fields, document) = try FrontMatter.fields(of: text, path: path)
         let name = fields.string("name")
         let joined = fields.timestamp("joined")
         var follows = User.Follows()
