@@ -39,6 +39,8 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "prolific", dependencies: ["ProlificCLI"]),
+        // `make fairness`: the tally against simulated attacks, with ground truth.
+        .executableTarget(name: "prolific-fairness", dependencies: ["ProlificCore"], path: "Sources/FairnessSimulation"),
         .testTarget(name: "ProlificCoreTests", dependencies: ["ProlificCore"]),
         .testTarget(name: "ProlificStoreTests", dependencies: ["ProlificStore"]),
         .testTarget(name: "ProlificSiteTests", dependencies: ["ProlificSite", "ProlificStore"]),

@@ -1164,8 +1164,17 @@ vote() {
     p vote "$project" --voter "$voter" "${ids[@]}"
 }
 
-# close_round PROJECT: closes the open round now; the tally picks the winner.
-close_round() { p close "$1"; }
+# close_round PROJECT AUTHOR: closes the open round now and checks that AUTHOR's snippet won,
+# so the story goes on from the snippet the next round's writers continue.
+close_round() {
+    local out
+    out=$(p close "$1")
+    echo "$out"
+    case "$out" in
+        *"'$2-"*) ;;
+        *) die "expected @$2 to win this round of $1; the tally gave: $out" ;;
+    esac
+}
 
 # === August 2026 ===========================================================
 at 2026-08-30T10:12:00Z; add_user ann     "Ann Whitcombe"
@@ -1186,7 +1195,7 @@ at 2026-09-05T08:05:00Z; vote   gannet-rock                ann    gr1_dana
 at 2026-09-05T11:20:00Z; add_user fumiko  "Fumiko Tanaka"
 at 2026-09-05T22:10:00Z; vote   gannet-rock                eitan  gr1_dana gr1_chidi
 at 2026-09-06T10:25:00Z; vote   gannet-rock                fumiko gr1_dana
-at 2026-09-08T12:00:00Z; close_round gannet-rock
+at 2026-09-08T12:00:00Z; close_round gannet-rock dana
 #   round 1 -> dana 2.5, chidi 0.5, bram 0; round 2 open until 2026-09-15T12:00Z
 at 2026-09-08T16:45:00Z; add_user gus     "Gus Halvorsen"
 at 2026-09-09T18:00:00Z; submit gannet-rock                eitan  gr2_eitan
@@ -1198,7 +1207,7 @@ at 2026-09-12T20:00:00Z; vote   gannet-rock                hana   gr2_fumiko gr2
 at 2026-09-13T10:00:00Z; vote   gannet-rock                dana   gr2_fumiko
 at 2026-09-13T18:30:00Z; vote   gannet-rock                chidi  gr2_ann gr2_fumiko
 at 2026-09-14T09:00:00Z; vote   gannet-rock                bram   gr2_eitan
-at 2026-09-15T15:00:00Z; close_round gannet-rock
+at 2026-09-15T15:00:00Z; close_round gannet-rock fumiko
 #   round 2 -> fumiko 3, eitan 1.5, ann 0.5; round 3 open until 2026-09-22T15:00Z
 at 2026-09-16T10:00:00Z; submit gannet-rock                gus    gr3_gus
 at 2026-09-17T08:30:00Z; submit gannet-rock                chidi  gr3_chidi
@@ -1208,7 +1217,7 @@ at 2026-09-19T21:00:00Z; vote   gannet-rock                dana   gr3_chidi gr3_
 at 2026-09-20T11:00:00Z; vote   gannet-rock                eitan  gr3_chidi
 at 2026-09-20T17:00:00Z; vote   gannet-rock                fumiko gr3_gus gr3_chidi
 at 2026-09-21T08:00:00Z; vote   gannet-rock                bram   gr3_hana
-at 2026-09-22T18:00:00Z; close_round gannet-rock
+at 2026-09-22T18:00:00Z; close_round gannet-rock chidi
 #   round 3 -> chidi 3, hana 1.5, gus 0.5; round 4 open until 2026-09-29T18:00Z
 at 2026-09-23T12:00:00Z; submit gannet-rock                hana   gr4_hana
 at 2026-09-24T20:00:00Z; submit gannet-rock                eitan  gr4_eitan --ending
@@ -1218,7 +1227,7 @@ at 2026-09-26T18:00:00Z; vote   gannet-rock                chidi  gr4_bram gr4_e
 at 2026-09-27T09:30:00Z; vote   gannet-rock                dana   gr4_bram
 at 2026-09-27T20:00:00Z; vote   gannet-rock                fumiko gr4_bram
 at 2026-09-28T11:00:00Z; vote   gannet-rock                gus    gr4_eitan
-at 2026-09-30T09:00:00Z; close_round gannet-rock
+at 2026-09-30T09:00:00Z; close_round gannet-rock bram
 #   round 4 -> bram 3.5, eitan 1.5, hana 0. The winner is an ending: gannet-rock is complete.
 
 # === October 2026 ==========================================================
@@ -1234,7 +1243,7 @@ at 2026-10-10T21:00:00Z; vote   long-patience              ann    sh1_gus sh1_ha
 at 2026-10-11T12:00:00Z; vote   long-patience              bram   sh1_gus
 at 2026-10-11T20:00:00Z; vote   long-patience              dana   sh1_hana
 at 2026-10-12T10:00:00Z; vote   long-patience              fumiko sh1_gus sh1_eitan
-at 2026-10-13T11:00:00Z; close_round long-patience
+at 2026-10-13T11:00:00Z; close_round long-patience gus
 #   round 1 -> gus 3, hana 1.5, eitan 0.5; round 2 open until 2026-10-20T11:00Z
 at 2026-10-14T09:00:00Z; submit long-patience              bram   sh2_bram
 at 2026-10-14T20:00:00Z; submit long-patience              hana   sh2_hana
@@ -1244,7 +1253,7 @@ at 2026-10-16T19:00:00Z; vote   long-patience              gus    sh2_hana sh2_f
 at 2026-10-17T12:00:00Z; vote   long-patience              eitan  sh2_hana
 at 2026-10-18T09:00:00Z; vote   long-patience              ann    sh2_bram
 at 2026-10-18T17:00:00Z; vote   long-patience              dana   sh2_hana
-at 2026-10-20T13:00:00Z; close_round long-patience
+at 2026-10-20T13:00:00Z; close_round long-patience hana
 #   round 2 -> hana 3.5, bram 1, fumiko 0.5; round 3 open until 2026-10-27T13:00Z
 at 2026-10-21T10:00:00Z; submit long-patience              ann    sh3_ann
 at 2026-10-22T18:00:00Z; submit long-patience              eitan  sh3_eitan
@@ -1256,7 +1265,7 @@ at 2026-10-25T10:00:00Z; vote   long-patience              bram   sh3_ann sh3_ei
 # the-marmalade-job: created; round 1 open until 2026-11-03T10:00Z
 at 2026-10-27T10:00:00Z; p project new the-marmalade-job --title "The Marmalade Job" --owner eitan \
     --rounds 6 --round-length 7d --tag comedy --tag heist --file "$T/the-marmalade-job.md"
-at 2026-10-27T15:00:00Z; close_round long-patience
+at 2026-10-27T15:00:00Z; close_round long-patience ann
 #   round 3 -> ann 2.5, eitan 1.5; round 4 open until 2026-11-03T15:00Z
 at 2026-10-27T19:00:00Z; submit the-marmalade-job          fumiko he1_fumiko
 at 2026-10-28T09:00:00Z; submit long-patience              dana   sh4_dana
@@ -1281,9 +1290,9 @@ at 2026-11-02T10:00:00Z; p project new the-town-that-sold-tuesday --title "The T
     --rounds 5 --round-length 5d --tag fable --file "$T/the-town-that-sold-tuesday.md"
 at 2026-11-02T10:45:00Z; vote   the-marmalade-job          chidi  he1_gus
 at 2026-11-03T08:00:00Z; submit the-town-that-sold-tuesday ann    fa1_ann
-at 2026-11-03T12:00:00Z; close_round the-marmalade-job
+at 2026-11-03T12:00:00Z; close_round the-marmalade-job gus
 #   round 1 -> gus 3.5, fumiko 1, ann 0.5; round 2 open until 2026-11-10T12:00Z
-at 2026-11-03T17:00:00Z; close_round long-patience
+at 2026-11-03T17:00:00Z; close_round long-patience dana
 #   round 4 -> dana 3.5, hana 1, gus 0.5; round 5 open until 2026-11-10T17:00Z
 at 2026-11-03T19:00:00Z; submit the-town-that-sold-tuesday hana   fa1_hana
 at 2026-11-04T10:00:00Z; submit long-patience              fumiko sh5_fumiko
@@ -1302,7 +1311,7 @@ at 2026-11-06T19:00:00Z; vote   long-patience              dana   sh5_fumiko sh5
 at 2026-11-06T20:00:00Z; vote   the-town-that-sold-tuesday chidi  fa1_ann
 at 2026-11-07T08:00:00Z; vote   the-marmalade-job          eitan  he2_bram
 at 2026-11-07T10:00:00Z; vote   long-patience              gus    sh5_fumiko
-at 2026-11-07T12:00:00Z; close_round the-town-that-sold-tuesday
+at 2026-11-07T12:00:00Z; close_round the-town-that-sold-tuesday ann
 #   round 1 -> ann 3.5, bram 1, hana 0.5; round 2 open until 2026-11-12T12:00Z
 at 2026-11-07T15:00:00Z; vote   the-marmalade-job          gus    he2_bram he2_hana
 at 2026-11-07T21:00:00Z; vote   long-patience              hana   sh5_fumiko sh5_eitan
@@ -1315,9 +1324,9 @@ at 2026-11-09T09:00:00Z; vote   the-marmalade-job          chidi  he2_bram he2_d
 at 2026-11-09T14:00:00Z; submit the-town-that-sold-tuesday eitan  fa2_eitan
 at 2026-11-09T19:00:00Z; vote   the-town-that-sold-tuesday dana   fa2_fumiko
 at 2026-11-10T09:00:00Z; vote   the-town-that-sold-tuesday ann    fa2_fumiko fa2_gus
-at 2026-11-10T14:00:00Z; close_round the-marmalade-job
+at 2026-11-10T14:00:00Z; close_round the-marmalade-job bram
 #   round 2 -> bram 3, dana 1.5, hana 0.5; round 3 open until 2026-11-17T14:00Z
-at 2026-11-10T19:00:00Z; close_round long-patience
+at 2026-11-10T19:00:00Z; close_round long-patience fumiko
 #   round 5 -> fumiko 3, bram 1.5, eitan 0.5; round 6 open until 2026-11-17T19:00Z
 at 2026-11-10T21:00:00Z; vote   the-town-that-sold-tuesday hana   fa2_fumiko
 at 2026-11-11T09:00:00Z; submit long-patience              eitan  sh6_eitan
@@ -1325,7 +1334,7 @@ at 2026-11-11T10:00:00Z; vote   the-town-that-sold-tuesday bram   fa2_gus
 at 2026-11-11T12:00:00Z; submit the-marmalade-job          ann    he3_ann
 at 2026-11-11T18:00:00Z; vote   the-town-that-sold-tuesday chidi  fa2_fumiko
 at 2026-11-12T09:00:00Z; submit the-marmalade-job          chidi  he3_chidi
-at 2026-11-12T15:00:00Z; close_round the-town-that-sold-tuesday
+at 2026-11-12T15:00:00Z; close_round the-town-that-sold-tuesday fumiko
 #   round 2 -> fumiko 3.5, gus 1.5, eitan 0; round 3 open until 2026-11-17T15:00Z
 at 2026-11-12T16:20:00Z; submit long-patience              ann    sh6_ann
 at 2026-11-12T20:00:00Z; submit the-marmalade-job          fumiko he3_fumiko
@@ -1346,11 +1355,11 @@ at 2026-11-15T20:00:00Z; vote   long-patience              dana   sh6_ann
 at 2026-11-16T09:00:00Z; vote   the-marmalade-job          hana   he3_ann
 at 2026-11-16T11:00:00Z; vote   long-patience              hana   sh6_eitan
 at 2026-11-16T13:00:00Z; vote   the-town-that-sold-tuesday gus    fa3_hana
-at 2026-11-17T16:00:00Z; close_round the-marmalade-job
+at 2026-11-17T16:00:00Z; close_round the-marmalade-job chidi
 #   round 3 -> chidi 2.5, ann 1, fumiko 0.5, gus 0; round 4 open until 2026-11-24T16:00Z
-at 2026-11-18T08:00:00Z; close_round long-patience
+at 2026-11-18T08:00:00Z; close_round long-patience eitan
 #   round 6 -> eitan 3.5, ann 1, gus 0.5; round 7 open until 2026-11-25T08:00Z
-at 2026-11-18T09:00:00Z; close_round the-town-that-sold-tuesday
+at 2026-11-18T09:00:00Z; close_round the-town-that-sold-tuesday hana
 #   round 3 -> hana 3.5, bram 0.5; round 4 open until 2026-11-23T09:00Z
 at 2026-11-18T11:00:00Z; submit the-marmalade-job          dana   he4_dana
 at 2026-11-18T17:00:00Z; submit the-town-that-sold-tuesday chidi  fa4_chidi

@@ -12,7 +12,7 @@ public struct Prolific: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             InitCommand.self, UserCommand.self, ProjectCommand.self, SubmitCommand.self, VoteCommand.self,
-            CloseCommand.self, StatusCommand.self, CheckCommand.self, BuildCommand.self,
+            CloseCommand.self, AuditCommand.self, StatusCommand.self, CheckCommand.self, BuildCommand.self,
         ]
     )
 

@@ -47,10 +47,15 @@ import Testing
         // Round 1 is due; close --due closes it and opens round 2 at the closing time.
         let closed = try prolific("close", "--due", now: "2026-01-05T00:00:00Z")
         #expect(closed.status == 0, "\(closed.stderr)")
-        #expect(closed.stdout.contains("'cy-20260102110000' wins with 2 from 3 ballots"))
+        #expect(closed.stdout.contains("'cy-20260102110000' wins with"))
+        #expect(closed.stdout.contains("from 3 ballots"))
         let round1 = try folder.read("game/Content/projects/moon/rounds/0001/round.md")
         #expect(round1.contains("winner: cy-20260102110000"))
-        #expect(round1.contains("method: plain-1"))
+        #expect(round1.contains("method: fair-1"))
+        let audit = try prolific("audit", "moon", "--round", "1", now: "2026-01-05T00:00:00Z")
+        #expect(audit.status == 0, "\(audit.stderr)")
+        #expect(audit.stdout.contains("1. cy-20260102110000"))
+        #expect(audit.stdout.contains("@ann: karma 3, joined 4 days before → base"), "\(audit.stdout)")
         let round2 = try folder.read("game/Content/projects/moon/rounds/0002/round.md")
         #expect(round2 == "---\nopened: 2026-01-05T00:00:00Z\ncloses: 2026-01-08T00:00:00Z\n---\n")
 
@@ -119,6 +124,7 @@ import Testing
         }
         #expect(results.allSatisfy { $0 == 0 })
         let closed = try prolific("close", "moon", now: "2026-01-03T00:00:00Z")
-        #expect(closed.stdout.contains("wins with 8 from 8 ballots"), "\(closed.stdout)")
+        #expect(closed.stdout.contains("'ann-20260101010000' wins"), "\(closed.stdout)")
+        #expect(closed.stdout.contains("from 8 ballots"), "\(closed.stdout)")
     }
 }

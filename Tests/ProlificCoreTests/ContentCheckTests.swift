@@ -189,12 +189,12 @@ import Testing
             } == ["\(Self.round1)/round.md:10:25: error: recorded score 1.5 of 'bob-20261102100000' differs from the tally, which gives 2.0"])
     }
 
-    @Test func anotherTallyMethodIsNotRecounted() {
+    @Test func anUnknownTallyMethodIsAnError() {
         #expect(
             problems { project in
                 project.rounds[0].winner = cat1.id
                 project.rounds[0].tally?.method = "ranked-1"
-            } == [])
+            } == ["\(Self.round1)/round.md:1:1: error: unknown tally method 'ranked-1'; expected 'fair-1' or 'plain-1'"])
     }
 
     // MARK: Entries

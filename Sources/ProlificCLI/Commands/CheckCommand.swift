@@ -27,7 +27,10 @@ struct CheckCommand: ParsableCommand {
             let reader = global.game.reader
             let (content, loadProblems) = reader.loadAll()
             var problems = loadProblems
-            if let content { problems += ContentCheck.problems(in: content) }
+            if let content {
+                let evidence = GitEvidence.read(layout: reader.layout, maintainers: Set(content.config.maintainers))
+                problems += ContentCheck.problems(in: content, evidence: evidence)
+            }
             problems.sort()
             let errors = problems.filter { $0.severity == .error }.count
             if json {

@@ -8,12 +8,16 @@ public struct Config: Hashable, Sendable {
     public var roundLength: TimeSpan
     /// Maximum number of rounds for new projects that don't name their own.
     public var rounds: Int
+    /// Git identities (emails) of the maintainers: files they commit for others are not evidence
+    /// of who a voter is.
+    public var maintainers: [String]
     public var origin: Origin
 
     public init(
-        title: String, baseURL: String, roundLength: TimeSpan, rounds: Int,
+        title: String, baseURL: String, roundLength: TimeSpan, rounds: Int, maintainers: [String] = [],
         origin: Origin = Origin(path: "prolific.yml")
     ) {
+        self.maintainers = maintainers
         self.title = title
         self.baseURL = baseURL
         self.roundLength = roundLength

@@ -17,7 +17,10 @@ public enum Closing {
     /// `close --due` closes a round whose deadline has passed; a due round with no submissions is
     /// extended by its round length (repeatedly, until its deadline is after `now`). Returns nil for
     /// `--due` when the round is not due yet.
-    public static func plan(_ project: Project, trigger: Trigger, now: Timestamp) throws(RuleViolation) -> Plan? {
+    /// `count` is the tally: the fair tally against the round's history in the game, a plain count in tests.
+    public static func plan(
+        _ project: Project, trigger: Trigger, now: Timestamp, count: (Round) -> Tally.Outcome = Tally.count
+    ) throws(RuleViolation) -> Plan? {
         guard let round = project.openRound else {
             throw RuleViolation(
                 project.status == .complete || isComplete(project)
@@ -43,9 +46,9 @@ public enum Closing {
             extended.closes = Timestamp(secondsSinceEpoch: round.closes.secondsSinceEpoch + steps * length)
             return .extend(extended)
         }
-        let outcome = Tally.count(round)
         var closed = round
         closed.closed = now
+        let outcome = count(closed)
         closed.winner = outcome.winner
         closed.tally = outcome.record
         return .close(closed)

@@ -5,13 +5,19 @@
 /// name an existing winner that the tally agrees with; nobody votes for their own snippet; entries
 /// fall inside their round's window.
 public enum ContentCheck {
-    public static func problems(in content: Content) -> [Diagnostic] {
+    /// Every cross-file problem; each closed round's result is re-run with its recorded method
+    /// against the history it had (and git `evidence`, when there is some).
+    public static func problems(in content: Content, evidence: IdentityEvidence = IdentityEvidence()) -> [Diagnostic] {
         var found: [Diagnostic] = []
         for user in content.sortedUsers {
             found += problems(of: user, in: content)
         }
+        var recounts: [String: Tally.Outcome] = [:]
+        for result in TallyTimeline(content: content, evidence: evidence).replay() {
+            recounts[IdentityEvidence.key(result.slug, result.round.number)] = result.outcome
+        }
         for project in content.projects {
-            found += problems(of: project, users: content.users)
+            found += problems(of: project, users: content.users, recounts: recounts)
         }
         return found.sorted()
     }
@@ -27,7 +33,7 @@ public enum ContentCheck {
         return found
     }
 
-    static func problems(of project: Project, users: [Handle: User]) -> [Diagnostic] {
+    static func problems(of project: Project, users: [Handle: User], recounts: [String: Tally.Outcome] = [:]) -> [Diagnostic] {
         var found: [Diagnostic] = []
         let origin = project.origin
         if users[project.owner] == nil {
@@ -45,7 +51,7 @@ public enum ContentCheck {
                 found.append(
                     round.origin.error(at: "", "round \(round.number) is open but a later round exists; only the last round may be open"))
             }
-            found += problems(of: round, in: project, users: users)
+            found += problems(of: round, in: project, users: users, recount: recounts[IdentityEvidence.key(project.slug, round.number)])
         }
         let complete = Closing.isComplete(project)
         if project.status == .complete && !complete {
@@ -67,7 +73,7 @@ public enum ContentCheck {
         return found
     }
 
-    static func problems(of round: Round, in project: Project, users: [Handle: User]) -> [Diagnostic] {
+    static func problems(of round: Round, in project: Project, users: [Handle: User], recount: Tally.Outcome? = nil) -> [Diagnostic] {
         var found: [Diagnostic] = []
         let origin = round.origin
         if round.closes <= round.opened {
@@ -80,7 +86,7 @@ public enum ContentCheck {
             if round.winner != nil { found.append(origin.error(at: "winner", "an open round has no winner; add 'closed' or remove 'winner'")) }
             if round.tally != nil { found.append(origin.error(at: "tally", "an open round has no tally; add 'closed' or remove 'tally'")) }
         } else {
-            found += problemsOfResult(round)
+            found += problemsOfResult(round, recount: recount)
         }
         var authors: [Handle: Submission] = [:]
         for submission in round.submissions {
@@ -110,7 +116,8 @@ public enum ContentCheck {
         return found
     }
 
-    static func problemsOfResult(_ round: Round) -> [Diagnostic] {
+    /// A closed round names its winner and tally, and re-running the tally gives the same.
+    static func problemsOfResult(_ round: Round, recount: Tally.Outcome?) -> [Diagnostic] {
         let origin = round.origin
         guard let winner = round.winner else {
             return [origin.error(at: "closed", "a closed round names its 'winner'")]
@@ -121,8 +128,10 @@ public enum ContentCheck {
         guard let tally = round.tally else {
             return [origin.error(at: "closed", "a closed round records its 'tally'")]
         }
-        guard tally.method == Tally.method else { return [] }
-        let recount = Tally.count(round)
+        guard tally.method == Tally.method || tally.method == FairTally.method else {
+            return [origin.error(at: "tally.method", "unknown tally method '\(tally.method)'; expected '\(FairTally.method)' or '\(Tally.method)'")]
+        }
+        guard let recount else { return [] }
         if recount.winner != winner {
             return [
                 origin.error(

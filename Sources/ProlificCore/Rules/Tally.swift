@@ -1,6 +1,7 @@
-/// Counting a round's ballots. The one place the winner is decided.
+/// The plain count of a round's ballots.
 ///
-/// This is the plain count: each ballot weighs 1, split equally among the snippets it names; the
+/// This is the plain count, kept to re-check rounds recorded with it (`plain-1`) and as the baseline
+/// the fairness simulation compares against; new rounds are decided by `FairTally`. Each ballot weighs 1, split equally among the snippets it names; the
 /// highest total wins; ties go to the earliest submitted snippet, then the smaller id.
 public enum Tally {
     /// Recorded in round.md so `check` knows which rules decided a closed round.
@@ -13,6 +14,11 @@ public enum Tally {
     public struct Outcome: Hashable, Sendable {
         public var record: TallyRecord
         public var winner: SubmissionID?
+
+        public init(record: TallyRecord, winner: SubmissionID?) {
+            self.record = record
+            self.winner = winner
+        }
     }
 
     /// Counts the ballots of `round`. Choices that are not snippets of the round, or that are the

@@ -8,6 +8,7 @@ import ProlificCore
 /// defaults:
 ///   round-length: 7d
 ///   rounds: 10
+/// maintainers: [keeper@example.org]
 /// ```
 enum ConfigFile {
     static func parse(_ text: String, path: String) throws(Diagnostics) -> Config {
@@ -22,6 +23,9 @@ enum ConfigFile {
             defaults.finish()
             fields.absorb(defaults, prefix: "defaults")
         }
+        let maintainers = fields.list("maintainers", expected: "a git identity (an email address)") { text -> String? in
+            text.contains("@") && !text.contains(" ") ? text : nil
+        } ?? []
         fields.finish()
         if let baseURL, !(baseURL.hasPrefix("https://") || baseURL.hasPrefix("http://")) {
             fields.report("'base-url' must be an absolute http(s) URL, found '\(baseURL)'", at: "base-url")
@@ -30,7 +34,8 @@ enum ConfigFile {
         let fallback = Config.defaults()
         return Config(
             title: title, baseURL: baseURL.hasSuffix("/") ? baseURL : baseURL + "/",
-            roundLength: length ?? fallback.roundLength, rounds: rounds ?? fallback.rounds, origin: fields.origin)
+            roundLength: length ?? fallback.roundLength, rounds: rounds ?? fallback.rounds, maintainers: maintainers,
+            origin: fields.origin)
     }
 
     static func render(_ config: Config) throws(AtomicFile.Failure) -> String {
@@ -41,6 +46,7 @@ enum ConfigFile {
         defaults.plain("round-length", config.roundLength)
         defaults.plain("rounds", config.rounds)
         yaml.node("defaults", defaults.mapping)
+        if !config.maintainers.isEmpty { yaml.texts("maintainers", config.maintainers) }
         return try yaml.yaml()
     }
 }

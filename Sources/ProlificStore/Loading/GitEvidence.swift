@@ -1,0 +1,78 @@
+import Foundation
+import ProlificCore
+
+/// Reads who committed the content's files, when the content directory is in a git repository.
+///
+/// This binds handles to people: ballots of several handles committed by one git identity are
+/// one voter, and a profile's `joined` can't predate its first commit. Profiles and ballots
+/// committed by a maintainer are not evidence: maintainers record and merge others' files as part of running the
+/// game. Maintainers are the identities listed as `maintainers` in prolific.yml and whoever
+/// committed prolific.yml itself.
+public enum GitEvidence {
+    public static func read(layout: ContentLayout, maintainers: Set<String>) -> IdentityEvidence {
+        guard let prefix = git(["rev-parse", "--show-prefix"], in: layout.root)?
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        else { return IdentityEvidence() }
+        guard let log = git(
+            ["log", "--reverse", "--no-renames", "--diff-filter=AM", "--format=%x1e%ae%x1f%ct", "--name-only", "--", "."],
+            in: layout.root)
+        else { return IdentityEvidence() }
+        return parse(log: log, prefix: prefix, maintainers: maintainers)
+    }
+
+    /// Parses `git log --format=%x1e%ae%x1f%ct --name-only` output; paths are relative to the
+    /// repository's top, `prefix` is the content directory's place in it.
+    static func parse(log: String, prefix: String, maintainers: Set<String>) -> IdentityEvidence {
+        var evidence = IdentityEvidence()
+        var commits: [(identity: String, time: Timestamp, paths: [Substring])] = []
+        for record in log.split(separator: "\u{1e}") {
+            var lines = record.split(separator: "\n")
+            guard let header = lines.first else { continue }
+            lines.removeFirst()
+            let fields = header.split(separator: "\u{1f}")
+            guard fields.count == 2, let seconds = Int64(fields[1]) else { continue }
+            commits.append((fields[0].lowercased(), Timestamp(secondsSinceEpoch: seconds), lines))
+        }
+        // Whoever commits prolific.yml runs the game: a maintainer, like those listed in it.
+        var maintainers = Set(maintainers.map { $0.lowercased() })
+        for commit in commits where commit.paths.contains(where: { $0 == "\(prefix)prolific.yml" }) {
+            maintainers.insert(commit.identity)
+        }
+        var profilesSeen: Set<Handle> = []
+        for (identity, time, lines) in commits {
+            for line in lines {
+                guard line.hasPrefix(prefix) else { continue }
+                let parts = line.dropFirst(prefix.count).split(separator: "/")
+                if parts.count == 2, parts[0] == "users", parts[1].hasSuffix(".md"),
+                    let handle = Handle(parts[1].dropLast(3)), profilesSeen.insert(handle).inserted
+                {
+                    // A profile a maintainer added is trusted to say when the player joined.
+                    if !maintainers.contains(identity) { evidence.firstCommits[handle] = time }
+                } else if parts.count == 6, parts[0] == "projects", parts[2] == "rounds", parts[4] == "votes",
+                    parts[5].hasSuffix(".yml"), let slug = Slug(parts[1]), let number = RoundNumber(folderName: parts[3]),
+                    let voter = Handle(parts[5].dropLast(4)), !maintainers.contains(identity)
+                {
+                    evidence.ballotCommits[IdentityEvidence.key(slug, number), default: [:]][voter] =
+                        IdentityEvidence.Commit(identity: identity, time: time)
+                }
+            }
+        }
+        return evidence
+    }
+
+    /// Runs git in `folder`; nil when git is missing or fails (not a repository).
+    static func git(_ arguments: [String], in folder: String) -> String? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["git", "-C", folder] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        do { try process.run() } catch { return nil }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
