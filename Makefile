@@ -4,8 +4,9 @@ PROLIFIC_RELEASE := .build/release/prolific
 # The demo content is set on this day; `make site NOW=` renders at the current time instead.
 NOW ?= 2026-11-22T12:00:00Z
 NOW_FLAG := $(if $(NOW),--now $(NOW),)
+ROUNDS ?= 600
 
-.PHONY: all setup build release site test templates demo clean
+.PHONY: all setup build release site test templates demo fairness clean
 
 all: site
 
@@ -34,6 +35,11 @@ templates:
 # Regenerate the demo content by playing the game with the CLI.
 demo: release
 	PROLIFIC=$(PROLIFIC_RELEASE) scripts/make-demo.sh Content
+
+# The fair tally against simulated attacks (docs/ranking.md keeps the table).
+fairness: setup
+	$(SWIFT) build -c release --product prolific-fairness
+	.build/release/prolific-fairness $(ROUNDS)
 
 clean:
 	rm -rf .build Site

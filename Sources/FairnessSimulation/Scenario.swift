@@ -2,7 +2,7 @@
 enum Scenario: CaseIterable, CustomStringConvertible {
     case none
     case sockpuppets5, sockpuppets15, sockpuppets40
-    case sleepers, sleepersWithGit
+    case sleepers, sleepersStaggered, sleepersWithGit
     case pair, ring
     case oneFan, fiveFans
     case approveEverything
@@ -15,6 +15,7 @@ enum Scenario: CaseIterable, CustomStringConvertible {
         case .sockpuppets15: "15 fresh sockpuppets"
         case .sockpuppets40: "40 fresh sockpuppets"
         case .sleepers: "10 aged sleepers, votes alone"
+        case .sleepersStaggered: "10 aged sleepers that joined a week apart"
         case .sleepersWithGit: "10 aged sleepers, with git identity"
         case .pair: "reciprocal pair"
         case .ring: "ring of four"
@@ -49,10 +50,10 @@ enum Scenario: CaseIterable, CustomStringConvertible {
         switch self {
         case .oneFan: 1
         case .fiveFans: 5
-        case .sleepers, .sleepersWithGit: 10
+        case .sleepers, .sleepersStaggered, .sleepersWithGit: 10
         default: 0
         }
     }
 
-    var isSleepers: Bool { self == .sleepers || self == .sleepersWithGit }
+    var isSleepers: Bool { self == .sleepers || self == .sleepersStaggered || self == .sleepersWithGit }
 }

@@ -63,7 +63,11 @@ struct Simulation {
         // Standing attackers: fans or sleepers join long before; sleepers all on one day.
         for i in 0..<scenario.fans {
             let h = handle(format2(scenario.isSleepers ? "s" : "f", i))
-            joined[h] = scenario.isSleepers ? day(-40) + TimeSpan(seconds: Int64(60 * (i + 1)))! : day(-90 + 7 * i)
+            switch scenario {
+            case .sleepers, .sleepersWithGit: joined[h] = day(-40) + TimeSpan(seconds: Int64(60 * (i + 1)))!
+            case .sleepersStaggered: joined[h] = day(-80 + 7 * i)
+            default: joined[h] = day(-90 + 7 * i)
+            }
             if scenario == .sleepersWithGit { identities[h] = "sleeper@example.org" }
         }
         for i in 0..<3 { joined[handle(format2("a", i))] = day(-80 + i * 5) }
@@ -83,7 +87,8 @@ struct Simulation {
     mutating func run() -> Result {
         setUp()
         var result = Result()
-        let side = Set(colluders)
+        let sideList = colluders
+        let side = Set(sideList)
         let target = colluders[0]
         let writerList = writerSkill.keys.sorted()
         for r in 0..<(Self.warmUp + rounds) {
@@ -92,7 +97,7 @@ struct Simulation {
             let opened = day(r), cast = day(r) + TimeSpan(seconds: 3600)!
             // Snippets: attacker-side writers take part half the time, the rest are drawn at random.
             var authors: [Handle] = []
-            for writer in side where random.chance(0.5) { authors.append(writer) }
+            for writer in sideList where random.chance(0.5) { authors.append(writer) }
             let size = 4 + Int(random.next() % 3)
             while authors.count < size {
                 let w = writerList[Int(random.next() % UInt64(writerList.count))]
@@ -120,7 +125,7 @@ struct Simulation {
             let present = snippets.filter { side.contains($0.0.author) }.map(\.0)
             // Colluding writers back each other; otherwise vote honestly.
             if scenario.colluders > 1 {
-                for writer in side {
+                for writer in sideList {
                     let friends = present.filter { $0.author != writer }.map(\.id)
                     let ids = attacking && !friends.isEmpty ? friends : honestChoice(noise: 1, favorite: nil, snippets: snippets, voter: writer)
                     if !ids.isEmpty { attack.append(ballot(writer, ids)) }

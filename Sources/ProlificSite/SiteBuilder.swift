@@ -24,7 +24,10 @@ public struct SiteBuilder {
         let pages = ProjectPages(content: content, now: now, html: Markdown.html)
         var files: [OutputFile] = []
         let complete = content.projects.filter(pages.isComplete)
-        let inProgress = content.projects.filter { !pages.isComplete($0) }
+        let standing = Standing(content: content, badges: content.config.badges)
+        let inProgress = Explore.order(
+            content.projects.filter { !pages.isComplete($0) }, users: content.users,
+            karma: standing.counts.mapValues(\.karma), now: now)
         let home = PageContext(
             site: content.config, now: now, path: "index.html", title: content.config.title,
             description: "\(content.config.title): stories written together, one round at a time.")

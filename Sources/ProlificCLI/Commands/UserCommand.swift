@@ -5,7 +5,7 @@ import ProlificStore
 /// `prolific user …`: managing players.
 struct UserCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "user", abstract: "Manage players.", subcommands: [UserAddCommand.self])
+        commandName: "user", abstract: "Manage players.", subcommands: [UserAddCommand.self, UserShowCommand.self])
 }
 
 /// `prolific user add HANDLE --name NAME`: a new profile, joined now.
@@ -28,6 +28,73 @@ struct UserAddCommand: ParsableCommand {
             let bio = file == nil ? "" : try Terminal.readText(file: file, what: "bio")
             let user = try global.game.addUser(handle, name: name, bio: bio)
             print("Added @\(user.handle) (\(user.name)).")
+        }
+    }
+}
+
+/// `prolific user show HANDLE`: a player's karma with its breakdown, and their badges.
+struct UserShowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show", abstract: "Show a player's karma, with its breakdown, and their badges with progress.")
+
+    @Argument(help: "The player's handle.", transform: Parse.handle)
+    var handle: Handle
+
+    @Flag(help: "Print JSON instead of text.")
+    var json = false
+
+    @OptionGroup var global: GlobalOptions
+
+    struct Report: Encodable {
+        var handle: String
+        var name: String
+        var joined: String
+        var karma: Int
+        var breakdown: [String: Int]
+        var badges: [BadgeReport]
+    }
+
+    struct BadgeReport: Encodable {
+        var id: String
+        var name: String
+        var count: Int
+        var tier: String?
+        var next: String?
+        var nextAt: Int?
+        var progress: Double
+    }
+
+    func run() throws {
+        try Terminal.guarded {
+            let reader = global.game.reader
+            let (content, problems) = reader.loadAll()
+            let errors = problems.filter { $0.severity == .error }
+            guard let content, errors.isEmpty else { throw Diagnostics(errors.sorted()) }
+            guard let user = content.users[handle] else { throw Diagnostics([.plain("unknown user '\(handle)'")]) }
+            let standing = Standing(content: content, badges: content.config.badges)
+            let counts = standing.counts(of: handle)
+            let report = Report(
+                handle: handle.rawValue, name: user.name, joined: user.joined.iso8601, karma: counts.karma.total,
+                breakdown: [
+                    "snippets": counts.karma.snippets, "ballots": counts.karma.ballots, "wins": counts.karma.wins,
+                    "projects": counts.karma.projects,
+                ],
+                badges: standing.badges(of: handle).map {
+                    BadgeReport(
+                        id: $0.badge.id.rawValue, name: $0.badge.name, count: $0.count, tier: $0.tier?.name,
+                        next: $0.next?.name, nextAt: $0.next?.threshold, progress: Tally.rounded($0.toNext))
+                })
+            if json {
+                print(try Terminal.json(report))
+                return
+            }
+            print("@\(handle) (\(user.name)), joined \(user.joined)")
+            print("karma \(counts.karma.breakdown)")
+            for badge in report.badges {
+                let tier = badge.tier.map { "\($0)" } ?? "no tier yet"
+                let next = badge.next.map { ", \(badge.count)/\(badge.nextAt ?? 0) to \($0)" } ?? ", top tier"
+                print("  \(badge.name): \(tier) (\(badge.count)\(next))")
+            }
         }
     }
 }

@@ -27,9 +27,9 @@ public enum VoteWeight {
     }
 
     /// Habits are judged only once a voter has backed an author this often.
-    static let habitMinimumBacks = 3
+    static let habitMinimumBacks = 2
     /// Backs beyond the crowd's expectation that pass as taste, not habit.
-    static let habitSlack = 2.0
+    static let habitSlack = 1.0
 
     /// A voter who backs an author much more often than the crowd's own rates predict is damped,
     /// smoothly: `((expected + slack) / backs)²`. Backing a writer the crowd also backs is not a habit.

@@ -19,12 +19,14 @@ public struct VotingHistory: Sendable {
 
     /// How a voter treated an author's snippets in the past.
     public struct PairRecord: Hashable, Sendable {
-        /// Rounds in which the voter voted and the author had a snippet (and others voted too).
+        /// Rounds in which the voter voted and the author had a snippet (and others, without a
+        /// habit towards the author, voted too).
         public var chances = 0
         /// How many of those the voter approved the author's snippet in.
         public var backs = 0
         /// How many backs the crowd's own rates predict: the sum, over those rounds, of the share
-        /// of the other voters who approved the author's snippet.
+        /// of the other voters who approved the author's snippet, leaving out voters who already
+        /// had a habit towards the author.
         public var expected = 0.0
     }
 
@@ -53,22 +55,35 @@ public struct VotingHistory: Sendable {
             backed[ballot.voter] = chosen
             karma[ballot.voter, default: Karma()].ballots += 1
         }
-        let voters = backed.count
-        guard voters > 1 else { return }
-        var backers: [Handle: Int] = [:]
-        for chosen in backed.values { for author in chosen { backers[author, default: 0] += 1 } }
-        let roundAuthors = Set(authors.values)
-        for (voter, chosen) in backed {
-            for author in roundAuthors where author != voter {
+        guard backed.count > 1 else { return }
+        // The crowd for an author is the voters without a habit towards them (as of before this
+        // round): a group that backs an author together can't raise its own expectation.
+        var updates: [(Pair, PairRecord)] = []
+        for author in Set(authors.values).sorted() {
+            var crowd = 0, crowdBackers = 0
+            var habitual: Set<Handle> = []
+            for (voter, chosen) in backed where voter != author {
+                if VoteWeight.isHabitual(record(voter: voter, author: author)) {
+                    habitual.insert(voter)
+                } else {
+                    crowd += 1
+                    if chosen.contains(author) { crowdBackers += 1 }
+                }
+            }
+            for (voter, chosen) in backed where voter != author {
                 let mine = chosen.contains(author)
-                let others = Double((backers[author] ?? 0) - (mine ? 1 : 0)) / Double(voters - 1)
-                var record = pairs[Pair(voter: voter, author: author), default: PairRecord()]
+                let inCrowd = !habitual.contains(voter)
+                let size = crowd - (inCrowd ? 1 : 0)
+                guard size > 0 else { continue }
+                let share = Double(crowdBackers - (inCrowd && mine ? 1 : 0)) / Double(size)
+                var record = record(voter: voter, author: author)
                 record.chances += 1
-                record.expected += others
+                record.expected += share
                 if mine { record.backs += 1 }
-                pairs[Pair(voter: voter, author: author)] = record
+                updates.append((Pair(voter: voter, author: author), record))
             }
         }
+        for (pair, record) in updates { pairs[pair] = record }
     }
 
     public func record(voter: Handle, author: Handle) -> PairRecord {

@@ -11,13 +11,16 @@ public struct Config: Hashable, Sendable {
     /// Git identities (emails) of the maintainers: files they commit for others are not evidence
     /// of who a voter is.
     public var maintainers: [String]
+    /// The badges players earn: `Badge.defaults` unless prolific.yml lists its own.
+    public var badges: [Badge]
     public var origin: Origin
 
     public init(
         title: String, baseURL: String, roundLength: TimeSpan, rounds: Int, maintainers: [String] = [],
-        origin: Origin = Origin(path: "prolific.yml")
+        badges: [Badge] = Badge.defaults, origin: Origin = Origin(path: "prolific.yml")
     ) {
         self.maintainers = maintainers
+        self.badges = badges
         self.title = title
         self.baseURL = baseURL
         self.roundLength = roundLength

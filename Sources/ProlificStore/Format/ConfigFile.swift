@@ -26,6 +26,18 @@ enum ConfigFile {
         let maintainers = fields.list("maintainers", expected: "a git identity (an email address)") { text -> String? in
             text.contains("@") && !text.contains(" ") ? text : nil
         } ?? []
+        var badges: [Badge]? = nil
+        if let entries = fields.mappings("badges") {
+            badges = []
+            for (index, var entry) in entries.enumerated() {
+                if let badge = parseBadge(&entry) { badges?.append(badge) }
+                entry.finish()
+                fields.absorb(entry, prefix: "badges.\(index)")
+            }
+        }
+        if let badges, Set(badges.map(\.id)).count != badges.count {
+            fields.report("two badges share an id", at: "badges")
+        }
         fields.finish()
         if let baseURL, !(baseURL.hasPrefix("https://") || baseURL.hasPrefix("http://")) {
             fields.report("'base-url' must be an absolute http(s) URL, found '\(baseURL)'", at: "base-url")
@@ -35,7 +47,39 @@ enum ConfigFile {
         return Config(
             title: title, baseURL: baseURL.hasSuffix("/") ? baseURL : baseURL + "/",
             roundLength: length ?? fallback.roundLength, rounds: rounds ?? fallback.rounds, maintainers: maintainers,
-            origin: fields.origin)
+            badges: badges ?? Badge.defaults, origin: fields.origin)
+    }
+
+    /// `{id, name, description, counts, tiers: [bronze, silver, gold]}`.
+    static func parseBadge(_ fields: inout YAMLFields) -> Badge? {
+        let id = fields.string("id").flatMap { text -> Slug? in
+            guard let slug = Slug(text) else {
+                fields.report("'id' must be \(Slug.rule), found '\(text)'", at: "id")
+                return nil
+            }
+            return slug
+        }
+        let name = fields.string("name")
+        let description = fields.string("description", required: false) ?? ""
+        let measure = fields.string("counts").flatMap { text -> Badge.Measure? in
+            guard let measure = Badge.Measure(rawValue: text) else {
+                let known = Badge.Measure.allCases.map(\.rawValue).joined(separator: ", ")
+                fields.report("'counts' must be one of \(known), found '\(text)'", at: "counts")
+                return nil
+            }
+            return measure
+        }
+        let thresholds = fields.list("tiers", required: true, expected: "a whole number from 1") { Int($0).flatMap { $0 > 0 ? $0 : nil } }
+        if let thresholds, thresholds.isEmpty || thresholds.count > Badge.tierNames.count || thresholds != thresholds.sorted()
+            || Set(thresholds).count != thresholds.count
+        {
+            fields.report("'tiers' must be 1 to \(Badge.tierNames.count) rising thresholds (bronze, silver, gold)", at: "tiers")
+            return nil
+        }
+        guard let id, let name, let measure, let thresholds else { return nil }
+        return Badge(
+            id: id, name: name, description: description, measure: measure,
+            tiers: zip(Badge.tierNames, thresholds).map { Badge.Tier(name: $0, threshold: $1) })
     }
 
     static func render(_ config: Config) throws(AtomicFile.Failure) -> String {

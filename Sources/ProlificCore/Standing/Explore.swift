@@ -1,0 +1,77 @@
+/// The order in which the home page lists stories in progress.
+///
+/// A deterministic mix of trending and discovery: trending is time-decayed activity, each snippet
+/// and ballot weighted by its player's vote weight (so sockpuppets don't trend); every third place
+/// is a discovery slot for the least-seen project — new, or with the fewest participants — so a
+/// new project is always near the top.
+public enum Explore {
+    /// Activity loses half its weight every this many days.
+    static let halfLifeDays = 7.0
+    /// Places 2, 5, 8, … (from 1) are discovery slots.
+    static let discoveryEvery = 3
+
+    public static func order(_ projects: [Project], users: [Handle: User], karma: [Handle: Karma], now: Timestamp) -> [Project] {
+        func weight(_ handle: Handle, at time: Timestamp) -> Double {
+            let days = Double((users[handle]?.joined ?? time).seconds(until: time)) / 86_400
+            return VoteWeight.karmaGate(karma[handle]?.total ?? 0) * VoteWeight.ageGate(days: days)
+        }
+        func decay(_ time: Timestamp) -> Double {
+            let age = max(0, Double(time.seconds(until: now)) / 86_400)
+            return pow(0.5, age / halfLifeDays)
+        }
+        var trending: [Slug: Double] = [:]
+        var participants: [Slug: Int] = [:]
+        for project in projects {
+            var score = 0.0
+            var people: Set<Handle> = [project.owner]
+            for round in project.rounds {
+                for s in round.submissions where s.submitted <= now {
+                    score += weight(s.author, at: s.submitted) * decay(s.submitted)
+                    people.insert(s.author)
+                }
+                for b in round.ballots where b.cast <= now {
+                    score += 0.5 * weight(b.voter, at: b.cast) * decay(b.cast)
+                    people.insert(b.voter)
+                }
+            }
+            trending[project.slug] = score
+            participants[project.slug] = people.count
+        }
+        var byTrend = projects.sorted { a, b in
+            let ta = trending[a.slug] ?? 0, tb = trending[b.slug] ?? 0
+            return abs(ta - tb) > 1e-12 ? ta > tb : tiebreak(a, b)
+        }
+        var byDiscovery = projects.sorted { a, b in
+            let pa = participants[a.slug] ?? 0, pb = participants[b.slug] ?? 0
+            if pa != pb { return pa < pb }
+            if a.created != b.created { return a.created > b.created }
+            return tiebreak(a, b)
+        }
+        var result: [Project] = []
+        var placed: Set<Slug> = []
+        while result.count < projects.count {
+            let discovery = (result.count + 1) % discoveryEvery == 2
+            var source = discovery ? byDiscovery : byTrend
+            while let first = source.first, placed.contains(first.slug) { source.removeFirst() }
+            guard let next = source.first else { break }
+            result.append(next)
+            placed.insert(next.slug)
+            if discovery { byDiscovery = source } else { byTrend = source }
+        }
+        return result
+    }
+
+    /// Ties go by a hash of the slug, not its spelling's place in the alphabet.
+    static func tiebreak(_ a: Project, _ b: Project) -> Bool {
+        let ha = NeutralOrder.fnv1a(a.slug.rawValue), hb = NeutralOrder.fnv1a(b.slug.rawValue)
+        return ha != hb ? ha < hb : a.slug < b.slug
+    }
+}
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
