@@ -86,7 +86,7 @@ public enum FairTally {
         applyCohorts(&weighed, choices: Dictionary(uniqueKeysWithValues: ballots.map { ($0.voter, $0.choices) }), context: context)
         applyNewcomerCap(&weighed)
 
-        let groups = MutualSupport.groups(in: context.history)
+        let groups = context.mutualGroups ?? MutualSupport.groups(in: context.history)
         var scores: [SubmissionID: Double] = [:]
         for submission in round.submissions { scores[submission.id] = 0 }
         for (index, ballot) in ballots.enumerated() {

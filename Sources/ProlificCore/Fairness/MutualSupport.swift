@@ -7,7 +7,7 @@ public enum MutualSupport {
     /// Each member's group number; users outside any group are absent.
     public static func groups(in history: VotingHistory) -> [Handle: Int] {
         var edges: [Handle: [Handle]] = [:]
-        for (pair, record) in history.pairs where VoteWeight.isHabitual(record) {
+        for pair in history.habitual {
             edges[pair.voter, default: []].append(pair.author)
         }
         guard !edges.isEmpty else { return [:] }

@@ -8,11 +8,15 @@ public struct TallyContext: Sendable {
     public var identities: [Handle: String]
     /// Ballots with a reason not to count them at all (a `cast` later than the commit that added it).
     public var suspect: [Handle: String]
+    /// The history's mutual-support groups, when the caller has them at hand (see
+    /// `VotingHistory.mutualGroups`); computed from the history otherwise.
+    public var mutualGroups: [Handle: Int]?
 
     public init(
         history: VotingHistory, joined: [Handle: Timestamp], identities: [Handle: String] = [:],
-        suspect: [Handle: String] = [:]
+        suspect: [Handle: String] = [:], mutualGroups: [Handle: Int]? = nil
     ) {
+        self.mutualGroups = mutualGroups
         self.history = history
         self.joined = joined
         self.identities = identities

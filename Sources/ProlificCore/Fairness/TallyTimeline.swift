@@ -12,7 +12,7 @@ public struct TallyTimeline: Sendable {
 
     let closedRounds: [ClosedRound]
     let projectStarts: [(created: Timestamp, owner: Handle)]
-    /// Join times, possibly corrected by git evidence.
+    /// Join times as the profiles say; `context(for:)` corrects them with git evidence.
     public var joined: [Handle: Timestamp]
     /// Git identities and suspect ballots, by project, round and voter.
     public var evidence: IdentityEvidence
@@ -28,9 +28,6 @@ public struct TallyTimeline: Sendable {
         projectStarts = content.projects.map { ($0.created, $0.owner) }.sorted { ($0.created, $0.owner) < ($1.created, $1.owner) }
         var joined: [Handle: Timestamp] = [:]
         for user in content.users.values { joined[user.handle] = user.joined }
-        for (handle, firstCommit) in evidence.firstCommits {
-            if let claimed = joined[handle], claimed < firstCommit { joined[handle] = firstCommit }
-        }
         self.joined = joined
         self.evidence = evidence
     }
@@ -43,10 +40,26 @@ public struct TallyTimeline: Sendable {
         return history
     }
 
+    /// The context of one round: its voters' join times (never earlier than their profile's first
+    /// commit), the git identities of its ballots, and ballots cast after the commit that added them.
     public func context(for round: Round, of slug: Slug, history: VotingHistory) -> TallyContext {
-        TallyContext(
-            history: history, joined: joined, identities: evidence.identities(slug, round.number),
-            suspect: evidence.suspects(in: round, of: slug))
+        let cutoff = TallyContext.cutoff(of: round)
+        var joined: [Handle: Timestamp] = [:]
+        var identities: [Handle: String] = [:]
+        var suspect: [Handle: String] = [:]
+        for ballot in round.ballots {
+            let voter = ballot.voter
+            var time = self.joined[voter] ?? cutoff
+            if let first = evidence.firstCommit(of: voter, asOf: cutoff), first > time { time = first }
+            joined[voter] = time
+            if let commit = evidence.ballotCommit(slug, round.number, voter, asOf: cutoff) {
+                identities[voter] = commit.identity
+                if ballot.cast > commit.time {
+                    suspect[voter] = "cast \(ballot.cast) is after the commit that added it (\(commit.time))"
+                }
+            }
+        }
+        return TallyContext(history: history, joined: joined, identities: identities, suspect: suspect)
     }
 
     /// Tallies `round` of `slug` as closing at `now`, against the history before its cutoff.
@@ -80,8 +93,9 @@ public struct TallyTimeline: Sendable {
             if target.round.tally?.method == Tally.method {
                 outcome = Tally.count(target.round)
             } else {
-                let fair = FairTally.count(
-                    target.round, slug: target.slug, context: context(for: target.round, of: target.slug, history: history))
+                var context = context(for: target.round, of: target.slug, history: history)
+                context.mutualGroups = history.mutualGroups
+                let fair = FairTally.count(target.round, slug: target.slug, context: context)
                 outcome = Tally.Outcome(record: fair.record, winner: fair.winner)
             }
             results.append((target.slug, target.round, outcome))
@@ -91,6 +105,9 @@ public struct TallyTimeline: Sendable {
 }
 
 /// What git says about who wrote what, when the content directory is a git repository.
+///
+/// Evidence is always read as of a round's cutoff — the commits that existed then — so later
+/// commits never change a past tally.
 public struct IdentityEvidence: Sendable {
     /// A commit that added or changed a file: who made it (the author's email) and when.
     public struct Commit: Hashable, Sendable {
@@ -103,33 +120,50 @@ public struct IdentityEvidence: Sendable {
         }
     }
 
-    /// The first commit time of each user's profile: `joined` can't be earlier than it.
-    public var firstCommits: [Handle: Timestamp]
-    /// The last commit of each ballot file, by "slug/NNNN" and voter.
-    public var ballotCommits: [String: [Handle: Commit]]
+    /// Every commit of each user's profile, oldest first.
+    public var profileCommits: [Handle: [Commit]]
+    /// Every commit of each ballot file, oldest first, by "slug/NNNN" and voter.
+    public var ballotCommits: [String: [Handle: [Commit]]]
+    /// Identities listed as `maintainers` in prolific.yml.
+    public var maintainers: Set<String>
+    /// When each identity first committed prolific.yml: a maintainer from then on.
+    public var configCommitters: [String: Timestamp]
 
-    public init(firstCommits: [Handle: Timestamp] = [:], ballotCommits: [String: [Handle: Commit]] = [:]) {
-        self.firstCommits = firstCommits
+    public init(
+        profileCommits: [Handle: [Commit]] = [:], ballotCommits: [String: [Handle: [Commit]]] = [:],
+        maintainers: Set<String> = [], configCommitters: [String: Timestamp] = [:]
+    ) {
+        self.profileCommits = profileCommits
         self.ballotCommits = ballotCommits
+        self.maintainers = maintainers
+        self.configCommitters = configCommitters
     }
 
-    public var isEmpty: Bool { firstCommits.isEmpty && ballotCommits.isEmpty }
+    public var isEmpty: Bool { profileCommits.isEmpty && ballotCommits.isEmpty }
 
     public static func key(_ slug: Slug, _ number: RoundNumber) -> String { "\(slug)/\(number.folderName)" }
 
-    func identities(_ slug: Slug, _ number: RoundNumber) -> [Handle: String] {
-        (ballotCommits[Self.key(slug, number)] ?? [:]).mapValues(\.identity)
+    /// Maintainers record and merge others' files as part of running the game: what they commit
+    /// is not evidence of who a player is.
+    func isMaintainer(_ identity: String, at time: Timestamp) -> Bool {
+        if maintainers.contains(identity) { return true }
+        if let since = configCommitters[identity], since <= time { return true }
+        return false
     }
 
-    /// Ballots whose `cast` is later than the commit that added them: the time was made up.
-    func suspects(in round: Round, of slug: Slug) -> [Handle: String] {
-        guard let commits = ballotCommits[Self.key(slug, round.number)] else { return [:] }
-        var suspects: [Handle: String] = [:]
-        for ballot in round.ballots {
-            if let commit = commits[ballot.voter], ballot.cast > commit.time {
-                suspects[ballot.voter] = "cast \(ballot.cast) is after the commit that added it (\(commit.time))"
-            }
-        }
-        return suspects
+    /// The first commit of a profile, if it existed by `cutoff` and was not a maintainer's.
+    func firstCommit(of handle: Handle, asOf cutoff: Timestamp) -> Timestamp? {
+        guard let first = profileCommits[handle]?.first, first.time <= cutoff,
+            !isMaintainer(first.identity, at: cutoff)
+        else { return nil }
+        return first.time
+    }
+
+    /// The latest commit of a ballot by `cutoff`, unless a maintainer made it.
+    func ballotCommit(_ slug: Slug, _ number: RoundNumber, _ voter: Handle, asOf cutoff: Timestamp) -> Commit? {
+        guard let commit = ballotCommits[Self.key(slug, number)]?[voter]?.last(where: { $0.time <= cutoff }),
+            !isMaintainer(commit.identity, at: cutoff)
+        else { return nil }
+        return commit
     }
 }

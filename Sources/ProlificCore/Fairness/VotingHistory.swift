@@ -31,6 +31,24 @@ public struct VotingHistory: Sendable {
     }
 
     public private(set) var pairs: [Pair: PairRecord] = [:]
+    /// The pairs whose habit is strong (`VoteWeight.isHabitual`): the mutual-support graph's edges,
+    /// kept up to date so a tally never scans every pair.
+    public private(set) var habitual: Set<Pair> = [] {
+        didSet { mutualGroupsAreCurrent = false }
+    }
+    private var mutualGroupsAreCurrent = true
+    private var cachedMutualGroups: [Handle: Int] = [:]
+
+    /// The mutual-support groups of the current habits, computed once per change of the habits.
+    public var mutualGroups: [Handle: Int] {
+        mutating get {
+            if !mutualGroupsAreCurrent {
+                cachedMutualGroups = MutualSupport.groups(in: self)
+                mutualGroupsAreCurrent = true
+            }
+            return cachedMutualGroups
+        }
+    }
     public private(set) var karma: [Handle: Karma] = [:]
     public private(set) var roundsRecorded = 0
 
@@ -83,7 +101,14 @@ public struct VotingHistory: Sendable {
                 updates.append((Pair(voter: voter, author: author), record))
             }
         }
-        for (pair, record) in updates { pairs[pair] = record }
+        for (pair, record) in updates {
+            pairs[pair] = record
+            // Touch the set only on a change, so the mutual groups stay cached otherwise.
+            let strong = VoteWeight.isHabitual(record)
+            if strong != habitual.contains(pair) {
+                if strong { habitual.insert(pair) } else { habitual.remove(pair) }
+            }
+        }
     }
 
     public func record(voter: Handle, author: Handle) -> PairRecord {

@@ -112,6 +112,12 @@ public enum ContentCheck {
         }
         for ballot in round.ballots {
             found += problems(of: ballot, in: round, users: users)
+            if let closed = round.closed, ballot.cast >= closed, ballot.cast < round.closes {
+                found.append(
+                    Diagnostic(
+                        severity: .warning, path: ballot.origin.path, position: ballot.origin.position(of: "cast"),
+                        message: "cast at \(ballot.cast), not before the round closed at \(closed); it was not counted"))
+            }
         }
         return found
     }
@@ -132,6 +138,20 @@ public enum ContentCheck {
             return [origin.error(at: "tally.method", "unknown tally method '\(tally.method)'; expected '\(FairTally.method)' or '\(Tally.method)'")]
         }
         guard let recount else { return [] }
+        if tally.ballots != recount.record.ballots {
+            return [
+                origin.error(
+                    at: "tally.ballots", "recorded \(tally.ballots) counted ballots, but the tally counts \(recount.record.ballots)")
+            ]
+        }
+        let recorded = Set(tally.scores.map(\.id)), counted = Set(recount.record.scores.map(\.id))
+        if recorded != counted {
+            let missing = counted.subtracting(recorded).sorted().map(\.rawValue)
+            let extra = recorded.subtracting(counted).sorted().map(\.rawValue)
+            let what = (missing.isEmpty ? [] : ["no score for \(missing.joined(separator: ", "))"])
+                + (extra.isEmpty ? [] : ["a score for \(extra.joined(separator: ", ")), not a snippet of the round"])
+            return [origin.error(at: "tally.scores", "the recorded scores have \(what.joined(separator: " and "))")]
+        }
         if recount.winner != winner {
             return [
                 origin.error(

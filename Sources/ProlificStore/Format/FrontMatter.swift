@@ -17,26 +17,74 @@ struct FrontMatter {
     var body: String
 
     /// Splits `text`; a missing or unclosed front matter is a diagnostic at `path`.
+    ///
+    /// Works on UTF-8 bytes: this runs once per content file, tens of thousands of times a build.
     static func split(_ text: String, path: String) throws(Diagnostic) -> FrontMatter {
-        let normalized = normalize(text)
-        var lines = normalized.split(separator: "\n", omittingEmptySubsequences: false)[...]
-        guard lines.first.map({ $0.trimmingTrailingSpaces == "---" }) == true else {
+        let bytes = Array(normalize(text).utf8)
+        let newline = UInt8(ascii: "\n")
+        func lineEnd(_ start: Int) -> Int {
+            var i = start
+            while i < bytes.count && bytes[i] != newline { i += 1 }
+            return i
+        }
+        func isFence(_ start: Int, _ end: Int) -> Bool {
+            var e = end
+            while e > start && (bytes[e - 1] == UInt8(ascii: " ") || bytes[e - 1] == UInt8(ascii: "\t")) { e -= 1 }
+            return e - start == 3 && bytes[start] == UInt8(ascii: "-") && bytes[start + 1] == UInt8(ascii: "-")
+                && bytes[start + 2] == UInt8(ascii: "-")
+        }
+        let firstEnd = lineEnd(0)
+        guard isFence(0, firstEnd) else {
             throw Diagnostic(
                 path: path, position: .start, message: "expected front matter: a first line '---', then YAML, then '---'")
         }
-        lines = lines.dropFirst()
-        var yamlLines: [Substring] = []
-        while let line = lines.first, line.trimmingTrailingSpaces != "---" {
-            yamlLines.append(line)
-            lines = lines.dropFirst()
+        let yamlStart = min(firstEnd + 1, bytes.count)
+        var lineStart = yamlStart
+        var lines = 0
+        while lineStart < bytes.count {
+            let end = lineEnd(lineStart)
+            if isFence(lineStart, end) {
+                let yaml = String(decoding: bytes[yamlStart..<max(yamlStart, lineStart - 1)], as: UTF8.self)
+                let bodyStart = min(end + 1, bytes.count)
+                return FrontMatter(yaml: yaml, yamlFirstLine: 2, body: trimBody(bytes[bodyStart...]))
+            }
+            lines += 1
+            lineStart = end + 1
         }
-        guard !lines.isEmpty else {
-            throw Diagnostic(
-                path: path, position: TextPosition(line: yamlLines.count + 1, column: 1),
-                message: "front matter is not closed by a line '---'")
+        // Point at the line after the last one, where the closing '---' was expected.
+        if bytes.last == newline { lines += 1 }
+        throw Diagnostic(
+            path: path, position: TextPosition(line: lines + 1, column: 1), message: "front matter is not closed by a line '---'")
+    }
+
+    /// Drops blank lines (only spaces and tabs) at the start and end of a body.
+    static func trimBody(_ bytes: ArraySlice<UInt8>) -> String {
+        let newline = UInt8(ascii: "\n")
+        func isBlank(_ b: UInt8) -> Bool { b == UInt8(ascii: " ") || b == UInt8(ascii: "\t") }
+        var start = bytes.startIndex
+        // Skip whole blank lines at the start.
+        var i = start
+        while i < bytes.endIndex {
+            if bytes[i] == newline {
+                start = i + 1
+            } else if !isBlank(bytes[i]) {
+                break
+            }
+            i += 1
         }
-        let body = lines.dropFirst().joined(separator: "\n")
-        return FrontMatter(yaml: yamlLines.joined(separator: "\n"), yamlFirstLine: 2, body: trimBody(body))
+        if i == bytes.endIndex { return "" }
+        // Skip whole blank lines at the end: back to the last line with content.
+        var end = bytes.endIndex
+        var j = bytes.endIndex - 1
+        while j >= start {
+            if bytes[j] == newline {
+                end = j
+            } else if !isBlank(bytes[j]) {
+                break
+            }
+            j -= 1
+        }
+        return String(decoding: bytes[start..<end], as: UTF8.self)
     }
 
     /// Splits a front-matter file and opens its YAML for reading, positions counted in the whole file.
@@ -49,8 +97,8 @@ struct FrontMatter {
     /// Removes a byte-order mark and turns CRLF and CR line ends into LF.
     static func normalize(_ text: String) -> String {
         var text = text
-        if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
-        if text.contains("\r") {
+        if text.utf8.starts(with: [0xEF, 0xBB, 0xBF]) { text.removeFirst() }
+        if text.utf8.contains(UInt8(ascii: "\r")) {
             text = text.replacingCRLF()
         }
         return text
@@ -58,10 +106,7 @@ struct FrontMatter {
 
     /// Blank lines around the body carry no meaning; trimming them keeps files and pages tidy.
     static func trimBody(_ body: String) -> String {
-        var lines = body.split(separator: "\n", omittingEmptySubsequences: false)[...]
-        while let first = lines.first, first.allSatisfy({ $0 == " " || $0 == "\t" }) { lines = lines.dropFirst() }
-        while let last = lines.last, last.allSatisfy({ $0 == " " || $0 == "\t" }) { lines = lines.dropLast() }
-        return lines.joined(separator: "\n")
+        trimBody(Array(body.utf8)[...])
     }
 
     /// The text of a front-matter file: YAML between fences, then the body.

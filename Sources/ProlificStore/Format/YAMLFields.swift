@@ -24,7 +24,7 @@ struct YAMLFields {
         self.lineOffset = firstLine - 1
         let root: Node?
         do {
-            root = try Yams.compose(yaml: yaml)
+            root = try Yams.compose(yaml: yaml, .basic, .default, .utf8)
         } catch {
             diagnostics.append(Self.diagnostic(for: error, path: path, lineOffset: lineOffset))
             unreadable = true

@@ -21,39 +21,34 @@ public enum GitEvidence {
     }
 
     /// Parses `git log --format=%x1e%ae%x1f%ct --name-only` output; paths are relative to the
-    /// repository's top, `prefix` is the content directory's place in it.
+    /// repository's top, `prefix` is the content directory's place in it. Every commit is kept
+    /// with its time, so each round can be tallied with the evidence that existed at its cutoff.
     static func parse(log: String, prefix: String, maintainers: Set<String>) -> IdentityEvidence {
-        var evidence = IdentityEvidence()
-        var commits: [(identity: String, time: Timestamp, paths: [Substring])] = []
+        var evidence = IdentityEvidence(maintainers: Set(maintainers.map { $0.lowercased() }))
         for record in log.split(separator: "\u{1e}") {
             var lines = record.split(separator: "\n")
             guard let header = lines.first else { continue }
             lines.removeFirst()
             let fields = header.split(separator: "\u{1f}")
             guard fields.count == 2, let seconds = Int64(fields[1]) else { continue }
-            commits.append((fields[0].lowercased(), Timestamp(secondsSinceEpoch: seconds), lines))
-        }
-        // Whoever commits prolific.yml runs the game: a maintainer, like those listed in it.
-        var maintainers = Set(maintainers.map { $0.lowercased() })
-        for commit in commits where commit.paths.contains(where: { $0 == "\(prefix)prolific.yml" }) {
-            maintainers.insert(commit.identity)
-        }
-        var profilesSeen: Set<Handle> = []
-        for (identity, time, lines) in commits {
+            let commit = IdentityEvidence.Commit(identity: fields[0].lowercased(), time: Timestamp(secondsSinceEpoch: seconds))
             for line in lines {
                 guard line.hasPrefix(prefix) else { continue }
                 let parts = line.dropFirst(prefix.count).split(separator: "/")
-                if parts.count == 2, parts[0] == "users", parts[1].hasSuffix(".md"),
-                    let handle = Handle(parts[1].dropLast(3)), profilesSeen.insert(handle).inserted
+                if parts.count == 1, parts[0] == "prolific.yml" {
+                    // Whoever commits prolific.yml runs the game: a maintainer from then on.
+                    if evidence.configCommitters[commit.identity] == nil {
+                        evidence.configCommitters[commit.identity] = commit.time
+                    }
+                } else if parts.count == 2, parts[0] == "users", parts[1].hasSuffix(".md"),
+                    let handle = Handle(parts[1].dropLast(3))
                 {
-                    // A profile a maintainer added is trusted to say when the player joined.
-                    if !maintainers.contains(identity) { evidence.firstCommits[handle] = time }
+                    evidence.profileCommits[handle, default: []].append(commit)
                 } else if parts.count == 6, parts[0] == "projects", parts[2] == "rounds", parts[4] == "votes",
                     parts[5].hasSuffix(".yml"), let slug = Slug(parts[1]), let number = RoundNumber(folderName: parts[3]),
-                    let voter = Handle(parts[5].dropLast(4)), !maintainers.contains(identity)
+                    let voter = Handle(parts[5].dropLast(4))
                 {
-                    evidence.ballotCommits[IdentityEvidence.key(slug, number), default: [:]][voter] =
-                        IdentityEvidence.Commit(identity: identity, time: time)
+                    evidence.ballotCommits[IdentityEvidence.key(slug, number), default: [:]][voter, default: []].append(commit)
                 }
             }
         }
