@@ -41,6 +41,9 @@ let package = Package(
         .executableTarget(name: "prolific", dependencies: ["ProlificCLI"]),
         // `make fairness`: the tally against simulated attacks, with ground truth.
         .executableTarget(name: "prolific-fairness", dependencies: ["ProlificCore"], path: "Sources/FairnessSimulation"),
+        // Synthetic content directories of a given size, for benchmarks.
+        .executableTarget(
+            name: "prolific-generate", dependencies: ["ProlificCore", "ProlificStore"], path: "Sources/ContentGenerator"),
         .testTarget(name: "ProlificCoreTests", dependencies: ["ProlificCore"]),
         .testTarget(name: "ProlificStoreTests", dependencies: ["ProlificStore"]),
         .testTarget(name: "ProlificSiteTests", dependencies: ["ProlificSite", "ProlificStore"]),
