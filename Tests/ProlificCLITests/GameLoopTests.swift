@@ -87,6 +87,39 @@ import Testing
         #expect(home.contains("Completed stories"))
     }
 
+    /// A ballot that arrives after an early `close`, but before the deadline, was not counted:
+    /// `check` says so and still passes.
+    @Test func aBallotCastAfterAnEarlyCloseIsOnlyAWarning() throws {
+        _ = try CLI.run(["init", "game"], in: folder.url)
+        for handle in ["ann", "bo", "cy"] {
+            #expect(try prolific("user", "add", handle, "--name", handle, now: "2026-01-01T00:00:00Z").status == 0)
+        }
+        _ = try prolific(
+            "project", "new", "moon", "--title", "Moon", "--owner", "ann", "--round-length", "3d", now: "2026-01-02T00:00:00Z",
+            input: "Start.")
+        #expect(try prolific("submit", "moon", "--author", "bo", now: "2026-01-02T10:00:00Z", input: "Go.").status == 0)
+        #expect(try prolific("vote", "moon", "--voter", "ann", "bo-20260102100000", now: "2026-01-03T00:00:00Z").status == 0)
+        let closed = try prolific("close", "moon", now: "2026-01-04T00:00:00Z")
+        #expect(closed.status == 0, "\(closed.stderr)")
+        #expect(try folder.read("game/Content/projects/moon/rounds/0001/round.md").contains("closed: 2026-01-04T00:00:00Z"))
+
+        // cy's ballot, written as `vote` would have, half a day after the closing.
+        let votes = "game/Content/projects/moon/rounds/0001/votes"
+        let ann = try folder.read("\(votes)/ann.yml")
+        let cy = ann.replacingOccurrences(of: "ann", with: "cy")
+            .replacingOccurrences(of: "2026-01-03T00:00:00Z", with: "2026-01-04T12:00:00Z")
+        #expect(cy != ann)
+        try folder.write(cy, to: "\(votes)/cy.yml")
+
+        let check = try prolific("check", now: "2026-01-05T00:00:00Z")
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        #expect(
+            check.stdout.contains(
+                "moon/rounds/0001/votes/cy.yml:2:7: warning: cast at 2026-01-04T12:00:00Z, not before the round closed at "
+                    + "2026-01-04T00:00:00Z; it was not counted"), "\(check.stdout)")
+        #expect(check.stderr.contains("0 errors, 1 warning."), "\(check.stderr)")
+    }
+
     @Test func buildIsDeterministic() throws {
         _ = try CLI.run(["init", "game"], in: folder.url)
         _ = try prolific("user", "add", "ann", "--name", "Ann", now: "2026-01-01T00:00:00Z")

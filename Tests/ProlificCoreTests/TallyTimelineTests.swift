@@ -96,27 +96,91 @@ import Testing
 
     // MARK: Git evidence
 
-    @Test func joinedIsMovedLaterByAFirstCommitButNeverEarlier() throws {
-        let evidence = IdentityEvidence(firstCommits: [
-            Make.handle("ann"): Make.time("2026-11-05T00:00:00Z"),  // later than the profile says
-            Make.handle("bob"): Make.time("2026-09-01T00:00:00Z"),  // earlier
-            Make.handle("zed"): Make.time("2026-09-01T00:00:00Z"),  // no such user
+    func commit(_ identity: String, _ time: String) -> IdentityEvidence.Commit {
+        IdentityEvidence.Commit(identity: identity, time: Make.time(time))
+    }
+
+    /// Round 2 of moon (Nov 8–15), open: snippets by bob and cat, ann votes for bob's, bob for cat's.
+    var moonRound2: Round {
+        let bob2 = Make.submission("bob", at: "2026-11-09T10:00:00Z", round: 2)
+        let cat2 = Make.submission("cat", at: "2026-11-09T11:00:00Z", round: 2)
+        return Make.round(
+            2, opened: "2026-11-08T00:00:00Z", closes: "2026-11-15T00:00:00Z", submissions: [bob2, cat2],
+            ballots: [
+                Make.ballot("ann", at: "2026-11-09T12:00:00Z", for: [bob2.id], round: 2),
+                Make.ballot("bob", at: "2026-11-09T12:00:00Z", for: [cat2.id], round: 2),
+            ])
+    }
+
+    /// The context of `round` of moon as if it closed at `closing`.
+    func context(_ evidence: IdentityEvidence, _ round: Round, closing: String, content: Content? = nil) -> TallyContext {
+        let timeline = TallyTimeline(content: content ?? twoProjects, evidence: evidence)
+        var round = round
+        round.closed = Make.time(closing)
+        return timeline.context(for: round, of: Make.slug("moon"), history: timeline.history(before: Make.time(closing)))
+    }
+
+    @Test func joinedIsCorrectedPerRoundByAFirstCommitButNeverEarlier() throws {
+        let evidence = IdentityEvidence(profileCommits: [
+            Make.handle("ann"): [commit("ann@example.org", "2026-11-05T00:00:00Z")],  // later than the profile says
+            Make.handle("bob"): [commit("bob@example.org", "2026-09-01T00:00:00Z")],  // earlier
+            Make.handle("zed"): [commit("zed@example.org", "2026-09-01T00:00:00Z")],  // no such user
         ])
         let timeline = TallyTimeline(content: twoProjects, evidence: evidence)
-        #expect(timeline.joined[Make.handle("ann")] == Make.time("2026-11-05T00:00:00Z"))
-        #expect(timeline.joined[Make.handle("bob")] == Make.time("2026-10-01T00:00:00Z"))
-        #expect(timeline.joined[Make.handle("cat")] == Make.time("2026-10-01T00:00:00Z"))
+        // The timeline keeps the profiles' own times: the correction depends on the round.
+        #expect(timeline.joined[Make.handle("ann")] == Make.time("2026-10-01T00:00:00Z"))
         #expect(timeline.joined[Make.handle("zed")] == nil)
-        #expect(TallyTimeline(content: twoProjects).joined[Make.handle("ann")] == Make.time("2026-10-01T00:00:00Z"))
+        #expect(timeline.joined == TallyTimeline(content: twoProjects).joined)
+        #expect(timeline.joined.count == 5)
 
-        // The tally weighs ann as three days old.
-        let bob2 = Make.submission("bob", at: "2026-11-09T10:00:00Z", round: 2)
-        let open = Make.round(
-            2, opened: "2026-11-08T00:00:00Z", closes: "2026-11-15T00:00:00Z", submissions: [bob2],
-            ballots: [Make.ballot("ann", at: "2026-11-09T12:00:00Z", for: [bob2.id], round: 2)])
-        let later = timeline.tally(open, of: Make.slug("moon"), closingAt: Make.time("2026-11-10T00:00:00Z"))
-        #expect(try #require(later.ballots.first).ageDays == 5)
-        #expect(nearly(try #require(later.ballots.first).base, VoteWeight.karmaGate(3) * VoteWeight.ageGate(days: 5)))
+        // A round's context holds its voters only, ann moved later and bob not earlier.
+        let joined = context(evidence, moonRound2, closing: "2026-11-10T00:00:00Z").joined
+        #expect(joined == [Make.handle("ann"): Make.time("2026-11-05T00:00:00Z"), Make.handle("bob"): Make.time("2026-10-01T00:00:00Z")])
+
+        // The tally weighs ann as five days old.
+        let later = timeline.tally(moonRound2, of: Make.slug("moon"), closingAt: Make.time("2026-11-10T00:00:00Z"))
+        let ann = try #require(later.ballots.first { $0.voter == Make.handle("ann") })
+        #expect(ann.ageDays == 5)
+        #expect(nearly(ann.base, VoteWeight.karmaGate(3) * VoteWeight.ageGate(days: 5)))
+        // Without the evidence, forty days.
+        let plain = TallyTimeline(content: twoProjects).tally(moonRound2, of: Make.slug("moon"), closingAt: Make.time("2026-11-10T00:00:00Z"))
+        #expect(plain.ballots.first { $0.voter == Make.handle("ann") }?.ageDays == 40)
+    }
+
+    @Test func aProfilesFirstCommitCountsOnlyFromItsTimeOn() {
+        let evidence = IdentityEvidence(profileCommits: [
+            Make.handle("ann"): [commit("ann@example.org", "2026-11-12T00:00:00Z")]
+        ])
+        func ann(closing: String) -> Timestamp? { context(evidence, moonRound2, closing: closing).joined[Make.handle("ann")] }
+        // At a cutoff before the commit, the profile's own time.
+        #expect(ann(closing: "2026-11-10T00:00:00Z") == Make.time("2026-10-01T00:00:00Z"))
+        #expect(ann(closing: "2026-11-11T23:59:59Z") == Make.time("2026-10-01T00:00:00Z"))
+        // From the commit on, the commit's.
+        #expect(ann(closing: "2026-11-12T00:00:00Z") == Make.time("2026-11-12T00:00:00Z"))
+        #expect(ann(closing: "2026-11-14T00:00:00Z") == Make.time("2026-11-12T00:00:00Z"))
+        #expect(evidence.firstCommit(of: Make.handle("ann"), asOf: Make.time("2026-11-11T23:59:59Z")) == nil)
+        #expect(evidence.firstCommit(of: Make.handle("ann"), asOf: Make.time("2026-11-12T00:00:00Z")) == Make.time("2026-11-12T00:00:00Z"))
+    }
+
+    @Test func aProfileFirstCommittedByAMaintainerIsNoEvidence() {
+        // keeper added ann's profile; ann edited it the day after.
+        let commits = [commit("keeper@example.org", "2026-11-05T00:00:00Z"), commit("ann@example.org", "2026-11-06T00:00:00Z")]
+        func ann(_ evidence: IdentityEvidence, closing: String) -> Timestamp? {
+            context(evidence, moonRound2, closing: closing).joined[Make.handle("ann")]
+        }
+        let profile = Make.time("2026-10-01T00:00:00Z"), keepers = Make.time("2026-11-05T00:00:00Z")
+        // keeper is nobody special: their commit is ann's first.
+        let anyone = IdentityEvidence(profileCommits: [Make.handle("ann"): commits])
+        #expect(ann(anyone, closing: "2026-11-10T00:00:00Z") == keepers)
+        // A listed maintainer: no correction, and ann's own later edit is not her first commit.
+        let listed = IdentityEvidence(profileCommits: [Make.handle("ann"): commits], maintainers: ["keeper@example.org"])
+        #expect(ann(listed, closing: "2026-11-10T00:00:00Z") == profile)
+        // keeper committed prolific.yml before the cutoff: a maintainer for this round.
+        let config = IdentityEvidence(
+            profileCommits: [Make.handle("ann"): commits], configCommitters: ["keeper@example.org": Make.time("2026-11-09T00:00:00Z")])
+        #expect(ann(config, closing: "2026-11-10T00:00:00Z") == profile)
+        // ... but not yet for a round whose cutoff came before it.
+        #expect(ann(config, closing: "2026-11-08T12:00:00Z") == keepers)
     }
 
     @Test func evidenceGivesIdentitiesAndSuspects() throws {
@@ -133,33 +197,197 @@ import Testing
         let evidence = IdentityEvidence(ballotCommits: [
             key: [
                 // dan's ballot claims a cast an hour after the commit that added it.
-                Make.handle("dan"): .init(identity: "dan@example.org", time: Make.time("2026-11-03T11:00:00Z")),
-                Make.handle("eve"): .init(identity: "eve@example.org", time: Make.time("2026-11-03T12:00:00Z")),
+                Make.handle("dan"): [commit("dan@example.org", "2026-11-03T11:00:00Z")],
+                Make.handle("eve"): [commit("eve@example.org", "2026-11-03T12:00:00Z")],
             ],
-            "sun/0001": [Make.handle("cat"): .init(identity: "cat@example.org", time: Make.time("2026-11-01T00:00:00Z"))],
+            "sun/0001": [Make.handle("cat"): [commit("cat@example.org", "2026-11-01T00:00:00Z")]],
         ])
         #expect(!evidence.isEmpty)
         #expect(IdentityEvidence().isEmpty)
+        #expect(!IdentityEvidence(profileCommits: [Make.handle("ann"): [commit("ann@example.org", "2026-11-01T00:00:00Z")]]).isEmpty)
+
+        let content = Make.content(users: users, projects: [Make.project(rounds: [round])])
+        let timeline = TallyTimeline(content: content, evidence: evidence)
+        func context(_ slug: String, _ round: Round = round) -> TallyContext {
+            timeline.context(for: round, of: Make.slug(slug), history: VotingHistory())
+        }
+        let moon = context("moon")
         #expect(
-            evidence.suspects(in: round, of: Make.slug("moon"))
-                == [Make.handle("dan"): "cast 2026-11-03T12:00:00Z is after the commit that added it (2026-11-03T11:00:00Z)"])
+            moon.suspect == [Make.handle("dan"): "cast 2026-11-03T12:00:00Z is after the commit that added it (2026-11-03T11:00:00Z)"])
+        #expect(moon.identities == [Make.handle("dan"): "dan@example.org", Make.handle("eve"): "eve@example.org"])
+        #expect(Set(moon.joined.keys.map(\.rawValue)) == ["cat", "dan", "eve"])
         // The commits are looked up by the round's project: in "sun", cat's commit predates her cast.
-        #expect(evidence.suspects(in: round, of: Make.slug("sun")).keys.map(\.rawValue) == ["cat"])
-        #expect(evidence.suspects(in: round, of: Make.slug("star")).isEmpty)
-        #expect(
-            evidence.identities(Make.slug("moon"), Make.number(1))
-                == [Make.handle("dan"): "dan@example.org", Make.handle("eve"): "eve@example.org"])
-        #expect(evidence.identities(Make.slug("moon"), Make.number(2)).isEmpty)
+        #expect(context("sun").suspect.keys.map(\.rawValue) == ["cat"])
+        #expect(context("sun").identities == [Make.handle("cat"): "cat@example.org"])
+        #expect(context("star").suspect.isEmpty)
+        #expect(context("star").identities.isEmpty)
+        // ... and by its number.
+        var second = round
+        second.number = Make.number(2)
+        #expect(context("moon", second).identities.isEmpty)
+        #expect(context("moon", second).suspect.isEmpty)
 
         // The tally drops dan's ballot: only eve and cat count.
-        let content = Make.content(users: users, projects: [Make.project(rounds: [round])])
-        let outcome = TallyTimeline(content: content, evidence: evidence)
-            .tally(round, of: Make.slug("moon"), closingAt: Make.time("2026-11-08T00:00:00Z"))
+        let outcome = timeline.tally(round, of: Make.slug("moon"), closingAt: Make.time("2026-11-08T00:00:00Z"))
         #expect(outcome.ballots.map(\.voter.rawValue) == ["cat", "eve"])
         #expect(outcome.record.ballots == 2)
-        let plain = TallyTimeline(content: content)
-            .tally(round, of: Make.slug("moon"), closingAt: Make.time("2026-11-08T00:00:00Z"))
+        let plain = TallyTimeline(content: content).tally(round, of: Make.slug("moon"), closingAt: Make.time("2026-11-08T00:00:00Z"))
         #expect(plain.record.ballots == 3)
+    }
+
+    // MARK: Evidence as of the cutoff
+
+    /// Round 1 of moon (Nov 1–8): dan's ballot, and pip's and pop's (the puppets, of one person).
+    var puppetRound: (Content, Round) {
+        let bob1 = Make.submission("bob", at: "2026-11-02T10:00:00Z")
+        let cat1 = Make.submission("cat", at: "2026-11-02T11:00:00Z")
+        let round = Make.round(
+            1, opened: "2026-11-01T00:00:00Z", closes: "2026-11-08T00:00:00Z", submissions: [bob1, cat1],
+            ballots: [
+                // dan voted on the 3rd and changed his mind on the 5th.
+                Make.ballot("dan", at: "2026-11-05T00:00:00Z", for: [cat1.id]),
+                Make.ballot("pip", at: "2026-11-03T10:00:00Z", for: [bob1.id]),
+                Make.ballot("pop", at: "2026-11-03T11:00:00Z", for: [bob1.id]),
+            ])
+        let voters = users + [Make.user("pip"), Make.user("pop", joined: "2026-10-06T00:00:00Z")]
+        return (Make.content(users: voters, projects: [Make.project(rounds: [round])]), round)
+    }
+
+    /// Each ballot committed by its voter when cast, the puppets' by one identity.
+    var honestCommits: [Handle: [IdentityEvidence.Commit]] {
+        [
+            Make.handle("dan"): [commit("dan@example.org", "2026-11-03T00:00:00Z"), commit("dan@example.org", "2026-11-05T00:00:00Z")],
+            Make.handle("pip"): [commit("puppet@example.org", "2026-11-03T10:00:00Z")],
+            Make.handle("pop"): [commit("puppet@example.org", "2026-11-03T11:00:00Z")],
+        ]
+    }
+
+    func puppetTally(_ evidence: IdentityEvidence) -> FairTally.Outcome {
+        let (content, round) = puppetRound
+        return TallyTimeline(content: content, evidence: evidence)
+            .tally(round, of: Make.slug("moon"), closingAt: Make.time("2026-11-08T00:00:00Z"))
+    }
+
+    func factors(_ outcome: FairTally.Outcome) -> [String: [Double]] {
+        Dictionary(uniqueKeysWithValues: outcome.ballots.map { ($0.voter.rawValue, $0.factors.map(\.value)) })
+    }
+
+    @Test func aBallotsIdentityIsItsLatestCommitByTheCutoff() {
+        let moon = Make.slug("moon"), one = Make.number(1), pip = Make.handle("pip")
+        let evidence = IdentityEvidence(ballotCommits: [
+            "moon/0001": [pip: [commit("puppet@example.org", "2026-11-03T10:00:00Z"), commit("pip@example.org", "2026-11-08T00:00:00Z")]]
+        ])
+        #expect(evidence.ballotCommit(moon, one, pip, asOf: Make.time("2026-11-03T09:59:59Z")) == nil)
+        #expect(evidence.ballotCommit(moon, one, pip, asOf: Make.time("2026-11-03T10:00:00Z"))?.identity == "puppet@example.org")
+        #expect(evidence.ballotCommit(moon, one, pip, asOf: Make.time("2026-11-07T23:59:59Z"))?.identity == "puppet@example.org")
+        #expect(evidence.ballotCommit(moon, one, pip, asOf: Make.time("2026-11-08T00:00:00Z"))?.identity == "pip@example.org")
+        #expect(evidence.ballotCommit(moon, Make.number(2), pip, asOf: Make.time("2026-11-08T00:00:00Z")) == nil)
+        #expect(evidence.ballotCommit(moon, one, Make.handle("pop"), asOf: Make.time("2026-11-08T00:00:00Z")) == nil)
+    }
+
+    @Test func thePuppetsShareOneVoteAndAReVoteCountsFromItsOwnCommit() throws {
+        let outcome = puppetTally(IdentityEvidence(ballotCommits: ["moon/0001": honestCommits]))
+        #expect(outcome.record.ballots == 3)
+        #expect(factors(outcome) == ["dan": [], "pip": [0.5], "pop": [0.5]])
+        #expect(puppetTally(IdentityEvidence()) != outcome)
+    }
+
+    @Test func commitsAfterTheCutoffDoNotChangeTheRound() {
+        let honest = IdentityEvidence(ballotCommits: ["moon/0001": honestCommits])
+        let expected = puppetTally(honest)
+        typealias Change = (inout IdentityEvidence, String) -> Void
+        let changes: [(String, Change)] = [
+            ("pip re-commits her ballot", { e, t in e.ballotCommits["moon/0001"]![Make.handle("pip")]!.append(self.commit("pip@example.org", t)) }),
+            (
+                "a maintainer re-commits pop's ballot",
+                { e, t in
+                    e.maintainers = ["keeper@example.org"]
+                    e.ballotCommits["moon/0001"]![Make.handle("pop")]!.append(self.commit("keeper@example.org", t))
+                }
+            ),
+            ("the puppet commits prolific.yml", { e, t in e.configCommitters["puppet@example.org"] = Make.time(t) }),
+            ("pop's profile is first committed", { e, t in e.profileCommits[Make.handle("pop")] = [self.commit("pop@example.org", t)] }),
+        ]
+        for (what, change) in changes {
+            var later = honest
+            change(&later, "2026-11-08T00:00:01Z")
+            #expect(puppetTally(later) == expected, "\(what) after the cutoff")
+            // The same commit before the cutoff is evidence: so the test above can tell.
+            var earlier = honest
+            change(&earlier, "2026-11-07T00:00:00Z")
+            #expect(puppetTally(earlier) != expected, "\(what) before the cutoff")
+        }
+    }
+
+    @Test func aMaintainersReCommitClearsTheIdentityAndTheSuspicion() throws {
+        // dan's re-vote (cast the 5th) and pop's ballot were committed again by the maintainer.
+        var commits = honestCommits
+        commits[Make.handle("dan")] = [commit("dan@example.org", "2026-11-03T00:00:00Z"), commit("keeper@example.org", "2026-11-05T12:00:00Z")]
+        commits[Make.handle("pop")]!.append(commit("keeper@example.org", "2026-11-04T00:00:00Z"))
+        let (content, round) = puppetRound
+        for evidence in [
+            IdentityEvidence(ballotCommits: ["moon/0001": commits], maintainers: ["keeper@example.org"]),
+            IdentityEvidence(ballotCommits: ["moon/0001": commits], configCommitters: ["keeper@example.org": Make.time("2026-09-30T00:00:00Z")]),
+        ] {
+            let timeline = TallyTimeline(content: content, evidence: evidence)
+            let context = timeline.context(for: round, of: Make.slug("moon"), history: VotingHistory())
+            #expect(context.identities == [Make.handle("pip"): "puppet@example.org"])
+            #expect(context.suspect == [:])
+            // dan's re-vote counts; pip and pop, no longer seen as one, count fully.
+            let outcome = puppetTally(evidence)
+            #expect(outcome.record.ballots == 3)
+            #expect(factors(outcome) == ["dan": [], "pip": [], "pop": []])
+        }
+
+        // Without the maintainer's commit, dan's re-vote is later than his last commit: not counted.
+        var without = commits
+        without[Make.handle("dan")]!.removeLast()
+        let dropped = puppetTally(IdentityEvidence(ballotCommits: ["moon/0001": without], maintainers: ["keeper@example.org"]))
+        #expect(dropped.ballots.map(\.voter.rawValue) == ["pip", "pop"])
+        // When the maintainer is nobody special, their commit is evidence like anyone's: pop is keeper's.
+        let anyone = TallyTimeline(content: content, evidence: IdentityEvidence(ballotCommits: ["moon/0001": commits]))
+            .context(for: round, of: Make.slug("moon"), history: VotingHistory())
+        #expect(anyone.identities[Make.handle("pop")] == "keeper@example.org")
+        #expect(anyone.identities[Make.handle("dan")] == "keeper@example.org")
+    }
+
+    @Test func whoeverCommitsTheConfigIsAMaintainerOnlyFromThenOn() throws {
+        let cutoff = Make.time("2026-11-08T00:00:00Z")
+        // The puppet committed prolific.yml the day after the round: its ballots are evidence for it.
+        var evidence = IdentityEvidence(
+            profileCommits: [Make.handle("pip"): [commit("puppet@example.org", "2026-11-02T00:00:00Z")]],
+            ballotCommits: ["moon/0001": honestCommits],
+            configCommitters: ["puppet@example.org": Make.time("2026-11-09T00:00:00Z")])
+        #expect(!evidence.isMaintainer("puppet@example.org", at: cutoff))
+        #expect(evidence.isMaintainer("puppet@example.org", at: Make.time("2026-11-09T00:00:00Z")))
+        #expect(!evidence.isMaintainer("dan@example.org", at: Make.time("2027-01-01T00:00:00Z")))
+        let outcome = puppetTally(evidence)
+        #expect(factors(outcome) == ["dan": [], "pip": [0.5], "pop": [0.5]])
+        // pip's profile, first committed by the puppet on the 2nd, makes pip six days old.
+        #expect(try #require(outcome.ballots.first { $0.voter == Make.handle("pip") }).ageDays == 6)
+
+        // Committed at the cutoff itself, it is a maintainer for the round: no evidence at all.
+        evidence.configCommitters["puppet@example.org"] = cutoff
+        #expect(evidence.isMaintainer("puppet@example.org", at: cutoff))
+        let maintained = puppetTally(evidence)
+        #expect(factors(maintained) == ["dan": [], "pip": [], "pop": []])
+        #expect(try #require(maintained.ballots.first { $0.voter == Make.handle("pip") }).ageDays == 38)
+    }
+
+    @Test func listedMaintainersNeverCount() throws {
+        var commits = honestCommits
+        commits[Make.handle("pip")] = [commit("boss@example.org", "2026-11-03T10:00:00Z")]
+        commits[Make.handle("pop")] = [commit("boss@example.org", "2026-11-03T11:00:00Z")]
+        let profiles = [Make.handle("pip"): [commit("boss@example.org", "2026-11-02T00:00:00Z")]]
+        let listed = IdentityEvidence(ballotCommits: ["moon/0001": commits], maintainers: ["boss@example.org"])
+        #expect(listed.isMaintainer("boss@example.org", at: Timestamp(secondsSinceEpoch: 0)))
+        let outcome = puppetTally(IdentityEvidence(profileCommits: profiles, ballotCommits: ["moon/0001": commits], maintainers: ["boss@example.org"]))
+        #expect(factors(outcome) == ["dan": [], "pip": [], "pop": []])
+        #expect(try #require(outcome.ballots.first { $0.voter == Make.handle("pip") }).ageDays == 38)
+        // Unlisted, boss is one person committing two handles' ballots and pip's profile.
+        let unlisted = puppetTally(IdentityEvidence(profileCommits: profiles, ballotCommits: ["moon/0001": commits]))
+        #expect(factors(unlisted) == ["dan": [], "pip": [0.5], "pop": [0.5]])
+        #expect(try #require(unlisted.ballots.first { $0.voter == Make.handle("pip") }).ageDays == 6)
     }
 
     // MARK: Replay
@@ -367,5 +595,114 @@ import Testing
             content.projects[moon].rounds[0].tally?.method = "plain-1"
         }
         #expect(found.contains { $0.contains("Content/projects/moon/rounds/0001/round.md") && $0.contains("differs from the tally") })
+    }
+
+    /// sun's round 2 (bob's and cat's snippets, four ballots) with its tally's keys placed as a
+    /// round file would place them.
+    func tamper(_ change: @escaping (inout TallyRecord) -> Void) throws -> [String] {
+        try problems { content in
+            let sun = index(content, "sun")
+            var positions = Make.roundPositions
+            positions["tally.ballots"] = TextPosition(line: 8, column: 12)
+            positions["tally.scores"] = TextPosition(line: 9, column: 3)
+            content.projects[sun].rounds[1].origin.positions = positions
+            change(&content.projects[sun].rounds[1].tally!)
+        }
+    }
+
+    static let sun2 = "Content/projects/sun/rounds/0002/round.md"
+    static let bob = Make.id("bob", "2026-11-12T10:00:00Z"), cat = Make.id("cat", "2026-11-12T11:00:00Z")
+
+    @Test func sunsSecondRoundIsAsTheTamperingTestsExpect() throws {
+        let round = try #require(try TallyTimelineTests.played().project(Make.slug("sun"))?.rounds[1])
+        #expect(round.tally?.ballots == 4)
+        #expect(Set(try #require(round.tally).scores.map(\.id)) == [Self.bob, Self.cat])
+        #expect(try tamper { _ in } == [])
+    }
+
+    @Test func anAlteredBallotCountIsReported() throws {
+        #expect(
+            try tamper { $0.ballots = 5 }
+                == ["\(Self.sun2):8:12: error: recorded 5 counted ballots, but the tally counts 4"])
+        #expect(
+            try tamper { $0.ballots = 0 }
+                == ["\(Self.sun2):8:12: error: recorded 0 counted ballots, but the tally counts 4"])
+    }
+
+    @Test func aMissingScoreIsReported() throws {
+        #expect(
+            try tamper { $0.scores.removeAll { $0.id == Self.cat } }
+                == ["\(Self.sun2):9:3: error: the recorded scores have no score for cat-20261112110000"])
+        #expect(
+            try tamper { $0.scores.removeAll() }
+                == ["\(Self.sun2):9:3: error: the recorded scores have no score for bob-20261112100000, cat-20261112110000"])
+    }
+
+    @Test func aScoreForANonSnippetIsReported() throws {
+        // A snippet of another round, and an id of nobody's.
+        let other = Make.id("bob", "2026-11-02T10:00:00Z"), zed = Make.id("zed", "2026-11-12T11:00:00Z")
+        #expect(
+            try tamper { $0.scores.append(TallyRecord.Score(id: other, score: 0)) }
+                == ["\(Self.sun2):9:3: error: the recorded scores have a score for bob-20261102100000, not a snippet of the round"])
+        #expect(
+            try tamper { $0.scores += [TallyRecord.Score(id: zed, score: 1), TallyRecord.Score(id: other, score: 0)] }
+                == [
+                    "\(Self.sun2):9:3: error: the recorded scores have a score for bob-20261102100000, zed-20261112110000, "
+                        + "not a snippet of the round"
+                ])
+        // cat's score recorded under another id: both at once.
+        #expect(
+            try tamper { tally in
+                let i = tally.scores.firstIndex { $0.id == Self.cat }!
+                tally.scores[i].id = zed
+            } == [
+                "\(Self.sun2):9:3: error: the recorded scores have no score for cat-20261112110000 and a score for "
+                    + "zed-20261112110000, not a snippet of the round"
+            ])
+    }
+
+    /// moon's round 1 closed early, on Nov 6, with its deadline on Nov 8; eve's ballot cast at `late`.
+    func closedEarly(late: String) -> Content {
+        let bob1 = Make.submission("bob", at: "2026-11-02T10:00:00Z")
+        let cat1 = Make.submission("cat", at: "2026-11-02T11:00:00Z")
+        var round = Make.round(
+            1, opened: "2026-11-01T00:00:00Z", closes: "2026-11-08T00:00:00Z", closed: "2026-11-06T00:00:00Z",
+            submissions: [bob1, cat1],
+            ballots: [Make.ballot("dan", at: "2026-11-03T00:00:00Z", for: [bob1.id]), Make.ballot("eve", at: late, for: [cat1.id])])
+        let users = ["ann", "bob", "cat", "dan", "eve"].map { Make.user($0) }
+        let open = Make.round(2, opened: "2026-11-06T00:00:00Z", closes: "2026-11-13T00:00:00Z")
+        let outcome = TallyTimeline(content: Make.content(users: users, projects: [Make.project(rounds: [round, open])]))
+            .tally(round, of: Make.slug("moon"), closingAt: Make.time("2026-11-06T00:00:00Z"))
+        round.winner = outcome.winner
+        round.tally = outcome.record
+        return Make.content(users: users, projects: [Make.project(rounds: [round, open])])
+    }
+
+    @Test func aBallotCastAfterAnEarlyClosingIsOnlyAWarning() throws {
+        let votes = "Content/projects/moon/rounds/0001/votes"
+        for late in ["2026-11-06T00:00:00Z", "2026-11-07T23:59:59Z"] {
+            let content = closedEarly(late: late)
+            let round = try #require(content.projects.first?.rounds.first)
+            #expect(round.tally?.method == "fair-1")
+            #expect(round.tally?.ballots == 1)
+            #expect(round.winner == Make.id("bob", "2026-11-02T10:00:00Z"))
+            let found = ContentCheck.problems(in: content)
+            #expect(
+                found.map(\.description) == [
+                    "\(votes)/eve.yml:2:7: warning: cast at \(late), not before the round closed at 2026-11-06T00:00:00Z; "
+                        + "it was not counted"
+                ])
+            #expect(found.map(\.severity) == [.warning])
+        }
+        // A second before the closing, it was counted: nothing to say.
+        let inTime = closedEarly(late: "2026-11-05T23:59:59Z")
+        #expect(inTime.projects.first?.rounds.first?.tally?.ballots == 2)
+        #expect(ContentCheck.problems(in: inTime) == [])
+        // At the deadline, it is outside the round's window: an error, and not this warning.
+        #expect(
+            ContentCheck.problems(in: closedEarly(late: "2026-11-08T00:00:00Z")).map(\.description) == [
+                "\(votes)/eve.yml:2:7: error: cast at 2026-11-08T00:00:00Z, outside round 1's window (from "
+                    + "2026-11-01T00:00:00Z, before 2026-11-08T00:00:00Z)"
+            ])
     }
 }

@@ -12,7 +12,11 @@ import Testing
 
     func t(_ seconds: Int64) -> Timestamp { Timestamp(secondsSinceEpoch: seconds) }
 
-    @Test func readsFirstProfileCommitsAndLastBallotCommits() {
+    func c(_ identity: String, _ seconds: Int64) -> IdentityEvidence.Commit {
+        IdentityEvidence.Commit(identity: identity, time: t(seconds))
+    }
+
+    @Test func collectsEveryCommitOfEachProfileAndBallotInOrder() {
         let log = [
             commit("keeper@example.org", 1_000, "Content/prolific.yml", "Content/users/ann.md"),
             commit("Bob@Example.org", 2_000, "Content/users/bob.md"),
@@ -21,62 +25,67 @@ import Testing
             commit("dan@example.org", 4_000, "Content/users/dan.md", "Content/projects/moon/rounds/0001/votes/dan.yml"),
             commit("dan@example.org", 5_000, "Content/projects/moon/rounds/0001/votes/dan.yml"),
             commit("eve@example.org", 5_500, "Content/projects/moon/rounds/0002/votes/eve.yml"),
+            commit("keeper@example.org", 6_000, "Content/prolific.yml"),
+            commit("Dan@Example.org", 6_500, "Content/prolific.yml"),
+            commit("keeper@example.org", 7_000, "Content/projects/moon/rounds/0001/votes/dan.yml"),
+            commit("dan@example.org", 7_500, "Content/projects/sun/rounds/0001/votes/dan.yml"),
         ].joined()
         let evidence = GitEvidence.parse(log: log, prefix: "Content/", maintainers: [])
-        // ann's profile was added by a maintainer: it is seen, and her own later commit is no evidence.
+        // Nothing is filtered: a maintainer's commits are kept with everyone's, oldest first.
         #expect(
-            evidence.firstCommits == [Make.handle("bob"): t(2_000), Make.handle("dan"): t(4_000)])
+            evidence.profileCommits == [
+                Make.handle("ann"): [c("keeper@example.org", 1_000), c("ann@example.org", 2_500)],
+                Make.handle("bob"): [c("bob@example.org", 2_000), c("bob@example.org", 3_000)],
+                Make.handle("dan"): [c("dan@example.org", 4_000)],
+            ])
         #expect(
             evidence.ballotCommits == [
-                "moon/0001": [Make.handle("dan"): IdentityEvidence.Commit(identity: "dan@example.org", time: t(5_000))],
-                "moon/0002": [Make.handle("eve"): IdentityEvidence.Commit(identity: "eve@example.org", time: t(5_500))],
+                "moon/0001": [
+                    Make.handle("dan"): [c("dan@example.org", 4_000), c("dan@example.org", 5_000), c("keeper@example.org", 7_000)]
+                ],
+                "moon/0002": [Make.handle("eve"): [c("eve@example.org", 5_500)]],
+                "sun/0001": [Make.handle("dan"): [c("dan@example.org", 7_500)]],
             ])
+        // Whoever committed prolific.yml, from their first commit of it.
+        #expect(evidence.configCommitters == ["keeper@example.org": t(1_000), "dan@example.org": t(6_500)])
+        #expect(evidence.maintainers.isEmpty)
     }
 
     @Test func identitiesAreLowercased() {
-        let log = commit("Dan@Example.ORG", 4_000, "Content/projects/moon/rounds/0001/votes/dan.yml")
-        let evidence = GitEvidence.parse(log: log, prefix: "Content/", maintainers: [])
-        #expect(evidence.ballotCommits["moon/0001"]?[Make.handle("dan")]?.identity == "dan@example.org")
-    }
-
-    @Test func whoeverCommitsTheConfigIsAMaintainerAndNoEvidence() {
-        // keeper commits prolific.yml only later, but is a maintainer for the whole history.
         let log = [
-            commit("keeper@example.org", 1_000, "Content/users/cat.md", "Content/projects/moon/rounds/0001/votes/cat.yml"),
-            commit("keeper@example.org", 6_000, "Content/prolific.yml"),
-            commit("dan@example.org", 4_000, "Content/projects/moon/rounds/0001/votes/dan.yml"),
-            // A maintainer re-committing dan's ballot does not replace dan's own commit as evidence.
-            commit("keeper@example.org", 7_000, "Content/projects/moon/rounds/0001/votes/dan.yml"),
-            // cat's profile was first added by a maintainer: cat's own later edit is not her first commit.
-            commit("cat@example.org", 8_000, "Content/users/cat.md"),
+            commit("Dan@Example.ORG", 4_000, "Content/projects/moon/rounds/0001/votes/dan.yml", "Content/users/dan.md"),
+            commit("Keeper@Example.ORG", 5_000, "Content/prolific.yml"),
         ].joined()
         let evidence = GitEvidence.parse(log: log, prefix: "Content/", maintainers: [])
-        #expect(evidence.firstCommits.isEmpty)
-        #expect(
-            evidence.ballotCommits == [
-                "moon/0001": [Make.handle("dan"): IdentityEvidence.Commit(identity: "dan@example.org", time: t(4_000))]
-            ])
+        #expect(evidence.ballotCommits["moon/0001"]?[Make.handle("dan")] == [c("dan@example.org", 4_000)])
+        #expect(evidence.profileCommits[Make.handle("dan")] == [c("dan@example.org", 4_000)])
+        #expect(evidence.configCommitters == ["keeper@example.org": t(5_000)])
     }
 
-    @Test func listedMaintainersAreNoEvidence() {
+    @Test func listedMaintainersAreKeptLowercasedAndTheirCommitsRecorded() {
         let log = [
             commit("boss@example.org", 1_000, "Content/users/cat.md", "Content/projects/moon/rounds/0001/votes/cat.yml"),
             commit("dan@example.org", 2_000, "Content/users/dan.md", "Content/projects/moon/rounds/0001/votes/dan.yml"),
         ].joined()
-        let evidence = GitEvidence.parse(log: log, prefix: "Content/", maintainers: ["Boss@Example.org"])
-        #expect(evidence.firstCommits == [Make.handle("dan"): t(2_000)])
-        #expect(evidence.ballotCommits["moon/0001"]?.keys.map(\.rawValue) == ["dan"])
-        // Without the listing, boss's commits are evidence like anyone's.
+        let listed = GitEvidence.parse(log: log, prefix: "Content/", maintainers: ["Boss@Example.org", "keeper@example.org"])
+        #expect(listed.maintainers == ["boss@example.org", "keeper@example.org"])
         let unlisted = GitEvidence.parse(log: log, prefix: "Content/", maintainers: [])
-        #expect(unlisted.firstCommits[Make.handle("cat")] == t(1_000))
-        #expect(unlisted.ballotCommits["moon/0001"]?[Make.handle("cat")]?.identity == "boss@example.org")
+        // The listing is for the tally to apply at each cutoff: the commits are the same.
+        #expect(listed.profileCommits == unlisted.profileCommits)
+        #expect(listed.ballotCommits == unlisted.ballotCommits)
+        #expect(listed.profileCommits[Make.handle("cat")] == [c("boss@example.org", 1_000)])
+        #expect(listed.ballotCommits["moon/0001"]?[Make.handle("cat")] == [c("boss@example.org", 1_000)])
+        #expect(listed.configCommitters.isEmpty)
     }
 
     @Test func pathsOutsideThePrefixOrTheLayoutAreIgnored() {
         let log = [
             // Another content directory in the same repository, and its config.
             commit("eve@example.org", 1_000, "Other/users/eve.md", "Other/projects/moon/rounds/0001/votes/eve.yml"),
-            commit("fay@example.org", 1_500, "Other/prolific.yml"),
+            // As long as the prefix, so that only the prefix check tells them apart.
+            commit("ida@example.org", 1_200, "Archive/users/ida.md", "Archive/projects/moon/rounds/0001/votes/ida.yml"),
+            commit("ida@example.org", 1_300, "users/ida.md", "projects/moon/rounds/0001/votes/ida.yml"),
+            commit("fay@example.org", 1_500, "Other/prolific.yml", "prolific.yml", "Content/config/prolific.yml"),
             // Not a profile or a ballot.
             commit(
                 "gus@example.org", 2_000, "Content/users/gus.txt", "Content/users/old/gus.md", "Content/users/Bad_Name.md",
@@ -88,9 +97,13 @@ import Testing
         ].joined()
         let evidence = GitEvidence.parse(log: log, prefix: "Content/", maintainers: [])
         #expect(evidence.isEmpty)
-        // fay committed another directory's config, not this one's: her ballots still count as evidence.
-        let fay = commit("fay@example.org", 3_000, "Content/projects/moon/rounds/0001/votes/fay.yml")
-        #expect(GitEvidence.parse(log: log + fay, prefix: "Content/", maintainers: []).ballotCommits["moon/0001"]?.count == 1)
+        #expect(evidence.configCommitters.isEmpty)
+        // The same commits, in this directory, are read.
+        let fay = commit("fay@example.org", 3_000, "Content/projects/moon/rounds/0001/votes/fay.yml", "Content/prolific.yml")
+        let read = GitEvidence.parse(log: log + fay, prefix: "Content/", maintainers: [])
+        #expect(read.ballotCommits == ["moon/0001": [Make.handle("fay"): [c("fay@example.org", 3_000)]]])
+        #expect(read.configCommitters == ["fay@example.org": t(3_000)])
+        #expect(read.profileCommits.isEmpty)
     }
 
     @Test func contentAtTheTopOfTheRepository() {
@@ -100,17 +113,24 @@ import Testing
             commit("dan@example.org", 2_000, "users/dan.md", "projects/moon/rounds/0003/votes/dan.yml"),
         ].joined()
         let evidence = GitEvidence.parse(log: log, prefix: "", maintainers: [])
-        #expect(evidence.firstCommits == [Make.handle("dan"): t(2_000)])
-        #expect(evidence.ballotCommits["moon/0003"]?[Make.handle("dan")] == IdentityEvidence.Commit(identity: "dan@example.org", time: t(2_000)))
+        #expect(evidence.profileCommits == [Make.handle("ann"): [c("keeper@example.org", 1_500)], Make.handle("dan"): [c("dan@example.org", 2_000)]])
+        #expect(evidence.ballotCommits == ["moon/0003": [Make.handle("dan"): [c("dan@example.org", 2_000)]]])
+        #expect(evidence.configCommitters == ["keeper@example.org": t(1_000)])
     }
 
     @Test func anEmptyLogIsNoEvidence() {
-        #expect(GitEvidence.parse(log: "", prefix: "Content/", maintainers: []).isEmpty)
+        let evidence = GitEvidence.parse(log: "", prefix: "Content/", maintainers: ["keeper@example.org"])
+        #expect(evidence.isEmpty)
+        #expect(evidence.configCommitters.isEmpty)
     }
 }
 
 /// A real git repository in a temporary directory, with the content directory `Content/` inside it.
 @Suite(.enabled(if: Git.isInstalled)) struct GitEvidenceRepositoryTests {
+    func commit(_ identity: String, _ time: String) -> IdentityEvidence.Commit {
+        IdentityEvidence.Commit(identity: identity, time: Make.time(time))
+    }
+
     @Test func puppetsCommittedByOneIdentityShareOneVote() throws {
         let playground = try Playground()
         let top = playground.directory.path
@@ -150,18 +170,15 @@ import Testing
         }
 
         let evidence = GitEvidence.read(layout: ContentLayout(root: playground.root), maintainers: [])
-        // The maintainer's profiles are no evidence of when anyone joined.
-        #expect(evidence.firstCommits.isEmpty)
+        // The maintainer committed prolific.yml first, then every profile.
+        #expect(evidence.configCommitters == [keeper: Make.time("2026-09-30T00:00:00Z")])
+        #expect(evidence.profileCommits.count == 6)
+        #expect(evidence.profileCommits.values.allSatisfy { $0 == [commit(keeper, "2026-10-10T00:00:00Z")] })
         let ballots = try #require(evidence.ballotCommits["moon/0001"])
         #expect(ballots.count == 3)
-        let pip = try #require(ballots[Make.handle("pip")]), pop = try #require(ballots[Make.handle("pop")])
-        let hal = try #require(ballots[Make.handle("hal")])
-        #expect(pip.identity == "puppet@example.org")
-        #expect(pip.identity == pop.identity)
-        #expect(hal.identity == "hal@example.org")
-        #expect(hal.identity != pip.identity)
-        #expect(pip.time == Make.time("2026-11-03T10:00:00Z"))
-        #expect(pop.time == Make.time("2026-11-03T11:00:00Z"))
+        #expect(ballots[Make.handle("pip")] == [commit("puppet@example.org", "2026-11-03T10:00:00Z")])
+        #expect(ballots[Make.handle("pop")] == [commit("puppet@example.org", "2026-11-03T11:00:00Z")])
+        #expect(ballots[Make.handle("hal")] == [commit("hal@example.org", "2026-11-03T12:00:00Z")])
 
         // The audit of the open round, as if it closed now.
         let audit = try playground.game("2026-11-05T00:00:00Z").audit(moon, round: nil)
@@ -200,6 +217,41 @@ import Testing
         #expect(ContentCheck.problems(in: content, evidence: evidence).filter { $0.severity == .error } == [])
         // Without the evidence the puppets count fully and bob's score is no longer what was recorded.
         #expect(!ContentCheck.problems(in: content).filter { $0.severity == .error }.isEmpty)
+
+        // Commits after the round leave its tally alone: `check` stays clean.
+        func errors(_ evidence: IdentityEvidence? = nil) throws -> [String] {
+            let content = try #require(playground.reader.loadAll().0)
+            let read = evidence ?? GitEvidence.read(layout: playground.reader.layout, maintainers: Set(content.config.maintainers))
+            return ContentCheck.problems(in: content, evidence: read).filter { $0.severity == .error }.map(\.description)
+        }
+        // The puppet commits prolific.yml: a maintainer from now on, but not when the round was tallied.
+        try playground.directory.append("# Kept by the puppet from now on.\n", to: "Content/prolific.yml")
+        try git.commit(["Content/prolific.yml"], as: "puppet@example.org", at: "2026-11-09T00:00:00Z")
+        let afterConfig = GitEvidence.read(layout: playground.reader.layout, maintainers: [])
+        #expect(afterConfig.configCommitters["puppet@example.org"] == Make.time("2026-11-09T00:00:00Z"))
+        #expect(try errors() == [])
+        // Had it been committed before the cutoff, the puppets' ballots would be no evidence: the check can fail.
+        var early = afterConfig
+        early.configCommitters["puppet@example.org"] = Make.time("2026-11-07T00:00:00Z")
+        #expect(try !errors(early).isEmpty)
+
+        // pip's ballot committed again by pip, pop's by the maintainer.
+        for (voter, identity) in [("pip", "pip@example.org"), ("pop", keeper)] {
+            try playground.directory.append("# Committed again.\n", to: "\(votes)/\(voter).yml")
+            try git.commit(["\(votes)/\(voter).yml"], as: identity, at: "2026-11-10T00:00:00Z")
+        }
+        let afterBallots = GitEvidence.read(layout: playground.reader.layout, maintainers: [])
+        #expect(
+            afterBallots.ballotCommits["moon/0001"]?[Make.handle("pip")]
+                == [commit("puppet@example.org", "2026-11-03T10:00:00Z"), commit("pip@example.org", "2026-11-10T00:00:00Z")])
+        #expect(afterBallots.ballotCommits["moon/0001"]?[Make.handle("pop")]?.last == commit(keeper, "2026-11-10T00:00:00Z"))
+        #expect(try errors() == [])
+        // Either commit before the cutoff would part the puppets.
+        for voter in ["pip", "pop"] {
+            var early = afterBallots
+            early.ballotCommits["moon/0001"]![Make.handle(voter)]![1].time = Make.time("2026-11-07T00:00:00Z")
+            #expect(try !errors(early).isEmpty, "\(voter)")
+        }
     }
 
     @Test func aBallotCastAfterItsCommitIsSuspect() throws {
@@ -219,7 +271,49 @@ import Testing
         #expect(audit.outcome.ballots.isEmpty)
         #expect(audit.outcome.record.ballots == 0)
         let evidence = GitEvidence.read(layout: ContentLayout(root: playground.root), maintainers: [])
-        #expect(evidence.ballotCommits["moon/0001"]?[Make.handle("cat")]?.time == Make.time("2026-11-03T00:00:00Z"))
+        #expect(evidence.ballotCommits["moon/0001"]?[Make.handle("cat")] == [commit("cat@example.org", "2026-11-03T00:00:00Z")])
+    }
+
+    /// A voter's re-vote, committed by the maintainer who merged it, counts (it used to be dropped
+    /// as cast after the voter's own earlier commit).
+    @Test func aReVoteCommittedByAMaintainerCounts() throws {
+        let playground = try Playground()
+        let git = Git(folder: playground.directory.path)
+        try git.run(["init", "--quiet"])
+        let keeper = "keeper@example.org"
+        try git.commit(["Content/prolific.yml"], as: keeper, at: "2026-09-30T00:00:00Z")
+        try playground.standardSetup()
+        let moon = Make.slug("moon")
+        let bob = try playground.game("2026-11-02T10:00:00Z").submit(to: moon, by: Make.handle("bob"), ending: false, body: "Bob's turn.")
+        try git.commit(["Content/users", "Content/projects"], as: keeper, at: "2026-11-02T10:00:00Z")
+        // cat votes and commits her ballot; the next day she votes again, and the maintainer commits it.
+        let ballot = "Content/projects/moon/rounds/0001/votes/cat.yml"
+        _ = try playground.game("2026-11-03T00:00:00Z").vote(in: moon, by: Make.handle("cat"), for: [bob.id.rawValue])
+        try git.commit([ballot], as: "cat@example.org", at: "2026-11-03T00:00:00Z")
+        let again = try playground.game("2026-11-04T00:00:00Z").vote(in: moon, by: Make.handle("cat"), for: [bob.id.rawValue])
+        #expect(again.replaced)
+
+        // Until it is committed, the re-vote is later than cat's last commit: suspect.
+        let uncommitted = try playground.game("2026-11-05T00:00:00Z").audit(moon, round: nil)
+        #expect(uncommitted.outcome.record.ballots == 0)
+
+        try git.commit([ballot], as: keeper, at: "2026-11-04T00:00:00Z")
+        let evidence = GitEvidence.read(layout: playground.reader.layout, maintainers: [])
+        #expect(
+            evidence.ballotCommits["moon/0001"]?[Make.handle("cat")]
+                == [commit("cat@example.org", "2026-11-03T00:00:00Z"), commit(keeper, "2026-11-04T00:00:00Z")])
+        let audit = try playground.game("2026-11-05T00:00:00Z").audit(moon, round: nil)
+        #expect(audit.outcome.ballots.map(\.voter.rawValue) == ["cat"])
+        #expect(audit.outcome.record.ballots == 1)
+
+        let report = try playground.game("2026-11-08T00:00:00Z").close(moon)
+        guard case .closed(let closed, _) = report.outcome else {
+            Issue.record("the round was not closed")
+            return
+        }
+        #expect(closed.tally?.ballots == 1)
+        let content = try #require(playground.reader.loadAll().0)
+        #expect(ContentCheck.problems(in: content, evidence: evidence).filter { $0.severity == .error } == [])
     }
 
     @Test func outsideARepositoryThereIsNoEvidence() throws {
@@ -279,5 +373,12 @@ struct Git {
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}
+
+extension TemporaryDirectory {
+    /// Adds `text` at the end of the file at `relative`.
+    func append(_ text: String, to relative: String) throws {
+        try write(try read(relative) + text, to: relative)
     }
 }

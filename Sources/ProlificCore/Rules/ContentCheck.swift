@@ -85,7 +85,8 @@ public enum ContentCheck {
         if round.isOpen {
             if round.winner != nil { found.append(origin.error(at: "winner", "an open round has no winner; add 'closed' or remove 'winner'")) }
             if round.tally != nil { found.append(origin.error(at: "tally", "an open round has no tally; add 'closed' or remove 'tally'")) }
-        } else {
+        } else if round.closed.map({ $0 >= round.opened }) == true {
+            // (A round closed before it opened is reported above; its result can't be judged.)
             found += problemsOfResult(round, recount: recount)
         }
         var authors: [Handle: Submission] = [:]

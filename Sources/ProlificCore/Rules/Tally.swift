@@ -21,13 +21,15 @@ public enum Tally {
         }
     }
 
-    /// Counts the ballots of `round`. Choices that are not snippets of the round, or that are the
-    /// voter's own, count for nothing; a snippet nobody chose scores 0. No submissions, no winner.
+    /// Counts the ballots of `round` cast before its cutoff (as the fair tally does). Choices that
+    /// are not snippets of the round, or that are the voter's own, count for nothing; a snippet
+    /// nobody chose scores 0. No submissions, no winner.
     public static func count(_ round: Round) -> Outcome {
         var scores: [SubmissionID: Double] = [:]
         for submission in round.submissions { scores[submission.id] = 0 }
         var counted = 0
-        for ballot in round.ballots.sorted(by: { $0.voter < $1.voter }) {
+        let cutoff = TallyContext.cutoff(of: round)
+        for ballot in round.ballots.sorted(by: { $0.voter < $1.voter }) where ballot.cast < cutoff {
             let valid = Array(Set(ballot.choices)).sorted().filter { id in
                 scores[id] != nil && id.author != ballot.voter
             }
