@@ -22,14 +22,14 @@ struct Generator {
     }
 
     let size: Size
-    var random: Random
+    var random: SplitMix64
     let out: String
     let start = Timestamp(year: 2025, month: 1, day: 1)
 
     init(size: Size, out: String, seed: UInt64) {
         self.size = size
         self.out = out
-        random = Random(seed: seed)
+        random = SplitMix64(seed: seed)
     }
 
     func handle(_ i: Int) -> Handle { Handle("u\(i)")! }
@@ -168,18 +168,5 @@ struct Generator {
             total += n
         }
         return parts.joined(separator: "\n\n")
-    }
-}
-
-/// SplitMix64, seeded: the same arguments always write the same files.
-struct Random {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
