@@ -79,7 +79,7 @@ struct Generator {
         }
         events.sort { ($0.time, $0.project) < ($1.time, $1.project) }
         var history = VotingHistory()
-        var pending: [Round] = []
+        var pending: [(Slug, Round)] = []
         var pendingTime: Timestamp? = nil
         var started = 0
         let order = projects.indices.sorted { projects[$0].created < projects[$1].created }
@@ -87,7 +87,8 @@ struct Generator {
             let project = projects[event.project]
             // Rounds closing at the same moment don't see each other, as in `check`'s replay.
             if let time = pendingTime, time < event.time {
-                for round in pending { history.record(round) }
+                // In the order `TallyTimeline` replays them: by slug as text, then number.
+                for (_, round) in pending.sorted(by: { $0.0.rawValue < $1.0.rawValue }) { history.record(round) }
                 pending = []
             }
             pendingTime = event.time
@@ -124,7 +125,7 @@ struct Generator {
                 let outcome = FairTally.count(round, slug: project.slug, context: context)
                 round.winner = outcome.winner
                 round.tally = outcome.record
-                pending.append(round)
+                pending.append((project.slug, round))
             } else {
                 round.closes = Timestamp(secondsSinceEpoch: 4_102_444_800)  // 2100: still open
             }

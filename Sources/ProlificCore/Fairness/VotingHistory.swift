@@ -30,14 +30,29 @@ public struct VotingHistory: Sendable {
         public var expected = 0.0
     }
 
-    public private(set) var pairs: [Pair: PairRecord] = [:]
-    /// The pairs whose habit is strong (`VoteWeight.isHabitual`): the mutual-support graph's edges,
-    /// kept up to date so a tally never scans every pair.
-    public private(set) var habitual: Set<Pair> = [] {
+    // Handles are interned to small numbers and pairs keyed by one 64-bit number: a history of
+    // hundreds of thousands of ballots is updated and looked up without hashing strings.
+    private var ids: [Handle: Int32] = [:]
+    private var handles: [Handle] = []
+    private var records: [UInt64: PairRecord] = [:]
+    private var karmaByID: [Karma] = []
+    private var strong: Set<UInt64> = [] {
         didSet { mutualGroupsAreCurrent = false }
     }
     private var mutualGroupsAreCurrent = true
     private var cachedMutualGroups: [Handle: Int] = [:]
+    public private(set) var roundsRecorded = 0
+
+    public init() {}
+
+    /// Every voter–author pair with a record.
+    public var pairs: [Pair: PairRecord] {
+        Dictionary(uniqueKeysWithValues: records.map { (pair(of: $0.key), $0.value) })
+    }
+
+    /// The pairs whose habit is strong (`VoteWeight.isHabitual`): the mutual-support graph's edges,
+    /// kept up to date so a tally never scans every pair.
+    public var habitual: Set<Pair> { Set(strong.map(pair(of:))) }
 
     /// The mutual-support groups of the current habits, computed once per change of the habits.
     public var mutualGroups: [Handle: Int] {
@@ -49,39 +64,65 @@ public struct VotingHistory: Sendable {
             return cachedMutualGroups
         }
     }
-    public private(set) var karma: [Handle: Karma] = [:]
-    public private(set) var roundsRecorded = 0
 
-    public init() {}
+    /// Every player's karma so far.
+    public var karma: [Handle: Karma] {
+        var result: [Handle: Karma] = [:]
+        for (i, k) in karmaByID.enumerated() where k != Karma() { result[handles[i]] = k }
+        return result
+    }
+
+    private mutating func intern(_ handle: Handle) -> Int32 {
+        if let id = ids[handle] { return id }
+        let id = Int32(handles.count)
+        ids[handle] = id
+        handles.append(handle)
+        karmaByID.append(Karma())
+        return id
+    }
+
+    private static func key(_ voter: Int32, _ author: Int32) -> UInt64 {
+        UInt64(UInt32(bitPattern: voter)) << 32 | UInt64(UInt32(bitPattern: author))
+    }
+
+    private func pair(of key: UInt64) -> Pair {
+        Pair(voter: handles[Int(key >> 32)], author: handles[Int(key & 0xFFFF_FFFF)])
+    }
 
     /// Counts a project as started by `owner`.
     public mutating func recordProject(owner: Handle) {
-        karma[owner, default: Karma()].projects += 1
+        karmaByID[Int(intern(owner))].projects += 1
     }
 
     /// Adds a closed round: its snippets, its valid ballots and its winner.
     public mutating func record(_ round: Round) {
         roundsRecorded += 1
-        let authors = Dictionary(round.submissions.map { ($0.id, $0.author) }, uniquingKeysWith: { a, _ in a })
-        for submission in round.submissions { karma[submission.author, default: Karma()].snippets += 1 }
-        if let winner = round.winner, let author = authors[winner] { karma[author, default: Karma()].wins += 1 }
+        var authors: [SubmissionID: Int32] = [:]
+        for submission in round.submissions where authors[submission.id] == nil {
+            let id = intern(submission.author)
+            authors[submission.id] = id
+            karmaByID[Int(id)].snippets += 1
+        }
+        if let winner = round.winner, let author = authors[winner] { karmaByID[Int(author)].wins += 1 }
 
-        var backed: [Handle: Set<Handle>] = [:]
+        var backed: [(voter: Int32, chosen: Set<Int32>)] = []
+        var seen: Set<Int32> = []
         for ballot in round.ballots {
-            let chosen = Set(ballot.choices.compactMap { authors[$0] }.filter { $0 != ballot.voter })
-            guard !chosen.isEmpty, backed[ballot.voter] == nil else { continue }
-            backed[ballot.voter] = chosen
-            karma[ballot.voter, default: Karma()].ballots += 1
+            let voter = intern(ballot.voter)
+            let chosen = Set(ballot.choices.compactMap { authors[$0] }.filter { $0 != voter })
+            guard !chosen.isEmpty, seen.insert(voter).inserted else { continue }
+            backed.append((voter, chosen))
+            karmaByID[Int(voter)].ballots += 1
         }
         guard backed.count > 1 else { return }
         // The crowd for an author is the voters without a habit towards them (as of before this
         // round): a group that backs an author together can't raise its own expectation.
-        var updates: [(Pair, PairRecord)] = []
+        var updates: [(UInt64, PairRecord)] = []
         for author in Set(authors.values).sorted() {
             var crowd = 0, crowdBackers = 0
-            var habitual: Set<Handle> = []
+            var habitual: Set<Int32> = []
             for (voter, chosen) in backed where voter != author {
-                if VoteWeight.isHabitual(record(voter: voter, author: author)) {
+                if strong.contains(Self.key(voter, author)) {
                     habitual.insert(voter)
                 } else {
                     crowd += 1
@@ -94,26 +135,31 @@ public struct VotingHistory: Sendable {
                 let size = crowd - (inCrowd ? 1 : 0)
                 guard size > 0 else { continue }
                 let share = Double(crowdBackers - (inCrowd && mine ? 1 : 0)) / Double(size)
-                var record = record(voter: voter, author: author)
+                let key = Self.key(voter, author)
+                var record = records[key] ?? PairRecord()
                 record.chances += 1
                 record.expected += share
                 if mine { record.backs += 1 }
-                updates.append((Pair(voter: voter, author: author), record))
+                updates.append((key, record))
             }
         }
-        for (pair, record) in updates {
-            pairs[pair] = record
+        for (key, record) in updates {
+            records[key] = record
             // Touch the set only on a change, so the mutual groups stay cached otherwise.
-            let strong = VoteWeight.isHabitual(record)
-            if strong != habitual.contains(pair) {
-                if strong { habitual.insert(pair) } else { habitual.remove(pair) }
+            let isStrong = VoteWeight.isHabitual(record)
+            if isStrong != strong.contains(key) {
+                if isStrong { strong.insert(key) } else { strong.remove(key) }
             }
         }
     }
 
     public func record(voter: Handle, author: Handle) -> PairRecord {
-        pairs[Pair(voter: voter, author: author)] ?? PairRecord()
+        guard let v = ids[voter], let a = ids[author] else { return PairRecord() }
+        return records[Self.key(v, a)] ?? PairRecord()
     }
 
-    public func karma(of handle: Handle) -> Karma { karma[handle] ?? Karma() }
+    public func karma(of handle: Handle) -> Karma {
+        guard let id = ids[handle] else { return Karma() }
+        return karmaByID[Int(id)]
+    }
 }
