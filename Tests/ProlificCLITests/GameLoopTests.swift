@@ -69,6 +69,17 @@ import Testing
         #expect(try folder.read("game/Content/projects/moon/project.md").contains("status: complete"))
         #expect(!folder.exists("game/Content/projects/moon/rounds/0003"))
 
+        let shown = try prolific("user", "show", "cy", "--json", now: "2026-01-07T00:00:00Z")
+        #expect(shown.status == 0, "\(shown.stderr)")
+        let profile = try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any]
+        #expect(profile?["karma"] as? Int == 2 + 1 + 5, "a snippet, a ballot and a win in closed rounds")
+        let badges = profile?["badges"] as? [[String: Any]]
+        #expect(badges?.first { $0["id"] as? String == "big-hit-writer" }?["tier"] as? String == "bronze")
+        let auditJSON = try prolific("audit", "moon", "--round", "2", "--json", now: "2026-01-07T00:00:00Z")
+        let roundTwo = try JSONSerialization.jsonObject(with: Data(auditJSON.stdout.utf8)) as? [String: Any]
+        #expect(roundTwo?["winner"] as? String == "ann-20260106000000")
+        #expect((roundTwo?["votes"] as? [[String: Any]])?.first?["voter"] as? String == "bo")
+
         let check = try prolific("check", now: "2026-01-07T00:00:00Z")
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
         #expect(check.stderr.contains("0 errors"))

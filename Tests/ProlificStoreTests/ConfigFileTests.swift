@@ -112,3 +112,43 @@ import Testing
                 == "title: Demo\nbase-url: https://example.org/\ndefaults:\n  round-length: 7d\n  rounds: 10\n")
     }
 }
+
+@Suite struct ConfigBadgesTests {
+    @Test func badgesInTheConfigReplaceTheDefaults() throws {
+        let text = """
+            title: T
+            base-url: https://example.org/
+            badges:
+              - id: wordsmith
+                name: Wordsmith
+                counts: snippets
+                tiers: [2, 4]
+            maintainers: [Keeper@Example.org]
+            """
+        let config = try ConfigFile.parse(text, path: "prolific.yml")
+        #expect(config.badges.map(\.name) == ["Wordsmith"])
+        #expect(config.badges[0].tiers == [Badge.Tier(name: "bronze", threshold: 2), Badge.Tier(name: "silver", threshold: 4)])
+        #expect(config.maintainers == ["Keeper@Example.org"])
+        #expect(try ConfigFile.parse(try ConfigFile.render(config), path: "prolific.yml").maintainers == config.maintainers)
+    }
+
+    @Test func badBadges() {
+        func errors(_ badges: String) -> [String] {
+            do {
+                _ = try ConfigFile.parse("title: T\nbase-url: https://example.org/\nbadges:\n" + badges, path: "prolific.yml")
+                return []
+            } catch {
+                return error.all.map(\.description)
+            }
+        }
+        #expect(errors("  - {id: x, name: X, counts: likes, tiers: [1]}\n") == [
+            "prolific.yml:4:30: error: 'counts' must be one of snippets, wins, projects, ballots, karma, found 'likes'"
+        ])
+        #expect(errors("  - {id: x, name: X, counts: wins, tiers: [5, 1]}\n") == [
+            "prolific.yml:4:43: error: 'tiers' must be 1 to 3 rising thresholds (bronze, silver, gold)"
+        ])
+        #expect(
+            errors("  - {id: x, name: X, counts: wins, tiers: [1]}\n  - {id: x, name: Y, counts: wins, tiers: [1]}\n")
+                == ["prolific.yml:4:3: error: two badges share an id"])
+    }
+}

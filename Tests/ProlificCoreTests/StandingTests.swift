@@ -1,0 +1,93 @@
+import Testing
+
+@testable import ProlificCore
+
+@Suite struct BadgeTests {
+    let contributor = Badge.defaults[0]
+
+    @Test func defaultsAreContributorBigHitWriterCreatorAndVoter() {
+        #expect(Badge.defaults.map(\.name) == ["Contributor", "Big Hit Writer", "Creator", "Voter"])
+        #expect(Badge.defaults.map(\.measure) == [.snippets, .wins, .projects, .ballots])
+        #expect(Badge.defaults.allSatisfy { $0.tiers.map(\.name) == ["bronze", "silver", "gold"] })
+    }
+
+    @Test func progressTowardsTheNextTier() {
+        let none = contributor.progress(count: 0)
+        #expect(none.tier == nil && none.next?.name == "bronze" && none.toNext == 0)
+        let bronze = contributor.progress(count: 1)
+        #expect(bronze.tier?.name == "bronze" && bronze.next?.name == "silver" && bronze.toNext == 0)
+        let halfway = contributor.progress(count: 30)  // silver at 10, gold at 50
+        #expect(halfway.tier?.name == "silver" && halfway.next?.name == "gold" && halfway.toNext == 0.5)
+        let gold = contributor.progress(count: 80)
+        #expect(gold.tier?.name == "gold" && gold.next == nil && gold.toNext == 1)
+    }
+}
+
+@Suite struct StandingAndExploreTests {
+    let users = Make.users("ann", "bob", "cat", "dan")
+
+    /// moon: round 1 closed (bob won over cat, ann and dan voted), round 2 open with cat's snippet.
+    var moon: Project {
+        let bob1 = Make.submission("bob", at: "2026-11-02T10:00:00Z")
+        let cat1 = Make.submission("cat", at: "2026-11-02T11:00:00Z")
+        var round1 = Make.round(
+            1, opened: "2026-11-01T00:00:00Z", closes: "2026-11-08T00:00:00Z", closed: "2026-11-08T00:00:00Z",
+            submissions: [bob1, cat1],
+            ballots: [
+                Make.ballot("ann", at: "2026-11-03T00:00:00Z", for: [bob1.id]),
+                Make.ballot("dan", at: "2026-11-03T00:00:00Z", for: [bob1.id, cat1.id]),
+            ])
+        round1.winner = bob1.id
+        let cat2 = Make.submission("cat", at: "2026-11-09T00:00:00Z", round: 2)
+        let round2 = Make.round(
+            2, opened: "2026-11-08T00:00:00Z", closes: "2026-11-15T00:00:00Z", submissions: [cat2],
+            ballots: [Make.ballot("ann", at: "2026-11-09T01:00:00Z", for: [cat2.id], round: 2)])
+        return Make.project("moon", owner: "ann", rounds: [round1, round2])
+    }
+
+    @Test func countsAndKarma() {
+        let standing = Standing(content: Make.content(users: Array(users.values), projects: [moon]))
+        let bob = standing.counts(of: Make.handle("bob"))
+        #expect(bob.snippets == 1 && bob.wins == 1 && bob.karma.total == 2 + 5)
+        // Badges count the open round's snippet at once; karma waits for the round to close.
+        let cat = standing.counts(of: Make.handle("cat"))
+        #expect(cat.snippets == 2 && cat.karma.snippets == 1)
+        let ann = standing.counts(of: Make.handle("ann"))
+        #expect(ann.projects == 1 && ann.ballots == 2 && ann.karma == Karma(ballots: 1, projects: 1))
+        #expect(ann.karma.breakdown == "4 (1 ballot, 1 project)")
+        #expect(standing.leaderboard.first?.handle == Make.handle("bob"))
+        #expect(standing.badges(of: Make.handle("bob")).first { $0.badge.measure == .wins }?.tier?.name == "bronze")
+    }
+
+    @Test func aNewProjectTakesTheFirstDiscoverySlot() {
+        // Four busy projects and a brand-new one with nobody but its owner.
+        var projects: [Project] = []
+        for (i, slug) in ["aa", "bb", "cc", "dd"].enumerated() {
+            var project = moon
+            project.slug = Make.slug(slug)
+            project.created = Make.time("2026-11-0\(i + 1)T00:00:00Z")
+            projects.append(project)
+        }
+        let fresh = Make.project("zz", owner: "dan", created: "2026-11-10T00:00:00Z")
+        projects.append(fresh)
+        let karma = Standing(content: Make.content(users: Array(users.values), projects: projects)).counts.mapValues(\.karma)
+        let order = Explore.order(projects, users: users, karma: karma, now: Make.time("2026-11-12T00:00:00Z"))
+        #expect(order.count == 5)
+        #expect(order[1].slug == Make.slug("zz"), "\(order.map(\.slug.rawValue))")
+        #expect(Set(order.map(\.slug)) == Set(projects.map(\.slug)))
+        // The same input in another order gives the same order.
+        let again = Explore.order(projects.reversed(), users: users, karma: karma, now: Make.time("2026-11-12T00:00:00Z"))
+        #expect(again.map(\.slug) == order.map(\.slug))
+    }
+
+    @Test func recentActivityTrends() {
+        var quiet = moon
+        quiet.slug = Make.slug("quiet")
+        var busy = moon
+        busy.slug = Make.slug("busy")
+        busy.rounds[1].ballots.append(Make.ballot("bob", at: "2026-11-11T00:00:00Z", for: [busy.rounds[1].submissions[0].id], round: 2))
+        busy.rounds[1].ballots.append(Make.ballot("dan", at: "2026-11-11T00:00:00Z", for: [busy.rounds[1].submissions[0].id], round: 2))
+        let order = Explore.order([quiet, busy], users: users, karma: [:], now: Make.time("2026-11-12T00:00:00Z"))
+        #expect(order.first?.slug == Make.slug("busy"))
+    }
+}
