@@ -43,13 +43,21 @@ public struct TallyTimeline: Sendable {
     /// The context of one round: its voters' join times (never earlier than their profile's first
     /// commit), the git identities of its ballots, and ballots cast after the commit that added them.
     public func context(for round: Round, of slug: Slug, history: VotingHistory) -> TallyContext {
+        Self.context(for: round, of: slug, history: history, joined: joined, evidence: evidence)
+    }
+
+    /// The same, for callers that hold the history and the voters' join times themselves.
+    public static func context(
+        for round: Round, of slug: Slug, history: VotingHistory, joined profileJoined: [Handle: Timestamp],
+        evidence: IdentityEvidence
+    ) -> TallyContext {
         let cutoff = TallyContext.cutoff(of: round)
         var joined: [Handle: Timestamp] = [:]
         var identities: [Handle: String] = [:]
         var suspect: [Handle: String] = [:]
         for ballot in round.ballots {
             let voter = ballot.voter
-            var time = self.joined[voter] ?? cutoff
+            var time = profileJoined[voter] ?? cutoff
             if let first = evidence.firstCommit(of: voter, asOf: cutoff), first > time { time = first }
             joined[voter] = time
             if let commit = evidence.ballotCommit(slug, round.number, voter, asOf: cutoff) {

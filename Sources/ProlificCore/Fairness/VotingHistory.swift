@@ -163,3 +163,61 @@ public struct VotingHistory: Sendable {
         return karmaByID[Int(id)]
     }
 }
+
+extension VotingHistory {
+    /// The whole state as plain values, for a derived cache on disk.
+    public struct Snapshot: Sendable, Equatable {
+        public var handles: [Handle]
+        /// Pair key (voter id << 32 | author id), chances, backs, expected.
+        public var records: [(key: UInt64, chances: Int, backs: Int, expected: Double)]
+        public var karma: [Karma]
+        public var strong: [UInt64]
+        public var roundsRecorded: Int
+
+        public init(
+            handles: [Handle], records: [(key: UInt64, chances: Int, backs: Int, expected: Double)], karma: [Karma],
+            strong: [UInt64], roundsRecorded: Int
+        ) {
+            self.handles = handles
+            self.records = records
+            self.karma = karma
+            self.strong = strong
+            self.roundsRecorded = roundsRecorded
+        }
+
+        public static func == (a: Snapshot, b: Snapshot) -> Bool {
+            a.handles == b.handles && a.karma == b.karma && a.strong == b.strong && a.roundsRecorded == b.roundsRecorded
+                && a.records.elementsEqual(b.records) {
+                    $0.key == $1.key && $0.chances == $1.chances && $0.backs == $1.backs && $0.expected == $1.expected
+                }
+        }
+    }
+
+    /// The state in a canonical order (records and edges sorted by key).
+    public var snapshot: Snapshot {
+        Snapshot(
+            handles: handles,
+            records: records.sorted { $0.key < $1.key }.map { ($0.key, $0.value.chances, $0.value.backs, $0.value.expected) },
+            karma: karmaByID, strong: strong.sorted(), roundsRecorded: roundsRecorded)
+    }
+
+    /// Restores a state; nil if the snapshot is inconsistent (ids out of range, duplicate handles).
+    public init?(snapshot: Snapshot) {
+        guard snapshot.karma.count == snapshot.handles.count, Set(snapshot.handles).count == snapshot.handles.count
+        else { return nil }
+        self.init()
+        handles = snapshot.handles
+        for (i, handle) in handles.enumerated() { ids[handle] = Int32(i) }
+        karmaByID = snapshot.karma
+        let count = UInt64(handles.count)
+        records.reserveCapacity(snapshot.records.count)
+        for r in snapshot.records {
+            guard r.key >> 32 < count, r.key & 0xFFFF_FFFF < count else { return nil }
+            records[r.key] = PairRecord(chances: r.chances, backs: r.backs, expected: r.expected)
+        }
+        guard snapshot.strong.allSatisfy({ records[$0] != nil }) else { return nil }
+        strong = Set(snapshot.strong)
+        roundsRecorded = snapshot.roundsRecorded
+        mutualGroupsAreCurrent = strong.isEmpty
+    }
+}

@@ -24,7 +24,12 @@ public enum AtomicFile {
 
     /// Replaces (or creates) the file at `path` with `text`, atomically.
     public static func write(_ text: String, to path: String) throws(Failure) {
-        let temporary = try writeTemporary(text, beside: path)
+        try write(bytes: Array(text.utf8), to: path)
+    }
+
+    /// Replaces (or creates) the file at `path` with `bytes`, atomically.
+    public static func write(bytes: [UInt8], to path: String) throws(Failure) {
+        let temporary = try writeTemporary(bytes, beside: path)
         guard rename(temporary, path) == 0 else {
             let message = FileSystem.lastError()
             unlink(temporary)
@@ -35,7 +40,7 @@ public enum AtomicFile {
 
     /// Creates the file at `path` with `text`; fails with `.exists` rather than overwrite anything.
     public static func create(_ text: String, at path: String) throws(Failure) {
-        let temporary = try writeTemporary(text, beside: path)
+        let temporary = try writeTemporary(Array(text.utf8), beside: path)
         defer { unlink(temporary) }
         guard link(temporary, path) == 0 else {
             let code = errno
@@ -45,7 +50,7 @@ public enum AtomicFile {
         syncDirectory(of: path)
     }
 
-    private static func writeTemporary(_ text: String, beside path: String) throws(Failure) -> String {
+    private static func writeTemporary(_ contents: [UInt8], beside path: String) throws(Failure) -> String {
         let folder = FileSystem.parentPath(path)
         do { try FileSystem.makeDirectories(folder) } catch { throw .io(path: folder, message: error.message) }
         var template = Array("\(folder)/.prolific-tmp-XXXXXX".utf8CString)
@@ -53,7 +58,7 @@ public enum AtomicFile {
         guard fd >= 0 else { throw .io(path: path, message: "cannot write: \(FileSystem.lastError())") }
         let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var ok = true
-        var bytes = Array(text.utf8)
+        var bytes = contents
         var done = 0
         while done < bytes.count {
             let n = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + done, $0.count - done) }

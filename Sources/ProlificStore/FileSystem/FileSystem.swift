@@ -65,7 +65,7 @@ public enum FileSystem {
     }
 
     /// Reads a whole file as bytes, refusing symbolic links and files over the size limit.
-    public static func readBytes(_ path: String) throws(Failure) -> [UInt8] {
+    public static func readBytes(_ path: String, limit: Int = maximumFileSize) throws(Failure) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else {
             let code = errno
@@ -77,8 +77,8 @@ public enum FileSystem {
         guard fstat(fd, &info) == 0 else { throw Failure(path: path, message: "cannot read: \(lastError())") }
         guard info.st_mode & S_IFMT == S_IFREG else { throw Failure(path: path, message: "is not a regular file") }
         let size = Int(info.st_size)
-        guard size <= maximumFileSize else {
-            throw Failure(path: path, message: "is \(size) bytes; content files may be at most \(maximumFileSize) bytes")
+        guard size <= limit else {
+            throw Failure(path: path, message: "is \(size) bytes; content files may be at most \(limit) bytes")
         }
         var bytes = [UInt8](repeating: 0, count: size)
         var done = 0

@@ -16,19 +16,30 @@ extension Game {
     /// `close PROJECT`: closes the open round now.
     public func close(_ slug: Slug) throws(Diagnostics) -> CloseReport {
         try locked { () throws(Diagnostics) in
-            guard FileSystem.isDirectory(layout.projectFolder(slug)) else {
-                throw Self.refuse("unknown project '\(slug)': there is no \(layout.projectFolder(slug))")
+            let project = try settle(try reader.loadProjectStrictly(slug))
+            guard let report = try close(project, trigger: .now) else {
+                throw Self.refuse("round of '\(slug)' is not ready to close")
             }
-            let (content, timeline) = try tallyTimeline()
-            guard let loaded = content.project(slug) else { throw Self.refuse("unknown project '\(slug)'") }
-            let project = try settle(loaded)
-            let plan: Closing.Plan?
-            do throws(RuleViolation) {
-                plan = try Closing.plan(project, trigger: .now, now: now, count: count(in: slug, timeline))
-            } catch { throw Self.refuse(error) }
-            guard let plan else { throw Self.refuse("round of '\(slug)' is not ready to close") }
-            return try apply(plan, to: project)
+            return report
         }
+    }
+
+    /// Plans and applies closing one project; the tally's context comes from the history cache.
+    private func close(_ project: Project, trigger: Closing.Trigger) throws(Diagnostics) -> CloseReport? {
+        var context: TallyContext? = nil
+        if let round = project.openRound, !round.submissions.isEmpty, trigger == .now || round.closes <= now {
+            context = try closingContext(for: round, of: project)
+        }
+        let plan: Closing.Plan?
+        do throws(RuleViolation) {
+            plan = try Closing.plan(project, trigger: trigger, now: now) { round in
+                guard let context else { return Tally.Outcome(record: TallyRecord(method: FairTally.method, ballots: 0, scores: []), winner: nil) }
+                let outcome = FairTally.count(round, slug: project.slug, context: context)
+                return Tally.Outcome(record: outcome.record, winner: outcome.winner)
+            }
+        } catch { throw Self.refuse(error) }
+        guard let plan else { return nil }
+        return try apply(plan, to: project)
     }
 
     /// Everything the fair tally needs: the whole content, valid, and what git says about it.
@@ -56,20 +67,30 @@ extension Game {
 
     /// `close --due`: closes (or extends) every round whose deadline has passed.
     ///
-    /// A project whose files can't be written is reported; the others are still closed.
+    /// Projects are closed in the order of their deadlines, so each tally's history extends the
+    /// previous one's. A project that can't be read or written is reported; the others still close.
     public func closeDue() throws(Diagnostics) -> (reports: [CloseReport], problems: [Diagnostic]) {
         try locked { () throws(Diagnostics) in
             var reports: [CloseReport] = []
             var problems: [Diagnostic] = []
-            let (content, timeline) = try tallyTimeline()
-            for loaded in content.projects {
+            var due: [Project] = []
+            let entries: [FileSystem.Entry]
+            do throws(FileSystem.Failure) { entries = try FileSystem.list(layout.projectsFolder) ?? [] } catch {
+                throw Diagnostics([Diagnostic(path: error.path, message: error.message)])
+            }
+            for entry in entries where entry.kind == .directory {
+                guard let slug = Slug(entry.name) else { continue }
                 do throws(Diagnostics) {
-                    let project = try settle(loaded)
-                    let plan: Closing.Plan?
-                    do throws(RuleViolation) {
-                        plan = try Closing.plan(project, trigger: .due, now: now, count: count(in: project.slug, timeline))
-                    } catch { continue }
-                    if let plan { reports.append(try apply(plan, to: project)) }
+                    let project = try settle(try reader.loadProjectStrictly(slug))
+                    if Schedule.isDue(project, now: now) { due.append(project) }
+                } catch {
+                    problems += error.all
+                }
+            }
+            due.sort { ($0.openRound?.closes ?? now, $0.slug) < ($1.openRound?.closes ?? now, $1.slug) }
+            for project in due {
+                do throws(Diagnostics) {
+                    if let report = try close(project, trigger: .due) { reports.append(report) }
                 } catch {
                     problems += error.all
                 }

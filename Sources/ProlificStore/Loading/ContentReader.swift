@@ -17,6 +17,8 @@ public struct ContentReader: Sendable {
         case all
         /// Every round file, but submissions and ballots only of the latest round.
         case latest
+        /// Every round file, and no submissions or ballots.
+        case none
     }
 
     /// Everything, with all problems found. The content is nil only if the config can't be read.
@@ -107,7 +109,7 @@ public struct ContentReader: Sendable {
         }
         numbers.sort()
         for number in numbers {
-            let full = depth == .all || number == numbers.last
+            let full = depth == .all || (depth == .latest && number == numbers.last)
             do {
                 project.rounds.append(try loadRound(slug, number, withEntries: full, problems: &problems))
             } catch {
@@ -128,7 +130,7 @@ public struct ContentReader: Sendable {
         return project
     }
 
-    private func loadRound(
+    func loadRound(
         _ slug: Slug, _ number: RoundNumber, withEntries: Bool, problems: inout [Diagnostic]
     ) throws(Diagnostics) -> Round {
         let path = layout.roundFile(slug, number)

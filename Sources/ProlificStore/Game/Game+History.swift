@@ -1,0 +1,92 @@
+import ProlificCore
+
+extension Game {
+    /// The tally context for closing `round` of `project` at `now`, from the history cache.
+    ///
+    /// Reads the stamps of every round folder, the project files (for "projects started"), the
+    /// voters' profiles, and in full only the closed rounds the cache doesn't cover yet — then
+    /// saves the cache for next time. The result is the same as `TallyTimeline`'s: the rounds
+    /// closed before the cutoff, recorded in the same order.
+    func closingContext(for round: Round, of project: Project) throws(Diagnostics) -> TallyContext {
+        var closing = round
+        if closing.closed == nil { closing.closed = now }
+        let cutoff = TallyContext.cutoff(of: closing)
+        let cache = HistoryCache.load(layout)
+        // Every closed round before the cutoff, with its stamp, and every project's start. A file
+        // whose stamp the cache saw is not parsed again.
+        var needed: [HistoryCache.Entry] = []
+        var starts: [(created: Timestamp, owner: Handle)] = []
+        var scanned: [String: HistoryCache.Scan] = [:]
+        let previous = cache?.scanned ?? [:]
+        for entry in (try? FileSystem.list(layout.projectsFolder)) ?? [] where entry.kind == .directory {
+            guard let slug = Slug(entry.name) else { continue }
+            let projectStamp = HistoryCache.stamp(file: layout.projectFile(slug))
+            if let seen = previous[slug.rawValue], seen.stamp == projectStamp, let created = seen.time, let owner = seen.owner {
+                starts.append((created, owner))
+                scanned[slug.rawValue] = seen
+            } else {
+                let (loaded, found) = reader.loadProject(slug, depth: .none)
+                let errors = found.filter { $0.severity == .error && $0.path == layout.projectFile(slug) }
+                guard let loaded, errors.isEmpty else { throw Diagnostics(errors.isEmpty ? found.sorted() : errors) }
+                starts.append((loaded.created, loaded.owner))
+                scanned[slug.rawValue] = HistoryCache.Scan(stamp: projectStamp, time: loaded.created, owner: loaded.owner)
+            }
+            for folder in (try? FileSystem.list(layout.roundsFolder(slug))) ?? [] where folder.kind == .directory {
+                guard let number = RoundNumber(folderName: folder.name) else { continue }
+                let key = "\(slug)/\(number.folderName)"
+                let stamp = HistoryCache.stamp(layout, slug, number)
+                var closed: Timestamp?
+                if let seen = previous[key], seen.stamp == stamp {
+                    closed = seen.time
+                } else {
+                    let path = layout.roundFile(slug, number)
+                    let text: String
+                    do { text = try FileSystem.readText(path) } catch {
+                        throw Diagnostics([Diagnostic(path: error.path, message: error.message)])
+                    }
+                    closed = try RoundFile.parse(text, path: path, number: number).closed
+                }
+                scanned[key] = HistoryCache.Scan(stamp: stamp, time: closed)
+                if let closed, closed < cutoff {
+                    needed.append(HistoryCache.Entry(slug: slug, number: number, closed: closed, stamp: stamp))
+                }
+            }
+        }
+        needed.sort { ($0.closed, $0.slug, $0.number) < ($1.closed, $1.slug, $1.number) }
+
+        // Reuse the cached history when its rounds are the first of those needed, in order.
+        var history: VotingHistory
+        var covered: Int
+        if let cache, cache.entries.count <= needed.count, Array(needed.prefix(cache.entries.count)) == cache.entries {
+            history = cache.history
+            covered = cache.entries.count
+        } else {
+            history = VotingHistory()
+            covered = 0
+        }
+        if covered < needed.count {
+            for entry in needed[covered...] {
+                var found: [Diagnostic] = []
+                do throws(Diagnostics) {
+                    history.record(try reader.loadRound(entry.slug, entry.number, withEntries: true, problems: &found))
+                } catch {
+                    throw Diagnostics(error.all)
+                }
+                let errors = found.filter { $0.severity == .error }
+                guard errors.isEmpty else { throw Diagnostics(errors.sorted()) }
+            }
+        }
+        if covered < needed.count || scanned != previous {
+            HistoryCache(entries: needed, scanned: scanned, history: history).save(layout)
+        }
+
+        for start in starts where start.created < cutoff { history.recordProject(owner: start.owner) }
+        var joined: [Handle: Timestamp] = [:]
+        for ballot in closing.ballots where joined[ballot.voter] == nil {
+            joined[ballot.voter] = try reader.loadUser(ballot.voter).joined
+        }
+        let config = try reader.loadConfig()
+        let evidence = GitEvidence.read(layout: layout, maintainers: Set(config.maintainers))
+        return TallyTimeline.context(for: closing, of: project.slug, history: history, joined: joined, evidence: evidence)
+    }
+}

@@ -1,0 +1,172 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import ProlificCore
+
+/// A derived cache of the voting history, in `.prolific/history.cache` inside the content
+/// directory, so closing a round doesn't re-read every closed round of every project.
+///
+/// It is never the source of truth: each closed round it covers is listed with the stamps (size
+/// and modification time) of its round.md and of its submissions and votes folders. A stamp that
+/// differs, a round missing, or a cutoff the cached history can't serve, and it is rebuilt from the
+/// files. `check` never uses it. Edits in place that keep a folder's time (not what git or
+/// `prolific` do) are tampering with closed rounds, which `check` reports.
+struct HistoryCache {
+    static let magic: Int64 = 0x5052_4F4C_4849_5302  // "PROLHIS" v2
+    static let file = ".prolific/history.cache"
+
+    /// What identifies a closed round's files on disk.
+    struct Stamp: Equatable {
+        var round: [Int64]
+    }
+
+    struct Entry: Equatable {
+        var slug: Slug
+        var number: RoundNumber
+        var closed: Timestamp
+        var stamp: Stamp
+    }
+
+    /// The closed rounds the history covers, in replay order.
+    var entries: [Entry]
+    /// What the last scan saw of every round folder and project file, by "slug/NNNN" or "slug":
+    /// its stamp, and the round's closing time or the project's start and owner, so an unchanged
+    /// file is never parsed again.
+    var scanned: [String: Scan] = [:]
+
+    struct Scan: Equatable {
+        var stamp: Stamp
+        /// A round's `closed` (nil while open), or a project's `created`.
+        var time: Timestamp?
+        /// A project's owner.
+        var owner: Handle?
+    }
+    /// The history of exactly those rounds (no projects recorded: they are counted at use).
+    var history: VotingHistory
+
+    /// The stamp of a round folder: round.md's size and time, and its two folders' times.
+    static func stamp(_ layout: ContentLayout, _ slug: Slug, _ number: RoundNumber) -> Stamp {
+        func times(_ path: String) -> [Int64] {
+            var info = stat()
+            guard stat(path, &info) == 0 else { return [-1, -1] }
+            return [Int64(info.st_size), Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)]
+        }
+        return Stamp(
+            round: times(layout.roundFile(slug, number)) + times(layout.submissionsFolder(slug, number))
+                + times(layout.votesFolder(slug, number)))
+    }
+
+    /// The stamp of one file: its size and modification time.
+    static func stamp(file path: String) -> Stamp {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return Stamp(round: [-1, -1]) }
+        return Stamp(round: [Int64(info.st_size), Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)])
+    }
+
+    static func path(_ layout: ContentLayout) -> String { "\(layout.root)/\(file)" }
+
+    static func load(_ layout: ContentLayout) -> HistoryCache? {
+        guard let bytes = try? FileSystem.readBytes(path(layout), limit: 1 << 30) else { return nil }
+        var r = BinaryReader(bytes)
+        guard r.integer() == magic, let entryCount = r.count(minimumSize: 40) else { return nil }
+        var entries: [Entry] = []
+        for _ in 0..<entryCount {
+            guard let slugText = r.string(), let slug = Slug(slugText), let n = r.integer(), let number = RoundNumber(Int(n)),
+                let closed = r.integer(), let stampCount = r.count(minimumSize: 8)
+            else { return nil }
+            var stamp: [Int64] = []
+            for _ in 0..<stampCount {
+                guard let v = r.integer() else { return nil }
+                stamp.append(v)
+            }
+            entries.append(Entry(slug: slug, number: number, closed: Timestamp(secondsSinceEpoch: closed), stamp: Stamp(round: stamp)))
+        }
+        guard let scanCount = r.count(minimumSize: 24) else { return nil }
+        var scanned: [String: Scan] = [:]
+        for _ in 0..<scanCount {
+            guard let key = r.string(), let stampCount = r.count(minimumSize: 8) else { return nil }
+            var stamp: [Int64] = []
+            for _ in 0..<stampCount {
+                guard let v = r.integer() else { return nil }
+                stamp.append(v)
+            }
+            guard let time = r.integer(), let owner = r.string() else { return nil }
+            scanned[key] = Scan(
+                stamp: Stamp(round: stamp), time: time == Int64.min ? nil : Timestamp(secondsSinceEpoch: time),
+                owner: owner.isEmpty ? nil : Handle(owner))
+        }
+        guard let handleCount = r.count(minimumSize: 8) else { return nil }
+        var handles: [Handle] = []
+        var karma: [Karma] = []
+        for _ in 0..<handleCount {
+            guard let text = r.string(), let handle = Handle(text), let s = r.integer(), let b = r.integer(),
+                let w = r.integer(), let p = r.integer()
+            else { return nil }
+            handles.append(handle)
+            karma.append(Karma(snippets: Int(s), ballots: Int(b), wins: Int(w), projects: Int(p)))
+        }
+        guard let recordCount = r.count(minimumSize: 32) else { return nil }
+        var records: [(key: UInt64, chances: Int, backs: Int, expected: Double)] = []
+        records.reserveCapacity(recordCount)
+        for _ in 0..<recordCount {
+            guard let key = r.unsigned(), let chances = r.integer(), let backs = r.integer(), let expected = r.double() else {
+                return nil
+            }
+            records.append((key, Int(chances), Int(backs), expected))
+        }
+        guard let strongCount = r.count(minimumSize: 8) else { return nil }
+        var strong: [UInt64] = []
+        for _ in 0..<strongCount {
+            guard let key = r.unsigned() else { return nil }
+            strong.append(key)
+        }
+        guard let rounds = r.integer(), r.isAtEnd,
+            let history = VotingHistory(
+                snapshot: .init(handles: handles, records: records, karma: karma, strong: strong, roundsRecorded: Int(rounds)))
+        else { return nil }
+        return HistoryCache(entries: entries, scanned: scanned, history: history)
+    }
+
+    /// Saves atomically; a failure to save only costs speed next time.
+    func save(_ layout: ContentLayout) {
+        var w = BinaryWriter()
+        w.integer(Self.magic)
+        w.integer(Int64(entries.count))
+        for e in entries {
+            w.string(e.slug.rawValue)
+            w.integer(Int64(e.number.value))
+            w.integer(e.closed.secondsSinceEpoch)
+            w.integer(Int64(e.stamp.round.count))
+            for v in e.stamp.round { w.integer(v) }
+        }
+        w.integer(Int64(scanned.count))
+        for (key, scan) in scanned.sorted(by: { $0.key < $1.key }) {
+            w.string(key)
+            w.integer(Int64(scan.stamp.round.count))
+            for v in scan.stamp.round { w.integer(v) }
+            w.integer(scan.time?.secondsSinceEpoch ?? Int64.min)
+            w.string(scan.owner?.rawValue ?? "")
+        }
+        let snapshot = history.snapshot
+        w.integer(Int64(snapshot.handles.count))
+        for (handle, karma) in zip(snapshot.handles, snapshot.karma) {
+            w.string(handle.rawValue)
+            for v in [karma.snippets, karma.ballots, karma.wins, karma.projects] { w.integer(Int64(v)) }
+        }
+        w.integer(Int64(snapshot.records.count))
+        for r in snapshot.records {
+            w.unsigned(r.key)
+            w.integer(Int64(r.chances))
+            w.integer(Int64(r.backs))
+            w.double(r.expected)
+        }
+        w.integer(Int64(snapshot.strong.count))
+        for key in snapshot.strong { w.unsigned(key) }
+        w.integer(Int64(snapshot.roundsRecorded))
+        try? AtomicFile.write(bytes: w.bytes, to: Self.path(layout))
+    }
+}

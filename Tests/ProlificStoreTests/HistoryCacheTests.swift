@@ -1,0 +1,90 @@
+import Foundation
+import ProlificCore
+import Testing
+
+@testable import ProlificStore
+
+/// `close` takes the voting history from `.prolific/history.cache` when it can; the result must
+/// always be the one reading every file gives.
+@Suite struct HistoryCacheTests {
+    /// Two projects: sun's round 1 closed with ballots, moon's round 1 open with snippets and ballots.
+    func world() throws -> Playground {
+        let world = try Playground()
+        try world.standardSetup()
+        _ = try world.game("2026-10-01T00:00:00Z").addUser(Make.handle("dan"), name: "Dan", bio: "")
+        _ = try world.game("2026-11-01T00:00:00Z").newProject(
+            Game.ProjectRequest(slug: Make.slug("sun"), title: "Sun", owner: Make.handle("bob"), rounds: 3, starter: "Hot."))
+        _ = try world.game("2026-11-02T00:00:00Z").submit(to: Make.slug("sun"), by: Make.handle("ann"), ending: false, body: "A.")
+        _ = try world.game("2026-11-02T01:00:00Z").submit(to: Make.slug("sun"), by: Make.handle("cat"), ending: false, body: "C.")
+        for voter in ["bob", "dan"] {
+            _ = try world.game("2026-11-03T00:00:00Z").vote(in: Make.slug("sun"), by: Make.handle(voter), for: ["ann-20261102000000"])
+        }
+        _ = try world.game("2026-11-04T00:00:00Z").close(Make.slug("sun"))
+        _ = try world.game("2026-11-05T00:00:00Z").submit(to: Make.slug("moon"), by: Make.handle("ann"), ending: false, body: "M.")
+        _ = try world.game("2026-11-05T01:00:00Z").submit(to: Make.slug("moon"), by: Make.handle("bob"), ending: false, body: "N.")
+        for voter in ["dan", "cat"] {
+            _ = try world.game("2026-11-06T00:00:00Z").vote(in: Make.slug("moon"), by: Make.handle(voter), for: ["ann-20261105000000"])
+        }
+        return world
+    }
+
+    func cacheFile(_ world: Playground) -> String { "\(world.root)/.prolific/history.cache" }
+
+    func closeMoon(_ world: Playground) throws -> String {
+        _ = try world.game("2026-11-07T00:00:00Z").close(Make.slug("moon"))
+        return try world.directory.read("Content/projects/moon/rounds/0001/round.md")
+    }
+
+    @Test func aClosingWritesTheCacheAndTheNextUsesIt() throws {
+        let world = try world()
+        #expect(FileManager.default.fileExists(atPath: cacheFile(world)), "sun's close saved the history")
+        let cached = try closeMoon(world)
+
+        let fresh = try self.world()
+        try FileManager.default.removeItem(atPath: cacheFile(fresh))
+        #expect(try closeMoon(fresh) == cached)
+        // And check, which never uses the cache, agrees.
+        let (content, problems) = world.reader.loadAll()
+        #expect(problems.isEmpty)
+        #expect(content.map { ContentCheck.problems(in: $0) } == [])
+    }
+
+    @Test func aCorruptOrTruncatedCacheIsRebuilt() throws {
+        let reference = try closeMoon(try world())
+        for damage in [Data("garbage".utf8), Data()] {
+            let world = try world()
+            var bytes = try Data(contentsOf: URL(fileURLWithPath: cacheFile(world)))
+            bytes = damage.isEmpty ? bytes.prefix(bytes.count / 2) : damage
+            try bytes.write(to: URL(fileURLWithPath: cacheFile(world)))
+            #expect(try closeMoon(world) == reference)
+        }
+    }
+
+    @Test func aChangedClosedRoundIsReadAgain() throws {
+        let reference = try closeMoon(try world())
+        let world = try world()
+        let layout = ContentLayout(root: world.root)
+        let cached = try #require(HistoryCache.load(layout))
+        // Something touched sun's closed votes folder: its stamp no longer matches, so the cached
+        // history is not trusted and is rebuilt from the files.
+        let votes = world.directory.path("Content/projects/sun/rounds/0001/votes")
+        Thread.sleep(forTimeInterval: 0.01)
+        try Data().write(to: URL(fileURLWithPath: "\(votes)/.scratch"))
+        try FileManager.default.removeItem(atPath: "\(votes)/.scratch")
+        #expect(cached.entries.first?.stamp != HistoryCache.stamp(layout, Make.slug("sun"), Make.number(1)))
+        #expect(try closeMoon(world) == reference)
+        #expect(HistoryCache.load(layout)?.entries.first?.stamp == HistoryCache.stamp(layout, Make.slug("sun"), Make.number(1)))
+    }
+
+    @Test func binaryReaderNeverTrapsOnBadInput() {
+        var reader = BinaryReader([1, 2, 3])
+        #expect(reader.integer() == nil)
+        var counts = BinaryReader(Array(repeating: 0xFF, count: 16))
+        #expect(counts.count() == nil, "a negative or huge count is refused")
+        var writer = BinaryWriter()
+        writer.string("héllo")
+        writer.double(2.5)
+        var back = BinaryReader(writer.bytes)
+        #expect(back.string() == "héllo" && back.double() == 2.5 && back.isAtEnd)
+    }
+}
