@@ -186,18 +186,19 @@ extension VotingHistory {
         }
 
         public static func == (a: Snapshot, b: Snapshot) -> Bool {
-            a.handles == b.handles && a.karma == b.karma && a.strong == b.strong && a.roundsRecorded == b.roundsRecorded
-                && a.records.elementsEqual(b.records) {
-                    $0.key == $1.key && $0.chances == $1.chances && $0.backs == $1.backs && $0.expected == $1.expected
-                }
+            func sorted(_ s: Snapshot) -> [(UInt64, Int, Int, Double)] {
+                s.records.sorted { $0.key < $1.key }.map { ($0.key, $0.chances, $0.backs, $0.expected) }
+            }
+            return a.handles == b.handles && a.karma == b.karma && a.strong == b.strong
+                && a.roundsRecorded == b.roundsRecorded && sorted(a).elementsEqual(sorted(b)) { $0 == $1 }
         }
     }
 
-    /// The state in a canonical order (records and edges sorted by key).
+    /// The state as plain values (records in no particular order: a cache needs no canonical form).
     public var snapshot: Snapshot {
         Snapshot(
             handles: handles,
-            records: records.sorted { $0.key < $1.key }.map { ($0.key, $0.value.chances, $0.value.backs, $0.value.expected) },
+            records: records.map { ($0.key, $0.value.chances, $0.value.backs, $0.value.expected) },
             karma: karmaByID, strong: strong.sorted(), roundsRecorded: roundsRecorded)
     }
 

@@ -76,9 +76,9 @@ extension Game {
                 guard errors.isEmpty else { throw Diagnostics(errors.sorted()) }
             }
         }
-        if covered < needed.count || scanned != previous {
-            HistoryCache(entries: needed, scanned: scanned, history: history).save(layout)
-        }
+        let updated = HistoryCache(entries: needed, scanned: scanned, history: history)
+        if covered < needed.count || cache == nil { updated.save(layout) }
+        if scanned != previous { updated.saveScan(layout) }
 
         for start in starts where start.created < cutoff { history.recordProject(owner: start.owner) }
         var joined: [Handle: Timestamp] = [:]

@@ -18,6 +18,7 @@ import ProlificCore
 struct HistoryCache {
     static let magic: Int64 = 0x5052_4F4C_4849_5302  // "PROLHIS" v2
     static let file = ".prolific/history.cache"
+    static let scanFile = ".prolific/scan.cache"
 
     /// What identifies a closed round's files on disk.
     struct Stamp: Equatable {
@@ -85,20 +86,6 @@ struct HistoryCache {
             }
             entries.append(Entry(slug: slug, number: number, closed: Timestamp(secondsSinceEpoch: closed), stamp: Stamp(round: stamp)))
         }
-        guard let scanCount = r.count(minimumSize: 24) else { return nil }
-        var scanned: [String: Scan] = [:]
-        for _ in 0..<scanCount {
-            guard let key = r.string(), let stampCount = r.count(minimumSize: 8) else { return nil }
-            var stamp: [Int64] = []
-            for _ in 0..<stampCount {
-                guard let v = r.integer() else { return nil }
-                stamp.append(v)
-            }
-            guard let time = r.integer(), let owner = r.string() else { return nil }
-            scanned[key] = Scan(
-                stamp: Stamp(round: stamp), time: time == Int64.min ? nil : Timestamp(secondsSinceEpoch: time),
-                owner: owner.isEmpty ? nil : Handle(owner))
-        }
         guard let handleCount = r.count(minimumSize: 8) else { return nil }
         var handles: [Handle] = []
         var karma: [Karma] = []
@@ -128,10 +115,49 @@ struct HistoryCache {
             let history = VotingHistory(
                 snapshot: .init(handles: handles, records: records, karma: karma, strong: strong, roundsRecorded: Int(rounds)))
         else { return nil }
-        return HistoryCache(entries: entries, scanned: scanned, history: history)
+        return HistoryCache(entries: entries, scanned: loadScan(layout) ?? [:], history: history)
     }
 
-    /// Saves atomically; a failure to save only costs speed next time.
+    /// What the last scan saw, from its own small file: it changes with every close, the history
+    /// only when rounds are added to it.
+    static func loadScan(_ layout: ContentLayout) -> [String: Scan]? {
+        guard let bytes = try? FileSystem.readBytes("\(layout.root)/\(scanFile)", limit: 1 << 30) else { return nil }
+        var r = BinaryReader(bytes)
+        guard r.integer() == magic else { return nil }
+        guard let scanCount = r.count(minimumSize: 24) else { return nil }
+        var scanned: [String: Scan] = [:]
+        for _ in 0..<scanCount {
+            guard let key = r.string(), let stampCount = r.count(minimumSize: 8) else { return nil }
+            var stamp: [Int64] = []
+            for _ in 0..<stampCount {
+                guard let v = r.integer() else { return nil }
+                stamp.append(v)
+            }
+            guard let time = r.integer(), let owner = r.string() else { return nil }
+            scanned[key] = Scan(
+                stamp: Stamp(round: stamp), time: time == Int64.min ? nil : Timestamp(secondsSinceEpoch: time),
+                owner: owner.isEmpty ? nil : Handle(owner))
+        }
+        guard r.isAtEnd else { return nil }
+        return scanned
+    }
+
+    /// Saves the scan table atomically; a failure to save only costs speed next time.
+    func saveScan(_ layout: ContentLayout) {
+        var w = BinaryWriter()
+        w.integer(Self.magic)
+        w.integer(Int64(scanned.count))
+        for (key, scan) in scanned.sorted(by: { $0.key < $1.key }) {
+            w.string(key)
+            w.integer(Int64(scan.stamp.round.count))
+            for v in scan.stamp.round { w.integer(v) }
+            w.integer(scan.time?.secondsSinceEpoch ?? Int64.min)
+            w.string(scan.owner?.rawValue ?? "")
+        }
+        try? AtomicFile.write(bytes: w.bytes, to: "\(layout.root)/\(Self.scanFile)")
+    }
+
+    /// Saves the history atomically; a failure to save only costs speed next time.
     func save(_ layout: ContentLayout) {
         var w = BinaryWriter()
         w.integer(Self.magic)
@@ -142,14 +168,6 @@ struct HistoryCache {
             w.integer(e.closed.secondsSinceEpoch)
             w.integer(Int64(e.stamp.round.count))
             for v in e.stamp.round { w.integer(v) }
-        }
-        w.integer(Int64(scanned.count))
-        for (key, scan) in scanned.sorted(by: { $0.key < $1.key }) {
-            w.string(key)
-            w.integer(Int64(scan.stamp.round.count))
-            for v in scan.stamp.round { w.integer(v) }
-            w.integer(scan.time?.secondsSinceEpoch ?? Int64.min)
-            w.string(scan.owner?.rawValue ?? "")
         }
         let snapshot = history.snapshot
         w.integer(Int64(snapshot.handles.count))
