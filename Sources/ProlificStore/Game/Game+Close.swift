@@ -42,7 +42,7 @@ extension Game {
         return try apply(plan, to: project)
     }
 
-    /// Everything the fair tally needs: the whole content, valid, and what git says about it.
+    /// Everything `audit` needs to re-run any round: the whole content, valid, and what git says.
     ///
     /// A tally is only reproducible against the history `check` will see, so a content directory
     /// with errors is refused rather than tallied against part of itself.
@@ -58,11 +58,6 @@ extension Game {
         return (content, TallyTimeline(content: content, evidence: evidence))
     }
 
-    func count(in slug: Slug, _ timeline: TallyTimeline) -> (Round) -> Tally.Outcome {
-        { round in
-            let outcome = timeline.tally(round, of: slug, closingAt: now)
-            return Tally.Outcome(record: outcome.record, winner: outcome.winner)
-        }
     }
 
     /// `close --due`: closes (or extends) every round whose deadline has passed.
