@@ -58,8 +58,6 @@ extension Game {
         return (content, TallyTimeline(content: content, evidence: evidence))
     }
 
-    }
-
     /// `close --due`: closes (or extends) every round whose deadline has passed.
     ///
     /// Projects are closed in the order of their deadlines, so each tally's history extends the
