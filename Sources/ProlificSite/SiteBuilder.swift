@@ -13,11 +13,14 @@ public struct SiteBuilder {
     let content: Content
     let theme: Theme
     let now: Timestamp
+    /// What git says about who committed what, for re-running the fair tally of each round.
+    let evidence: IdentityEvidence
 
-    public init(content: Content, theme: Theme, now: Timestamp) {
+    public init(content: Content, theme: Theme, now: Timestamp, evidence: IdentityEvidence = IdentityEvidence()) {
         self.content = content
         self.theme = theme
         self.now = now
+        self.evidence = evidence
     }
 
     public func build() throws(Diagnostics) -> [OutputFile] {
@@ -41,7 +44,20 @@ public struct SiteBuilder {
                     "hasCompleted": !complete.isEmpty,
                     "completed": complete.map(pages.card),
                 ]))
+        var replayed: [String: TallyTimeline.Replayed] = [:]
+        for result in TallyTimeline(content: content, evidence: evidence).replayExplained() {
+            replayed[IdentityEvidence.key(result.slug, result.round.number)] = result
+        }
+        let rounds = RoundPages(pages: pages)
         for project in content.projects {
+            for round in project.rounds where !round.isOpen {
+                let context = PageContext(
+                    site: content.config, now: now, path: RoundPages.path(of: project, round.number),
+                    title: "Round \(round.number) · \(project.title)",
+                    description: "Round \(round.number) of \(project.title): the winning snippet, the alternate takes and the tally.")
+                let values = rounds.page(round, of: project, replayed: replayed[IdentityEvidence.key(project.slug, round.number)])
+                files.append(try render("round", context, values))
+            }
             let context = PageContext(
                 site: content.config, now: now, path: ProjectPages.path(of: project), title: project.title,
                 description: "\(project.title), a story written together on \(content.config.title).")

@@ -11,9 +11,9 @@ import Testing
     @Test func goldenPages() throws {
         let content = try SiteFixtures.load(SiteFixtures.root.appendingPathComponent("check/valid/Content").path)
         let pages = try SiteFixtures.build(content, now: Self.now)
-        #expect(Set(pages.keys) == ["index.html", "projects/moon/index.html", "style.css"])
+        #expect(Set(pages.keys) == ["index.html", "projects/moon/index.html", "projects/moon/rounds/0001/index.html", "style.css"])
         let golden = SiteFixtures.root.appendingPathComponent("site/golden")
-        for name in ["index.html", "projects/moon/index.html"] {
+        for name in ["index.html", "projects/moon/index.html", "projects/moon/rounds/0001/index.html"] {
             let file = golden.appendingPathComponent(name)
             if SiteFixtures.recording {
                 try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -61,6 +61,19 @@ import Testing
             #expect(!html.lowercased().contains("javascript:"), "\(path)")
             #expect(html.contains("&lt;script&gt;"), "\(path) shows the text, escaped")
         }
+    }
+
+    @Test func aClosedRoundHasItsPageWithTheWinnerTheAlternatesAndTheTally() throws {
+        let content = try SiteFixtures.load(SiteFixtures.root.appendingPathComponent("check/valid/Content").path)
+        let pages = try SiteFixtures.build(content, now: Self.now)
+        let page = try #require(pages["projects/moon/rounds/0001/index.html"])
+        let winner = try #require(page.range(of: "<p>Text by bo.</p>"))
+        let alternate = try #require(page.range(of: "<p>Text by cy.</p>"))
+        #expect(winner.lowerBound < alternate.lowerBound, "the winner comes first, then the alternate takes")
+        #expect(page.contains("Counted plainly (plain-1)"))
+        #expect(page.contains("<td class=\"number\">1.5</td>"))
+        #expect(page.contains("href=\"../../index.html\""), "links back to the project")
+        #expect(try #require(pages["projects/moon/index.html"]).contains("href=\"rounds/0001/index.html\""))
     }
 
     @Test func buildingTwiceGivesTheSameBytes() throws {

@@ -31,7 +31,8 @@ struct BuildCommand: ParsableCommand {
             let errors = problems.filter { $0.severity == .error }
             guard let content, errors.isEmpty else { throw Diagnostics(problems.sorted()) }
             let theme = try loadTheme()
-            let files = try SiteBuilder(content: content, theme: theme, now: game.now).build()
+            let evidence = GitEvidence.read(layout: game.layout, maintainers: Set(content.config.maintainers))
+            let files = try SiteBuilder(content: content, theme: theme, now: game.now, evidence: evidence).build()
             try SiteWriter.write(files, to: out)
             let pages = files.filter { $0.path.hasSuffix(".html") }.count
             let seconds = Date().timeIntervalSince(start)

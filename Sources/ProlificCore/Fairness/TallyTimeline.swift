@@ -80,13 +80,27 @@ public struct TallyTimeline: Sendable {
 
     /// Re-runs the tally of every closed round, in cutoff order, with its recorded method.
     public func replay() -> [(slug: Slug, round: Round, outcome: Tally.Outcome)] {
+        replayExplained().map { ($0.slug, $0.round, $0.outcome) }
+    }
+
+    /// One closed round re-tallied: the outcome, and for fair rounds every vote's weight and reasons.
+    public struct Replayed: Sendable {
+        public var slug: Slug
+        public var round: Round
+        public var outcome: Tally.Outcome
+        /// nil for rounds decided by the plain count.
+        public var explained: FairTally.Outcome?
+    }
+
+    /// `replay`, keeping the fair tally's explanations (for round pages and audits).
+    public func replayExplained() -> [Replayed] {
         let targets = closedRounds.sorted {
             (TallyContext.cutoff(of: $0.round), $0.slug, $0.round.number)
                 < (TallyContext.cutoff(of: $1.round), $1.slug, $1.round.number)
         }
         var history = VotingHistory()
         var nextRound = 0, nextProject = 0
-        var results: [(Slug, Round, Tally.Outcome)] = []
+        var results: [Replayed] = []
         for target in targets {
             let cutoff = TallyContext.cutoff(of: target.round)
             while nextProject < projectStarts.count, projectStarts[nextProject].created < cutoff {
@@ -97,16 +111,17 @@ public struct TallyTimeline: Sendable {
                 history.record(closedRounds[nextRound].round)
                 nextRound += 1
             }
-            let outcome: Tally.Outcome
             if target.round.tally?.method == Tally.method {
-                outcome = Tally.count(target.round)
+                results.append(Replayed(slug: target.slug, round: target.round, outcome: Tally.count(target.round), explained: nil))
             } else {
                 var context = context(for: target.round, of: target.slug, history: history)
                 context.mutualGroups = history.mutualGroups
                 let fair = FairTally.count(target.round, slug: target.slug, context: context)
-                outcome = Tally.Outcome(record: fair.record, winner: fair.winner)
+                results.append(
+                    Replayed(
+                        slug: target.slug, round: target.round, outcome: Tally.Outcome(record: fair.record, winner: fair.winner),
+                        explained: fair))
             }
-            results.append((target.slug, target.round, outcome))
         }
         return results
     }

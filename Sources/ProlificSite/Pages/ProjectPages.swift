@@ -64,6 +64,7 @@ struct ProjectPages {
             let label = chapter.round.map { "Round \($0)" } ?? "Opening"
             return [
                 "anchor": chapter.round.map { "round-\($0)" } ?? "opening",
+                "roundURL": chapter.round.map { "rounds/\($0.folderName)/index.html" } ?? "",
                 "label": label,
                 "isStarter": chapter.round == nil,
                 "credit": chapter.round == nil ? "Opening by" : "Written by",

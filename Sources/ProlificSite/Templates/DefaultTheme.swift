@@ -94,7 +94,7 @@ enum DefaultTheme {
 </header>
 {{#chapters}}
 <section class="chapter" id="{{anchor}}" aria-label="{{label}}">
-{{^isStarter}}<h2 class="chapter-heading">{{label}}</h2>{{/isStarter}}
+{{^isStarter}}<h2 class="chapter-heading"><a href="{{roundURL}}">{{label}}</a></h2>{{/isStarter}}
 <div class="prose">{{{html}}}</div>
 <p class="credit">{{credit}} {{authorName}} <span class="handle">@{{authorHandle}}</span></p>
 </section>
@@ -127,6 +127,66 @@ enum DefaultTheme {
 </div>
 </section>
 {{/openRound}}
+{{/main}}
+{{/base}}
+
+"""#
+        ),
+        (
+            "round.mustache",
+            #"""
+{{<base}}
+{{$main}}
+<article class="round-page">
+<header class="story-header">
+<p class="eyebrow"><a href="{{projectURL}}">{{projectTitle}}</a></p>
+<h1>Round {{number}}</h1>
+<p class="meta">Closed <time datetime="{{closedISO}}">{{closedDisplay}}</time> · {{snippetsLabel}} · {{ballotsLabel}}</p>
+</header>
+<section class="chapter" aria-labelledby="winner">
+<h2 id="winner" class="chapter-heading">The winner</h2>
+{{#winner}}
+<div class="prose">{{{html}}}</div>
+<p class="credit">Written by {{authorName}} <span class="handle">@{{authorHandle}}</span>{{#ending}} · the story’s ending{{/ending}}</p>
+{{/winner}}
+</section>
+{{#hasAlternates}}
+<section aria-labelledby="alternates">
+<h2 id="alternates">Alternate takes</h2>
+<ol class="snippets">
+{{#alternates}}
+<li>
+<article class="snippet" id="{{id}}" aria-label="Alternate take by {{authorName}}">
+<h3>{{authorName}} <span class="handle">@{{authorHandle}}</span>{{#ending}} <span class="label">proposed ending</span>{{/ending}}</h3>
+<div class="prose">{{{html}}}</div>
+</article>
+</li>
+{{/alternates}}
+</ol>
+</section>
+{{/hasAlternates}}
+<section aria-labelledby="tally">
+<h2 id="tally">The tally</h2>
+<p>{{methodNote}}</p>
+<table class="tally">
+<caption>Scores, highest first</caption>
+<thead><tr><th scope="col">Snippet</th><th scope="col">Score</th></tr></thead>
+<tbody>
+{{#scores}}
+<tr><td>{{authorName}} <span class="handle">{{id}}</span>{{#isWinner}} <span class="label">winner</span>{{/isWinner}}</td><td class="number">{{score}}</td></tr>
+{{/scores}}
+</tbody>
+</table>
+{{#hasVotes}}
+<h3>Every vote, explained</h3>
+<ul class="votes">
+{{#votes}}
+<li><strong>@{{voter}}</strong>: {{explanation}}</li>
+{{/votes}}
+</ul>
+{{/hasVotes}}
+</section>
+</article>
 {{/main}}
 {{/base}}
 
@@ -214,6 +274,14 @@ progress { width: 12rem; max-width: 100%; height: 0.6rem; accent-color: var(--ac
 .how { background: var(--accent-bg); border-radius: 0.75rem; padding: 0.25rem 1.25rem 0.5rem; margin-top: 2rem; }
 .how h3 { margin-bottom: 0.25rem; }
 .empty { color: var(--muted); font-style: italic; }
+.chapter-heading a { color: inherit; text-decoration: none; }
+.chapter-heading a:hover { text-decoration: underline; }
+.tally { width: 100%; border-collapse: collapse; font-family: var(--sans); font-size: 0.9rem; margin: 1rem 0; }
+.tally caption { text-align: left; color: var(--muted); padding-bottom: 0.25rem; }
+.tally th, .tally td { text-align: left; padding: 0.35rem 0.5rem; border-bottom: 1px solid var(--line); }
+.tally .number { text-align: right; font-variant-numeric: tabular-nums; }
+.votes { font-family: var(--sans); font-size: 0.85rem; color: var(--fg); padding-left: 1.1rem; }
+.votes li { margin-bottom: 0.4rem; overflow-wrap: anywhere; }
 .site-footer { border-top: 1px solid var(--line); padding-top: 1rem; padding-bottom: 2rem; }
 @media print {
   .site-header, .site-footer, .round, .skip { display: none; }
