@@ -63,6 +63,14 @@ public struct SiteBuilder {
                 description: "\(project.title), a story written together on \(content.config.title).")
             files.append(try render("project", context, pages.page(project)))
         }
+        files.append(
+            try render(
+                "404",
+                PageContext(
+                    site: content.config, now: now, path: PageContext.notFound, title: "Page not found",
+                    description: "This page isn't part of the story."), [:]))
+        files.append(SiteMap.file(pages: files.map(\.path), baseURL: content.config.baseURL))
+        files.append(SiteMap.robots(baseURL: content.config.baseURL))
         for file in theme.staticFiles {
             files.append(OutputFile(path: file.path, contents: file.contents))
         }

@@ -11,7 +11,11 @@ import Testing
     @Test func goldenPages() throws {
         let content = try SiteFixtures.load(SiteFixtures.root.appendingPathComponent("check/valid/Content").path)
         let pages = try SiteFixtures.build(content, now: Self.now)
-        #expect(Set(pages.keys) == ["index.html", "projects/moon/index.html", "projects/moon/rounds/0001/index.html", "style.css"])
+        #expect(
+            Set(pages.keys) == [
+                "index.html", "projects/moon/index.html", "projects/moon/rounds/0001/index.html", "404.html", "sitemap.xml",
+                "robots.txt", "style.css",
+            ])
         let golden = SiteFixtures.root.appendingPathComponent("site/golden")
         for name in ["index.html", "projects/moon/index.html", "projects/moon/rounds/0001/index.html"] {
             let file = golden.appendingPathComponent(name)
@@ -74,6 +78,27 @@ import Testing
         #expect(page.contains("<td class=\"number\">1.5</td>"))
         #expect(page.contains("href=\"../../index.html\""), "links back to the project")
         #expect(try #require(pages["projects/moon/index.html"]).contains("href=\"rounds/0001/index.html\""))
+    }
+
+    @Test func sitemapRobotsAndTheNotFoundPage() throws {
+        let content = try SiteFixtures.load(SiteFixtures.root.appendingPathComponent("check/valid/Content").path)
+        let pages = try SiteFixtures.build(content, now: Self.now)
+        #expect(
+            pages["sitemap.xml"]
+                == """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+                  <url><loc>https://example.org/</loc></url>
+                  <url><loc>https://example.org/projects/moon/</loc></url>
+                  <url><loc>https://example.org/projects/moon/rounds/0001/</loc></url>
+                </urlset>
+
+                """)
+        #expect(pages["robots.txt"] == "User-agent: *\nAllow: /\nSitemap: https://example.org/sitemap.xml\n")
+        #expect(try #require(pages["404.html"]).contains("href=\"/style.css\""), "the 404 page links from the site's root path")
+        #expect(PageContext.sitePath(of: "https://example.org/stories") == "/stories/")
+        #expect(PageContext.sitePath(of: "https://example.org") == "/")
+        #expect(SiteMap.escape("a&b<'\">") == "a&amp;b&lt;&apos;&quot;&gt;")
     }
 
     @Test func buildingTwiceGivesTheSameBytes() throws {

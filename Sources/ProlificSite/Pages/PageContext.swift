@@ -1,3 +1,4 @@
+import Foundation
 import ProlificCore
 
 /// The values every page receives, whatever its kind.
@@ -12,9 +13,24 @@ struct PageContext {
     var title: String
     var description: String
 
+    /// The 404 page is served at any missing path, so its links start from the site's path on
+    /// its host (`/` or `/sub/`, from `base-url`): relative links would break, absolute ones would
+    /// reach for another host when previewing.
     var root: String {
-        String(repeating: "../", count: path.split(separator: "/").count - 1)
+        if path == Self.notFound { return Self.sitePath(of: site.baseURL) }
+        return String(repeating: "../", count: path.split(separator: "/").count - 1)
     }
+
+    /// `https://example.org/stories/` → `/stories/`.
+    static func sitePath(of baseURL: String) -> String {
+        guard let scheme = baseURL.range(of: "://") else { return "/" }
+        let rest = baseURL[scheme.upperBound...]
+        guard let slash = rest.firstIndex(of: "/") else { return "/" }
+        let path = String(rest[slash...])
+        return path.hasSuffix("/") ? path : path + "/"
+    }
+
+    static let notFound = "404.html"
 
     var canonical: String {
         let trimmed = path.hasSuffix("index.html") ? String(path.dropLast("index.html".count)) : path

@@ -4,6 +4,21 @@
 enum DefaultTheme {
     static let files: [(path: String, contents: String)] = [
         (
+            "404.mustache",
+            #"""
+{{<base}}
+{{$main}}
+<section class="intro">
+<h1>Page not found</h1>
+<p>This page isn’t part of the story. Perhaps it was moved, or the link is mistyped.</p>
+<p><a href="{{root}}index.html">Back to all stories</a></p>
+</section>
+{{/main}}
+{{/base}}
+
+"""#
+        ),
+        (
             "base.mustache",
             ##"""
 <!doctype html>

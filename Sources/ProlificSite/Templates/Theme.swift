@@ -9,7 +9,7 @@ import ProlificCore
 /// edits can't run code; `{{value}}` escapes HTML; it has no dependencies of its own and builds fast.
 public struct Theme: Sendable {
     /// The pages every theme must provide, as `<name>.mustache`.
-    public static let requiredTemplates = ["base", "index", "project", "round"]
+    public static let requiredTemplates = ["base", "index", "project", "round", "404"]
 
     let library: MustacheLibrary
     /// Where each template came from, for messages.
