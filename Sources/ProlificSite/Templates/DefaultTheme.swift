@@ -29,6 +29,11 @@ enum DefaultTheme {
 <title>{{pageTitle}}</title>
 <meta name="description" content="{{description}}">
 <link rel="canonical" href="{{canonical}}">
+<meta property="og:type" content="website">
+<meta property="og:site_name" content="{{site.title}}">
+<meta property="og:title" content="{{pageTitle}}">
+<meta property="og:description" content="{{description}}">
+<meta property="og:url" content="{{canonical}}">
 <link rel="stylesheet" href="{{root}}style.css">
 </head>
 <body>
