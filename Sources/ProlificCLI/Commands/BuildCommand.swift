@@ -27,11 +27,9 @@ struct BuildCommand: ParsableCommand {
         try Terminal.guarded {
             let start = Date()
             let game = global.game
-            let (content, problems) = game.reader.loadAll()
-            let errors = problems.filter { $0.severity == .error }
-            guard let content, errors.isEmpty else { throw Diagnostics(problems.sorted()) }
+            let content = try game.reader.loadValid()
             let theme = try loadTheme()
-            let evidence = GitEvidence.read(layout: game.layout, maintainers: Set(content.config.maintainers))
+            let evidence = game.reader.evidence(content.config)
             let files = try SiteBuilder(content: content, theme: theme, now: game.now, evidence: evidence).build()
             try SiteWriter.write(files, to: out)
             let pages = files.filter { $0.path.hasSuffix(".html") }.count

@@ -28,8 +28,7 @@ struct CheckCommand: ParsableCommand {
             let (content, loadProblems) = reader.loadAll()
             var problems = loadProblems
             if let content {
-                let evidence = GitEvidence.read(layout: reader.layout, maintainers: Set(content.config.maintainers))
-                problems += ContentCheck.problems(in: content, evidence: evidence)
+                problems += ContentCheck.problems(in: content, evidence: reader.evidence(content.config))
             }
             problems.sort()
             let errors = problems.filter { $0.severity == .error }.count

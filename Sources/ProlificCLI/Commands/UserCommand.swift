@@ -67,9 +67,7 @@ struct UserShowCommand: ParsableCommand {
     func run() throws {
         try Terminal.guarded {
             let reader = global.game.reader
-            let (content, problems) = reader.loadAll()
-            let errors = problems.filter { $0.severity == .error }
-            guard let content, errors.isEmpty else { throw Diagnostics(errors.sorted()) }
+            let content = try reader.loadValid()
             guard let user = content.users[handle] else { throw Diagnostics([.plain("unknown user '\(handle)'")]) }
             let standing = Standing(content: content, badges: content.config.badges)
             let counts = standing.counts(of: handle)

@@ -54,8 +54,7 @@ extension Game {
             throw Self.refuse(
                 "cannot tally: the content has \(errors.count) error\(errors.count == 1 ? "" : "s")\(first) (run 'prolific check')")
         }
-        let evidence = GitEvidence.read(layout: layout, maintainers: Set(content.config.maintainers))
-        return (content, TallyTimeline(content: content, evidence: evidence))
+        return (content, TallyTimeline(content: content, evidence: reader.evidence(content.config)))
     }
 
     /// `close --due`: closes (or extends) every round whose deadline has passed.

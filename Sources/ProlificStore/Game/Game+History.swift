@@ -85,8 +85,7 @@ extension Game {
         for ballot in closing.ballots where joined[ballot.voter] == nil {
             joined[ballot.voter] = try reader.loadUser(ballot.voter).joined
         }
-        let config = try reader.loadConfig()
-        let evidence = GitEvidence.read(layout: layout, maintainers: Set(config.maintainers))
+        let evidence = reader.evidence(try reader.loadConfig())
         return TallyTimeline.context(for: closing, of: project.slug, history: history, joined: joined, evidence: evidence)
     }
 }

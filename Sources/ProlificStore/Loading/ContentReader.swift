@@ -58,6 +58,20 @@ public struct ContentReader: Sendable {
         return (Content(config: config, users: users, projects: projects), problems)
     }
 
+    /// Everything, for commands that only work on valid content (`build`, `user show`): the
+    /// content, or every error found.
+    public func loadValid() throws(Diagnostics) -> Content {
+        let (content, problems) = loadAll()
+        let errors = problems.filter { $0.severity == .error }.sorted()
+        guard let content, errors.isEmpty else { throw Diagnostics(errors) }
+        return content
+    }
+
+    /// What git says about who committed the content, with the maintainers `config` names.
+    public func evidence(_ config: Config) -> IdentityEvidence {
+        GitEvidence.read(layout: layout, maintainers: Set(config.maintainers))
+    }
+
     public func loadConfig() throws(Diagnostics) -> Config {
         let path = layout.configFile
         guard FileSystem.exists(path) else {
