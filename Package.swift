@@ -10,6 +10,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        // EPUB downloads are zip files.
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        // `prolific serve`: a small HTTP server with no dependencies of its own (SwiftNIO-based
+        // servers take minutes longer to build on a fresh clone).
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     ],
     targets: [
         // libcmark from the system (Debian: libcmark-dev).
@@ -28,7 +33,10 @@ let package = Package(
         // Renders a loaded content value into a static site.
         .target(
             name: "ProlificSite",
-            dependencies: ["ProlificCore", "CCmark", .product(name: "Mustache", package: "swift-mustache")]
+            dependencies: [
+                "ProlificCore", "CCmark", .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]
         ),
         // The command-line interface: parsing arguments, wiring, printing, exit codes.
         .target(
@@ -36,6 +44,7 @@ let package = Package(
             dependencies: [
                 "ProlificCore", "ProlificStore", "ProlificSite",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "FlyingFox", package: "FlyingFox"),
             ]
         ),
         .executableTarget(name: "prolific", dependencies: ["ProlificCLI"]),
@@ -47,7 +56,7 @@ let package = Package(
         .testTarget(name: "ProlificCoreTests", dependencies: ["ProlificCore"]),
         .testTarget(name: "ProlificStoreTests", dependencies: ["ProlificStore"]),
         .testTarget(name: "ProlificSiteTests", dependencies: ["ProlificSite", "ProlificStore"]),
-        .testTarget(name: "ProlificCLITests", dependencies: ["prolific"]),
+        .testTarget(name: "ProlificCLITests", dependencies: ["prolific", "ProlificCLI"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -5,6 +5,15 @@ public struct OutputFile: Sendable, Hashable {
     /// Its path inside the site, such as `projects/moon/index.html`.
     public var path: String
     public var contents: [UInt8]
+
+    public init(path: String, contents: [UInt8]) {
+        self.path = path
+        self.contents = contents
+    }
+
+    init(path: String, text: String) {
+        self.init(path: path, contents: Array(text.utf8))
+    }
 }
 
 /// Renders loaded content into the files of a static site. Pure apart from cmark: the same content,
@@ -23,64 +32,47 @@ public struct SiteBuilder {
         self.evidence = evidence
     }
 
-    public func build() throws(Diagnostics) -> [OutputFile] {
-        let pages = ProjectPages(content: content, now: now, html: Markdown.html)
-        var files: [OutputFile] = []
-        let complete = content.projects.filter(pages.isComplete)
-        let standing = Standing(content: content, badges: content.config.badges)
-        let inProgress = Explore.order(
-            content.projects.filter { !pages.isComplete($0) }, users: content.users,
-            karma: standing.counts.mapValues(\.karma), now: now)
-        let home = PageContext(
-            site: content.config, now: now, path: "index.html", title: content.config.title,
-            description: "\(content.config.title): stories written together, one round at a time.")
-        files.append(
-            try render(
-                "index", home,
-                [
-                    "hasProjects": !content.projects.isEmpty,
-                    "hasInProgress": !inProgress.isEmpty,
-                    "inProgress": inProgress.map(pages.card),
-                    "hasCompleted": !complete.isEmpty,
-                    "completed": complete.map(pages.card),
-                ]))
-        var replayed: [String: TallyTimeline.Replayed] = [:]
-        for result in TallyTimeline(content: content, evidence: evidence).replayExplained() {
-            replayed[IdentityEvidence.key(result.slug, result.round.number)] = result
-        }
-        let rounds = RoundPages(pages: pages)
-        for project in content.projects {
-            for round in project.rounds where !round.isOpen {
-                let context = PageContext(
-                    site: content.config, now: now, path: RoundPages.path(of: project, round.number),
-                    title: "Round \(round.number) · \(project.title)",
-                    description: "Round \(round.number) of \(project.title): the winning snippet, the alternate takes and the tally.")
-                let values = rounds.page(round, of: project, replayed: replayed[IdentityEvidence.key(project.slug, round.number)])
-                files.append(try render("round", context, values))
-            }
-            let context = PageContext(
-                site: content.config, now: now, path: ProjectPages.path(of: project), title: project.title,
-                description: "\(project.title), a story written together on \(content.config.title).")
-            files.append(try render("project", context, pages.page(project)))
-        }
-        files.append(
-            try render(
+    /// The images, by path inside the content directory, that the site carries at the same path:
+    /// those of profiles and of projects that are built. The caller copies them.
+    public var mediaToCopy: [String] {
+        let built = content.projects.filter { $0.visibility != .draft }
+        return Media(files: content.media).copied(built: built)
+    }
+
+    /// Every file of the site, in path order. `progress` hears `(pages done, pages in all)`.
+    public func build(progress: ((Int, Int) -> Void)? = nil) throws(Diagnostics) -> [OutputFile] {
+        let site = SiteModel(content: content, now: now, evidence: evidence, html: Markdown.html)
+        var jobs: [PageJob] = []
+        jobs += HomePages(site: site).jobs()
+        jobs += ProjectPages(site: site).jobs()
+        jobs += RoundPages(site: site).jobs()
+        jobs += UserPages(site: site).jobs()
+        jobs.append(BadgePages(site: site).job())
+        jobs.append(LeaderboardPages(site: site).job())
+        jobs.append(CalendarPages(site: site).job())
+        jobs.append(SearchPages(site: site).job())
+        jobs.append(
+            PageJob(
                 "404",
                 PageContext(
-                    site: content.config, now: now, path: PageContext.notFound, title: "Page not found",
-                    description: "This page isn't part of the story."), [:]))
-        files.append(SiteMap.file(pages: files.map(\.path), baseURL: content.config.baseURL))
+                    site: content.config, now: now, path: SitePath.notFound, title: "Page not found",
+                    description: "This page isn’t part of the story."), values: { [:] }))
+
+        var files: [OutputFile] = []
+        for (done, job) in jobs.enumerated() {
+            let text = try theme.render(job.template, job.context.values(job.values()))
+            files.append(OutputFile(path: job.context.path, text: text))
+            progress?(done + 1, jobs.count)
+        }
+        files.append(SiteMap.file(pages: jobs.filter(\.isListed).map(\.context.path), baseURL: content.config.baseURL))
         files.append(SiteMap.robots(baseURL: content.config.baseURL))
+        files += AtomFeeds(site: site).files()
+        files.append(ICalendar(site: site).file())
+        files.append(SearchIndex(site: site).file())
+        files += site.content.sortedUsers.map { BadgeCard(site: site, user: $0).file() }
         for file in theme.staticFiles {
             files.append(OutputFile(path: file.path, contents: file.contents))
         }
         return files.sorted { $0.path < $1.path }
-    }
-
-    private func render(_ template: String, _ context: PageContext, _ values: [String: Any]) throws(Diagnostics)
-        -> OutputFile
-    {
-        let text = try theme.render(template, context.values(values))
-        return OutputFile(path: context.path, contents: Array(text.utf8))
     }
 }

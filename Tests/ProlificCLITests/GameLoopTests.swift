@@ -95,7 +95,7 @@ import Testing
         #expect(page.contains("Completed story"))
         let roundPage = try folder.read("game/Site/projects/moon/rounds/0001/index.html")
         #expect(roundPage.contains("Every vote, explained"))
-        #expect(roundPage.contains("@ann</strong>: karma 3, joined 4 days before → base"), "\(roundPage)")
+        #expect(roundPage.contains("@ann</strong></a>: karma 3, joined 4 days before → base"), "\(roundPage)")
         #expect(roundPage.contains("Alternate takes") && roundPage.contains("Bo’s turn."), "the losing snippet is kept readable")
         let home = try folder.read("game/Site/index.html")
         #expect(home.contains("href=\"projects/moon/index.html\""))

@@ -118,11 +118,26 @@ import Testing
         try world.directory.write("x", to: "Content/projects/moon/rounds/0001/notes.txt")
         try world.directory.write("x", to: "Content/notes.txt")
         try world.directory.write("x", to: "Content/users/ann.png")
-        try world.directory.write("x", to: "Content/projects/moon/rounds/0001/map.svg")
+        try world.directory.write("x", to: "Content/projects/moon/rounds/0001/map.png")
         #expect(
             problems(world) == [
                 "Content/notes.txt:1:1: error: unexpected file; expected prolific.yml, users/ or projects/",
                 "Content/projects/moon/rounds/0001/notes.txt:1:1: error: unexpected file; expected round.md, submissions/, votes/ or images",
+            ])
+    }
+
+    @Test func imagesAreFoundAndSVGAndOversizedImagesRefused() throws {
+        let world = try playedTwoRounds()
+        try world.directory.write("x", to: "Content/users/ann.png")
+        try world.directory.write("x", to: "Content/projects/moon/rounds/0001/submissions/map.jpg")
+        try world.directory.write("<svg/>", to: "Content/users/bob.svg")
+        try world.directory.write(String(repeating: "x", count: ContentReader.maximumMediaSize + 1), to: "Content/projects/moon/big.gif")
+        let (content, _) = world.reader.loadAll()
+        #expect(content?.media == ["users/ann.png", "projects/moon/rounds/0001/submissions/map.jpg"])
+        #expect(
+            problems(world) == [
+                "Content/projects/moon/big.gif:1:1: error: the image is 2.0 MiB; images may be at most 2 MiB",
+                "Content/users/bob.svg:1:1: error: SVG images are not allowed (they can carry script); use PNG, JPEG, GIF, WebP or AVIF",
             ])
     }
 

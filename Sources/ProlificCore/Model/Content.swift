@@ -5,11 +5,15 @@ public struct Content: Sendable {
     public var users: [Handle: User]
     /// Projects in slug order.
     public var projects: [Project]
+    /// Images beside the content files (for Markdown and avatars), by their path inside the
+    /// content directory, such as `users/ann.jpg`.
+    public var media: Set<String>
 
-    public init(config: Config, users: [Handle: User], projects: [Project]) {
+    public init(config: Config, users: [Handle: User], projects: [Project], media: Set<String> = []) {
         self.config = config
         self.users = users
         self.projects = projects.sorted { $0.slug < $1.slug }
+        self.media = media
     }
 
     public func project(_ slug: Slug) -> Project? {

@@ -10,6 +10,8 @@ public struct Project: Hashable, Sendable {
     public var tags: [String]
     /// As recorded in project.md; `close` keeps it in step with the rounds.
     public var status: Status
+    /// Who sees the project on the site.
+    public var visibility: Visibility
     /// The starter text's Markdown.
     public var starter: String
     /// The rounds loaded with the project, in number order.
@@ -20,9 +22,19 @@ public struct Project: Hashable, Sendable {
         case open, complete
     }
 
+    /// Whether the site lists a project. The game is played the same way whatever it is.
+    public enum Visibility: String, Hashable, Sendable, CaseIterable {
+        /// Shown everywhere: home page, feeds, calendar, search, sitemap.
+        case listed
+        /// Built and reachable by its address, but listed nowhere and marked `noindex`.
+        case unlisted
+        /// Not built at all.
+        case draft
+    }
+
     public init(
         slug: Slug, title: String, owner: Handle, created: Timestamp, roundLimit: Int, roundLength: TimeSpan,
-        tags: [String] = [], status: Status = .open, starter: String, rounds: [Round] = [], origin: Origin
+        tags: [String] = [], status: Status = .open, visibility: Visibility = .listed, starter: String, rounds: [Round] = [], origin: Origin
     ) {
         self.slug = slug
         self.title = title
@@ -32,6 +44,7 @@ public struct Project: Hashable, Sendable {
         self.roundLength = roundLength
         self.tags = tags
         self.status = status
+        self.visibility = visibility
         self.starter = starter
         self.rounds = rounds
         self.origin = origin

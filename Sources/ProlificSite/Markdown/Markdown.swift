@@ -17,6 +17,16 @@ public enum Markdown {
     /// The options every body is rendered with.
     static let options = CMARK_OPT_DEFAULT | CMARK_OPT_SMART
 
+    /// What becomes of an image in the rendered page.
+    public enum Image: Equatable, Sendable {
+        /// Shown from this address.
+        case source(String)
+        /// Not loaded (it is on another host); its alt text links to it instead.
+        case link(String)
+        /// Dropped, leaving its alt text.
+        case text
+    }
+
     /// Renders one Markdown document to HTML.
     public static func html(_ markdown: String) -> String {
         var source = markdown
@@ -26,6 +36,52 @@ public enum Markdown {
                 cmark_markdown_to_html($0, buffer.count, options)
             }
             guard let rendered else { return "" }
+            defer { free(rendered) }
+            return String(cString: rendered)
+        }
+    }
+
+    /// Renders one Markdown document to HTML, deciding for each image where it comes from. A
+    /// document without `![` has no image and takes the one-call path.
+    public static func html(_ markdown: String, images: (String) -> Image) -> String {
+        guard markdown.utf8.contains(UInt8(ascii: "!")), markdown.contains("![") else { return html(markdown) }
+        var source = markdown
+        return source.withUTF8 { buffer -> String in
+            guard let base = buffer.baseAddress else { return "" }
+            let document = base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                cmark_parse_document($0, buffer.count, options)
+            }
+            guard let document else { return "" }
+            defer { cmark_node_free(document) }
+            var found: [OpaquePointer] = []
+            if let iterator = cmark_iter_new(document) {
+                while cmark_iter_next(iterator) != CMARK_EVENT_DONE {
+                    if cmark_iter_get_event_type(iterator) == CMARK_EVENT_ENTER,
+                        let node = cmark_iter_get_node(iterator), cmark_node_get_type(node) == CMARK_NODE_IMAGE
+                    {
+                        found.append(node)
+                    }
+                }
+                cmark_iter_free(iterator)
+            }
+            for node in found {
+                let url = cmark_node_get_url(node).map { String(cString: $0) } ?? ""
+                switch images(url) {
+                case .source(let target):
+                    cmark_node_set_url(node, target)
+                case .link(let target):
+                    guard let link = cmark_node_new(CMARK_NODE_LINK) else { continue }
+                    cmark_node_set_url(link, target)
+                    while let child = cmark_node_first_child(node) { cmark_node_append_child(link, child) }
+                    cmark_node_replace(node, link)
+                    cmark_node_free(node)
+                case .text:
+                    while let child = cmark_node_first_child(node) { cmark_node_insert_before(node, child) }
+                    cmark_node_unlink(node)
+                    cmark_node_free(node)
+                }
+            }
+            guard let rendered = cmark_render_html(document, options) else { return "" }
             defer { free(rendered) }
             return String(cString: rendered)
         }

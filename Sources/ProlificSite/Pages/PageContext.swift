@@ -12,13 +12,44 @@ struct PageContext {
     var path: String
     var title: String
     var description: String
+    /// Unlisted pages ask search engines to stay away and stay out of the sitemap.
+    var noindex = false
+    /// The section of the site navigation this page belongs to, if any.
+    var section: Section? = nil
+
+    /// The parts of the site the header links to.
+    enum Section: String, CaseIterable {
+        case stories, calendar, badges, leaderboard, players, search
+
+        var label: String {
+            switch self {
+            case .stories: "Stories"
+            case .calendar: "Calendar"
+            case .badges: "Badges"
+            case .leaderboard: "Leaderboard"
+            case .players: "Players"
+            case .search: "Search"
+            }
+        }
+
+        var path: String {
+            switch self {
+            case .stories: SitePath.home
+            case .calendar: SitePath.calendar
+            case .badges: SitePath.badges
+            case .leaderboard: SitePath.leaderboard
+            case .players: SitePath.users
+            case .search: SitePath.search
+            }
+        }
+    }
 
     /// The 404 page is served at any missing path, so its links start from the site's path on
     /// its host (`/` or `/sub/`, from `base-url`): relative links would break, absolute ones would
     /// reach for another host when previewing.
     var root: String {
-        if path == Self.notFound { return Self.sitePath(of: site.baseURL) }
-        return String(repeating: "../", count: path.split(separator: "/").count - 1)
+        if path == SitePath.notFound { return Self.sitePath(of: site.baseURL) }
+        return SitePath.root(of: path)
     }
 
     /// `https://example.org/stories/` → `/stories/`.
@@ -30,20 +61,22 @@ struct PageContext {
         return path.hasSuffix("/") ? path : path + "/"
     }
 
-    static let notFound = "404.html"
-
-    var canonical: String {
-        let trimmed = path.hasSuffix("index.html") ? String(path.dropLast("index.html".count)) : path
-        return site.baseURL + trimmed
-    }
+    var canonical: String { site.baseURL + SitePath.pretty(path) }
 
     func values(_ page: [String: Any]) -> [String: Any] {
         var values = page
-        values["site"] = ["title": site.title, "baseURL": site.baseURL]
+        values["site"] = [
+            "title": site.title, "baseURL": site.baseURL, "feedURL": SitePath.feed,
+            "calendarURL": SitePath.calendarFeed,
+        ]
         values["root"] = root
         values["canonical"] = canonical
-        values["pageTitle"] = path == "index.html" ? site.title : "\(title) · \(site.title)"
+        values["pageTitle"] = path == SitePath.home ? site.title : "\(title) · \(site.title)"
         values["description"] = description
+        values["noindex"] = noindex
+        values["nav"] = Section.allCases.map { section -> [String: Any] in
+            ["url": section.path, "label": section.label, "isCurrent": section == self.section]
+        }
         values["generated"] = ["iso": now.iso8601, "display": Display.time(now)]
         return values
     }

@@ -1,58 +1,61 @@
 import ProlificCore
 
-/// The values of the home page's project cards and of each project's page.
+/// Each project's page (the story so far, or the finished story), and the project cards other
+/// pages list.
 struct ProjectPages {
-    let content: Content
-    let now: Timestamp
-    let html: (String) -> String
+    let site: SiteModel
 
-    func authorName(_ handle: Handle) -> String {
-        content.users[handle]?.name ?? handle.rawValue
-    }
-
-    static func path(of project: Project) -> String { "projects/\(project.slug)/index.html" }
-
-    func isComplete(_ project: Project) -> Bool {
-        project.status == .complete || Closing.isComplete(project)
+    func jobs() -> [PageJob] {
+        site.built.map { project in
+            let context = PageContext(
+                site: site.config, now: site.now, path: SitePath.project(project.slug), title: project.title,
+                description: "\(project.title), a story written together on \(site.config.title).",
+                noindex: project.visibility != .listed, section: .stories)
+            return PageJob("project", context) { page(project) }
+        }
     }
 
     func roundsLabel(_ project: Project) -> String {
-        if isComplete(project) { return Display.count(project.closedRounds.count, "round") }
+        if site.isComplete(project) { return Display.count(project.closedRounds.count, "round") }
         let current = project.openRound?.number.value ?? project.closedRounds.count
         return "round \(current) of \(project.roundLimit)"
     }
 
+    /// A snippet as shown on the page at `path`.
+    func snippet(_ s: Submission, of project: Project, in round: RoundNumber, on path: String) -> [String: Any] {
+        [
+            "id": s.id.rawValue, "authorName": site.name(s.author), "authorHandle": s.author.rawValue,
+            "authorURL": SitePath.user(s.author), "ending": s.ending,
+            "html": site.html(s.body, folder: Media.folder(of: project.slug, round: round), root: SitePath.root(of: path)),
+        ]
+    }
+
     func openRoundValues(_ project: Project) -> Any {
-        guard let round = project.openRound, !isComplete(project) else { return false }
+        guard let round = project.openRound, !site.isComplete(project) else { return false }
         let snippets = NeutralOrder.sorted(round.submissions, in: project.slug, round: round.number)
         return [
             "number": round.number.value,
             "closesISO": round.closes.iso8601,
             "closesDisplay": Display.time(round.closes),
-            "timeLeft": Display.timeLeft(from: now, to: round.closes),
-            "progressPercent": Int((Schedule.progress(of: round, now: now) * 100).rounded(.down)),
+            "timeLeft": Display.timeLeft(from: site.now, to: round.closes),
+            "progressPercent": Int((Schedule.progress(of: round, now: site.now) * 100).rounded(.down)),
             "snippetsLabel": Display.count(round.submissions.count, "snippet"),
             "ballotsLabel": Display.count(round.ballots.count, "ballot"),
             "hasSnippets": !snippets.isEmpty,
-            "snippets": snippets.map { s -> [String: Any] in
-                [
-                    "id": s.id.rawValue, "authorName": authorName(s.author), "authorHandle": s.author.rawValue,
-                    "ending": s.ending, "html": html(s.body),
-                ]
-            },
+            "snippets": snippets.map { snippet($0, of: project, in: round.number, on: SitePath.project(project.slug)) },
         ] as [String: Any]
     }
 
-    /// A project as a card on the home page.
+    /// A project as a card in a list.
     func card(_ project: Project) -> [String: Any] {
         [
-            "url": Self.path(of: project),
+            "url": SitePath.project(project.slug),
             "title": project.title,
-            "ownerName": authorName(project.owner),
+            "ownerName": site.name(project.owner),
             "roundsLabel": roundsLabel(project),
             "hasTags": !project.tags.isEmpty,
-            "tags": project.tags,
-            "excerptHTML": Self.firstParagraph(of: html(project.starter)),
+            "tags": TagPages(site: site).links(project.tags),
+            "excerptHTML": Self.firstParagraph(of: Markdown.html(project.starter) { _ in .text }),
             "openRound": openRoundValues(project),
         ]
     }
@@ -60,54 +63,62 @@ struct ProjectPages {
     /// The values of a project's own page.
     func page(_ project: Project) -> [String: Any] {
         let story = Story(project)
+        let complete = site.isComplete(project)
         let chapters = story.chapters.enumerated().map { index, chapter -> [String: Any] in
-            let label = chapter.round.map { "Round \($0)" } ?? "Opening"
+            let label = chapter.round.map { complete ? "Chapter \($0.value)" : "Round \($0.value)" } ?? "Opening"
             return [
                 "anchor": chapter.round.map { "round-\($0)" } ?? "opening",
-                "roundURL": chapter.round.map { "rounds/\($0.folderName)/index.html" } ?? "",
+                "roundURL": chapter.round.map { SitePath.round(project.slug, $0) } ?? "",
                 "label": label,
                 "isStarter": chapter.round == nil,
                 "credit": chapter.round == nil ? "Opening by" : "Written by",
-                "authorName": authorName(chapter.author),
+                "authorName": site.name(chapter.author),
                 "authorHandle": chapter.author.rawValue,
-                "html": html(chapter.markdown),
+                "authorURL": SitePath.user(chapter.author),
+                "html": site.html(
+                    chapter.markdown,
+                    folder: chapter.round.map { Media.folder(of: project.slug, round: $0) } ?? Media.folder(of: project.slug),
+                    root: SitePath.root(of: SitePath.project(project.slug))),
+            ]
+        }
+        var credited: [Handle] = []
+        for chapter in story.chapters where !credited.contains(chapter.author) { credited.append(chapter.author) }
+        let closed = project.closedRounds.reversed().map { round -> [String: Any] in
+            [
+                "number": round.number.value, "url": SitePath.round(project.slug, round.number),
+                "winnerName": round.winningSubmission.map { site.name($0.author) } ?? "no winner",
+                "snippetsLabel": Display.count(round.submissions.count, "snippet"),
             ]
         }
         return [
             "title": project.title,
             "slug": project.slug.rawValue,
-            "statusLabel": isComplete(project) ? "Completed story" : "Story in progress",
-            "isComplete": isComplete(project),
-            "ownerName": authorName(project.owner),
+            "statusLabel": complete ? "Completed story" : "Story in progress",
+            "isComplete": complete,
+            "ownerName": site.name(project.owner),
+            "ownerURL": SitePath.user(project.owner),
             "createdISO": project.created.iso8601,
             "createdDisplay": Display.date(project.created),
             "roundsLabel": roundsLabel(project),
             "hasTags": !project.tags.isEmpty,
-            "tags": project.tags,
+            "tags": TagPages(site: site).links(project.tags),
             "chapters": chapters,
+            "contributors": credited.map { ["name": site.name($0), "handle": $0.rawValue, "url": SitePath.user($0)] },
+            "hasClosedRounds": !closed.isEmpty,
+            "closedRounds": closed,
+            "feedURL": SitePath.projectFeed(project.slug),
+            "activitySVG": ActivityChart.of([project], until: site.now, id: "activity").svg,
+            "topContributors": LeaderboardPages.topContributors(of: project, site: site),
+            "hasTopContributors": project.rounds.contains { !$0.submissions.isEmpty },
             "openRound": openRoundValues(project),
         ]
     }
 
     /// The first `<p>…</p>` of rendered HTML, for excerpts.
     static func firstParagraph(of html: String) -> String {
-        guard let start = html.range(of: "<p>"), let end = html.range(of: "</p>", range: start.upperBound..<html.endIndex)
+        guard let start = html.firstRange(of: "<p>"),
+            let end = html[start.upperBound...].firstRange(of: "</p>")
         else { return "" }
         return String(html[start.lowerBound..<end.upperBound])
-    }
-}
-
-extension String {
-    fileprivate func range(of needle: String, range: Range<Index>? = nil) -> Range<Index>? {
-        let scope = range ?? startIndex..<endIndex
-        var i = scope.lowerBound
-        while i < scope.upperBound {
-            if self[i...].hasPrefix(needle) {
-                let end = index(i, offsetBy: needle.count)
-                return i..<end
-            }
-            i = index(after: i)
-        }
-        return nil
     }
 }

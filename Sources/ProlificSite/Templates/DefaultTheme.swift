@@ -19,6 +19,39 @@ enum DefaultTheme {
 """#
         ),
         (
+            "avatar.mustache",
+            #"""
+{{#avatar}}{{#hasImage}}<img class="avatar" src="{{root}}{{url}}" alt="" width="64" height="64">{{/hasImage}}{{^hasImage}}<span class="avatar initials" style="--hue: {{hue}}" aria-hidden="true">{{initials}}</span>{{/hasImage}}{{/avatar}}
+
+"""#
+        ),
+        (
+            "badges.mustache",
+            #"""
+{{<base}}
+{{$main}}
+<header class="story-header">
+<h1>Badges</h1>
+<p class="meta">Badges count what players do. Each has tiers; a profile shows how close its player is to the next one.</p>
+</header>
+{{#badges}}
+<section class="badge-section" id="{{id}}" aria-labelledby="{{id}}-title">
+<h2 id="{{id}}-title">{{name}}</h2>
+<p>{{description}}.</p>
+<dl class="tiers">
+{{#tiers}}
+<dt><span class="label">{{name}}</span> {{criterion}}</dt>
+<dd>{{#hasHolders}}<ul class="people">{{#holders}}<li><a href="{{root}}{{url}}">{{name}}</a></li>{{/holders}}</ul>{{/hasHolders}}{{^hasHolders}}<span class="empty">Nobody yet.</span>{{/hasHolders}}</dd>
+{{/tiers}}
+</dl>
+</section>
+{{/badges}}
+{{/main}}
+{{/base}}
+
+"""#
+        ),
+        (
             "base.mustache",
             ##"""
 <!doctype html>
@@ -28,24 +61,33 @@ enum DefaultTheme {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{{pageTitle}}</title>
 <meta name="description" content="{{description}}">
-<link rel="canonical" href="{{canonical}}">
+{{#noindex}}<meta name="robots" content="noindex">
+{{/noindex}}<link rel="canonical" href="{{canonical}}">
 <meta property="og:type" content="website">
 <meta property="og:site_name" content="{{site.title}}">
 <meta property="og:title" content="{{pageTitle}}">
 <meta property="og:description" content="{{description}}">
 <meta property="og:url" content="{{canonical}}">
 <link rel="stylesheet" href="{{root}}style.css">
+<link rel="alternate" type="application/atom+xml" title="{{site.title}}: all news" href="{{root}}{{site.feedURL}}">
+{{$head}}{{/head}}
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
 <header class="site-header">
 <a class="brand" href="{{root}}index.html">{{site.title}}</a>
+<nav aria-label="Site">
+<ul>
+{{#nav}}<li><a href="{{root}}{{url}}"{{#isCurrent}} aria-current="page"{{/isCurrent}}>{{label}}</a></li>
+{{/nav}}
+</ul>
+</nav>
 </header>
 <main id="main">
 {{$main}}{{/main}}
 </main>
 <footer class="site-footer">
-<p>A story game played in files. Made with Prolific · updated <time datetime="{{generated.iso}}">{{generated.display}}</time></p>
+<p>A story game played in files. Made with Prolific · updated <time datetime="{{generated.iso}}">{{generated.display}}</time> · <a href="{{root}}{{site.feedURL}}">Atom feed</a> · <a href="{{root}}{{site.calendarURL}}">Deadlines calendar</a></p>
 </footer>
 </body>
 </html>
@@ -53,28 +95,78 @@ enum DefaultTheme {
 """##
         ),
         (
+            "calendar.mustache",
+            ##"""
+{{<base}}
+{{$main}}
+<header class="story-header">
+<h1>Calendar</h1>
+<p class="meta">Every open round’s deadline. Subscribe in your calendar app with <a href="{{root}}{{icsURL}}">calendar.ics</a> (<code>{{icsAbsolute}}</code>).</p>
+</header>
+{{#months}}
+<section class="month" aria-labelledby="{{id}}">
+<h2 id="{{id}}">{{name}}</h2>
+<table class="month-grid">
+<thead><tr><th scope="col" abbr="Monday">Mon</th><th scope="col" abbr="Tuesday">Tue</th><th scope="col" abbr="Wednesday">Wed</th><th scope="col" abbr="Thursday">Thu</th><th scope="col" abbr="Friday">Fri</th><th scope="col" abbr="Saturday">Sat</th><th scope="col" abbr="Sunday">Sun</th></tr></thead>
+<tbody>
+{{#weeks}}<tr>{{#days}}{{#isBlank}}<td></td>{{/isBlank}}{{^isBlank}}<td{{#isToday}} class="today"{{/isToday}}>{{#hasDeadlines}}<a href="#{{anchor}}" aria-label="{{label}}">{{day}}</a>{{/hasDeadlines}}{{^hasDeadlines}}{{day}}{{/hasDeadlines}}</td>{{/isBlank}}{{/days}}</tr>
+{{/weeks}}
+</tbody>
+</table>
+</section>
+{{/months}}
+<section aria-labelledby="agenda">
+<h2 id="agenda">Upcoming deadlines</h2>
+{{#hasDeadlines}}
+<dl class="agenda">
+{{#agenda}}
+<dt id="{{anchor}}"><time datetime="{{iso}}">{{display}}</time></dt>
+{{#items}}<dd><a href="{{root}}{{url}}">{{title}}</a>: round {{round}} closes <time datetime="{{timeISO}}">{{time}}</time> · {{snippetsLabel}}</dd>
+{{/items}}
+{{/agenda}}
+</dl>
+{{/hasDeadlines}}
+{{^hasDeadlines}}<p class="empty">No round is open right now.</p>{{/hasDeadlines}}
+</section>
+{{/main}}
+{{/base}}
+
+"""##
+        ),
+        (
+            "card.mustache",
+            #"""
+<li class="card">
+<h3><a href="{{root}}{{url}}">{{title}}</a></h3>
+<p class="meta">Started by {{ownerName}} · {{roundsLabel}}</p>
+{{> tags}}
+<div class="excerpt">{{{excerptHTML}}}</div>
+{{#openRound}}<p class="deadline">Round {{number}} closes <time datetime="{{closesISO}}">{{closesDisplay}}</time> · {{snippetsLabel}}</p>{{/openRound}}
+</li>
+
+"""#
+        ),
+        (
             "index.mustache",
             #"""
 {{<base}}
 {{$main}}
+{{#isFirstPage}}
 <section class="intro">
 <h1>{{site.title}}</h1>
 <p>Stories written together, one round at a time. Each round, anyone may write what happens next; readers vote, and the winning snippet becomes the next part of the story.</p>
 </section>
+{{/isFirstPage}}
+{{^isFirstPage}}<h1>{{inProgressLabel}}</h1>{{/isFirstPage}}
 {{#hasInProgress}}
 <section aria-labelledby="in-progress">
 <h2 id="in-progress">In progress</h2>
 <ul class="cards">
 {{#inProgress}}
-<li class="card">
-<h3><a href="{{url}}">{{title}}</a></h3>
-<p class="meta">Started by {{ownerName}} · {{roundsLabel}}</p>
-{{#hasTags}}<ul class="tags" aria-label="Tags">{{#tags}}<li>{{.}}</li>{{/tags}}</ul>{{/hasTags}}
-<div class="excerpt">{{{excerptHTML}}}</div>
-{{#openRound}}<p class="deadline">Round {{number}} closes <time datetime="{{closesISO}}">{{closesDisplay}}</time> · {{snippetsLabel}}</p>{{/openRound}}
-</li>
+{{> card}}
 {{/inProgress}}
 </ul>
+{{> pagination}}
 </section>
 {{/hasInProgress}}
 {{#hasCompleted}}
@@ -82,16 +174,26 @@ enum DefaultTheme {
 <h2 id="completed">Completed stories</h2>
 <ul class="cards">
 {{#completed}}
-<li class="card">
-<h3><a href="{{url}}">{{title}}</a></h3>
-<p class="meta">Started by {{ownerName}} · {{roundsLabel}}</p>
-{{#hasTags}}<ul class="tags" aria-label="Tags">{{#tags}}<li>{{.}}</li>{{/tags}}</ul>{{/hasTags}}
-<div class="excerpt">{{{excerptHTML}}}</div>
-</li>
+{{> card}}
 {{/completed}}
 </ul>
+{{#hasMoreCompleted}}<p class="more"><a href="{{root}}{{completedURL}}">{{completedLabel}}</a></p>{{/hasMoreCompleted}}
 </section>
 {{/hasCompleted}}
+{{#isFirstPage}}{{#hasProjects}}
+<section aria-labelledby="activity-heading">
+<h2 id="activity-heading">Activity</h2>
+<figure class="chart">{{{activitySVG}}}
+<figcaption><span class="key key-snippets"></span> snippets <span class="key key-ballots"></span> ballots, per week</figcaption>
+</figure>
+</section>
+{{/hasProjects}}{{/isFirstPage}}
+{{#hasTags}}
+<section aria-labelledby="browse-tags">
+<h2 id="browse-tags">Browse by tag</h2>
+<ul class="tags tag-cloud">{{#tags}}<li><a href="{{root}}{{url}}">{{name}} <span class="count">{{count}}</span></a></li>{{/tags}}</ul>
+</section>
+{{/hasTags}}
 {{^hasProjects}}
 <p class="empty">No stories yet. Start one with <code>prolific project new</code>.</p>
 {{/hasProjects}}
@@ -101,25 +203,121 @@ enum DefaultTheme {
 """#
         ),
         (
+            "leaderboard.mustache",
+            #"""
+{{<base}}
+{{$main}}
+<header class="story-header">
+<h1>Leaderboard</h1>
+<p class="meta">Karma comes from taking part: snippets and ballots in closed rounds, rounds won and stories started. Each story’s page shows its own top contributors.</p>
+</header>
+<section aria-labelledby="by-karma">
+<h2 id="by-karma">Karma</h2>
+{{#hasKarma}}
+<table class="tally board">
+<caption>Players by karma</caption>
+<thead><tr><th scope="col" class="number">Rank</th><th scope="col">Player</th><th scope="col" class="number">Karma</th><th scope="col">From</th></tr></thead>
+<tbody>
+{{#karma}}<tr><td class="number">{{rank}}</td><td><a href="{{root}}{{url}}">{{name}}</a></td><td class="number">{{score}}</td><td class="detail">{{detail}}</td></tr>
+{{/karma}}
+</tbody>
+</table>
+{{/hasKarma}}
+{{^hasKarma}}<p class="empty">No karma yet: it comes once rounds close.</p>{{/hasKarma}}
+</section>
+<section aria-labelledby="by-wins">
+<h2 id="by-wins">Most rounds won</h2>
+{{#hasWins}}
+<table class="tally board">
+<caption>Players by rounds won</caption>
+<thead><tr><th scope="col" class="number">Rank</th><th scope="col">Player</th><th scope="col" class="number">Wins</th><th scope="col">Also</th></tr></thead>
+<tbody>
+{{#wins}}<tr><td class="number">{{rank}}</td><td><a href="{{root}}{{url}}">{{name}}</a></td><td class="number">{{score}}</td><td class="detail">{{detail}}</td></tr>
+{{/wins}}
+</tbody>
+</table>
+{{/hasWins}}
+{{^hasWins}}<p class="empty">No round has been won yet.</p>{{/hasWins}}
+</section>
+<section aria-labelledby="by-snippets">
+<h2 id="by-snippets">Most snippets written</h2>
+{{#hasSnippets}}
+<table class="tally board">
+<caption>Players by snippets written</caption>
+<thead><tr><th scope="col" class="number">Rank</th><th scope="col">Player</th><th scope="col" class="number">Snippets</th><th scope="col">Also</th></tr></thead>
+<tbody>
+{{#snippets}}<tr><td class="number">{{rank}}</td><td><a href="{{root}}{{url}}">{{name}}</a></td><td class="number">{{score}}</td><td class="detail">{{detail}}</td></tr>
+{{/snippets}}
+</tbody>
+</table>
+{{/hasSnippets}}
+{{^hasSnippets}}<p class="empty">No snippets yet.</p>{{/hasSnippets}}
+</section>
+{{/main}}
+{{/base}}
+
+"""#
+        ),
+        (
+            "list.mustache",
+            #"""
+{{<base}}
+{{$main}}
+<header class="story-header">
+<h1>{{heading}}</h1>
+<p class="meta">{{countLabel}}</p>
+</header>
+<ul class="cards">
+{{#projects}}
+{{> card}}
+{{/projects}}
+</ul>
+{{> pagination}}
+{{/main}}
+{{/base}}
+
+"""#
+        ),
+        (
+            "pagination.mustache",
+            #"""
+{{#pagination}}
+<nav class="pagination" aria-label="Pages">
+{{#hasPrevious}}<a href="{{root}}{{previousURL}}" rel="prev">← Newer</a>{{/hasPrevious}}
+<span>{{label}}</span>
+{{#hasNext}}<a href="{{root}}{{nextURL}}" rel="next">Older →</a>{{/hasNext}}
+</nav>
+{{/pagination}}
+
+"""#
+        ),
+        (
             "project.mustache",
             #"""
 {{<base}}
+{{$head}}<link rel="alternate" type="application/atom+xml" title="{{title}}: news" href="{{root}}{{feedURL}}">{{/head}}
 {{$main}}
 <article class="story">
 <header class="story-header">
 <p class="eyebrow">{{statusLabel}}</p>
 <h1>{{title}}</h1>
-<p class="meta">Started by {{ownerName}} on <time datetime="{{createdISO}}">{{createdDisplay}}</time> · {{roundsLabel}}</p>
-{{#hasTags}}<ul class="tags" aria-label="Tags">{{#tags}}<li>{{.}}</li>{{/tags}}</ul>{{/hasTags}}
+<p class="meta">Started by <a href="{{root}}{{ownerURL}}">{{ownerName}}</a> on <time datetime="{{createdISO}}">{{createdDisplay}}</time> · {{roundsLabel}} · <a href="{{root}}{{feedURL}}">follow its feed</a></p>
+{{> tags}}
 </header>
 {{#chapters}}
 <section class="chapter" id="{{anchor}}" aria-label="{{label}}">
-{{^isStarter}}<h2 class="chapter-heading"><a href="{{roundURL}}">{{label}}</a></h2>{{/isStarter}}
+{{^isStarter}}<h2 class="chapter-heading"><a href="{{root}}{{roundURL}}">{{label}}</a></h2>{{/isStarter}}
 <div class="prose">{{{html}}}</div>
-<p class="credit">{{credit}} {{authorName}} <span class="handle">@{{authorHandle}}</span></p>
+<p class="credit">{{credit}} <a href="{{root}}{{authorURL}}">{{authorName}}</a></p>
 </section>
 {{/chapters}}
-{{#isComplete}}<p class="the-end">The end</p>{{/isComplete}}
+{{#isComplete}}
+<p class="the-end">The end</p>
+<section class="credits" aria-labelledby="credits">
+<h2 id="credits">Written by</h2>
+<ul class="people">{{#contributors}}<li><a href="{{root}}{{url}}">{{name}}</a> <span class="handle">@{{handle}}</span></li>{{/contributors}}</ul>
+</section>
+{{/isComplete}}
 </article>
 {{#openRound}}
 <section class="round" aria-labelledby="open-round">
@@ -132,7 +330,7 @@ enum DefaultTheme {
 {{#snippets}}
 <li>
 <article class="snippet" id="{{id}}" aria-label="Snippet by {{authorName}}">
-<h3>{{authorName}} <span class="handle">@{{authorHandle}}</span>{{#ending}} <span class="label">proposed ending</span>{{/ending}}</h3>
+<h3><a href="{{root}}{{authorURL}}">{{authorName}}</a> <span class="handle">@{{authorHandle}}</span>{{#ending}} <span class="label">proposed ending</span>{{/ending}}</h3>
 <div class="prose">{{{html}}}</div>
 <p class="meta">Vote with id <code>{{id}}</code></p>
 </article>
@@ -147,6 +345,28 @@ enum DefaultTheme {
 </div>
 </section>
 {{/openRound}}
+<section aria-labelledby="activity-heading">
+<h2 id="activity-heading">Activity</h2>
+<figure class="chart">{{{activitySVG}}}
+<figcaption><span class="key key-snippets"></span> snippets <span class="key key-ballots"></span> ballots, per week</figcaption>
+</figure>
+</section>
+{{#hasTopContributors}}
+<section aria-labelledby="top-contributors">
+<h2 id="top-contributors">Top contributors</h2>
+<ol class="people-ranked">{{#topContributors}}<li><a href="{{root}}{{url}}">{{name}}</a> <span class="meta">{{detail}}</span></li>{{/topContributors}}</ol>
+</section>
+{{/hasTopContributors}}
+{{#hasClosedRounds}}
+<section class="rounds-list" aria-labelledby="past-rounds">
+<h2 id="past-rounds">Past rounds</h2>
+<p>Every round keeps its alternate takes and its tally.</p>
+<ul>
+{{#closedRounds}}<li><a href="{{root}}{{url}}">Round {{number}}</a>: won by {{winnerName}} · {{snippetsLabel}}</li>
+{{/closedRounds}}
+</ul>
+</section>
+{{/hasClosedRounds}}
 {{/main}}
 {{/base}}
 
@@ -159,7 +379,7 @@ enum DefaultTheme {
 {{$main}}
 <article class="round-page">
 <header class="story-header">
-<p class="eyebrow"><a href="{{projectURL}}">{{projectTitle}}</a></p>
+<p class="eyebrow"><a href="{{root}}{{projectURL}}">{{projectTitle}}</a></p>
 <h1>Round {{number}}</h1>
 <p class="meta">Closed <time datetime="{{closedISO}}">{{closedDisplay}}</time> · {{snippetsLabel}} · {{ballotsLabel}}</p>
 </header>
@@ -167,7 +387,7 @@ enum DefaultTheme {
 <h2 id="winner" class="chapter-heading">The winner</h2>
 {{#winner}}
 <div class="prose">{{{html}}}</div>
-<p class="credit">Written by {{authorName}} <span class="handle">@{{authorHandle}}</span>{{#ending}} · the story’s ending{{/ending}}</p>
+<p class="credit">Written by <a href="{{root}}{{authorURL}}">{{authorName}}</a>{{#ending}} · the story’s ending{{/ending}}</p>
 {{/winner}}
 </section>
 {{#hasAlternates}}
@@ -177,7 +397,7 @@ enum DefaultTheme {
 {{#alternates}}
 <li>
 <article class="snippet" id="{{id}}" aria-label="Alternate take by {{authorName}}">
-<h3>{{authorName}} <span class="handle">@{{authorHandle}}</span>{{#ending}} <span class="label">proposed ending</span>{{/ending}}</h3>
+<h3><a href="{{root}}{{authorURL}}">{{authorName}}</a> <span class="handle">@{{authorHandle}}</span>{{#ending}} <span class="label">proposed ending</span>{{/ending}}</h3>
 <div class="prose">{{{html}}}</div>
 </article>
 </li>
@@ -201,7 +421,7 @@ enum DefaultTheme {
 <h3>Every vote, explained</h3>
 <ul class="votes">
 {{#votes}}
-<li><strong>@{{voter}}</strong>: {{explanation}}</li>
+<li><a href="{{root}}{{voterURL}}"><strong>@{{voter}}</strong></a>: {{explanation}}</li>
 {{/votes}}
 </ul>
 {{/hasVotes}}
@@ -209,6 +429,95 @@ enum DefaultTheme {
 </article>
 {{/main}}
 {{/base}}
+
+"""#
+        ),
+        (
+            "search.mustache",
+            #"""
+{{<base}}
+{{$main}}
+<header class="story-header">
+<h1>Search</h1>
+<p class="meta">Find stories by title, tag, author or words in the text, and players by name.</p>
+</header>
+<form class="search-form" role="search" action="index.html" method="get">
+<label for="q">Search for</label>
+<input id="q" name="q" type="search" autocomplete="off">
+<button type="submit">Search</button>
+</form>
+<p id="search-status" class="meta" role="status" aria-live="polite"></p>
+<ol id="search-results" class="results"></ol>
+<noscript><p class="empty">Search needs JavaScript. Every story is listed on the <a href="{{root}}{{storiesURL}}">home page</a> and every player on the <a href="{{root}}{{playersURL}}">players page</a>.</p></noscript>
+<script src="{{root}}{{scriptURL}}" data-index="{{root}}{{indexURL}}" data-root="{{root}}"></script>
+{{/main}}
+{{/base}}
+
+"""#
+        ),
+        (
+            "static/search.js",
+            #"""
+// Prolific search: filters search.json in the browser. Results are built with textContent, never
+// innerHTML, so nothing a player wrote can become markup.
+(function () {
+  "use strict";
+  var script = document.currentScript;
+  var root = script.getAttribute("data-root") || "";
+  var indexURL = script.getAttribute("data-index");
+  var input = document.getElementById("q");
+  var status = document.getElementById("search-status");
+  var list = document.getElementById("search-results");
+  var entries = null;
+
+  function fold(text) {
+    return (text || "").toLowerCase().normalize("NFD").replace(/[\u0300-\u036f]/g, "");
+  }
+
+  function matches(entry, terms) {
+    var hay = fold([entry.title, entry.tags.join(" "), entry.authors.join(" "), entry.text].join(" "));
+    return terms.every(function (t) { return hay.indexOf(t) !== -1; });
+  }
+
+  function score(entry, terms) {
+    var title = fold(entry.title);
+    return terms.reduce(function (s, t) { return s + (title.indexOf(t) !== -1 ? 2 : 0); }, 0);
+  }
+
+  function render(query) {
+    list.textContent = "";
+    var terms = fold(query).split(/\s+/).filter(Boolean);
+    if (!terms.length) { status.textContent = ""; return; }
+    var found = entries.filter(function (e) { return matches(e, terms); });
+    found.sort(function (a, b) { return score(b, terms) - score(a, terms); });
+    status.textContent = found.length === 1 ? "1 result" : found.length + " results";
+    found.slice(0, 100).forEach(function (e) {
+      var li = document.createElement("li");
+      var a = document.createElement("a");
+      a.href = root + e.url;
+      a.textContent = e.title;
+      var meta = document.createElement("p");
+      meta.className = "meta";
+      meta.textContent = [e.kind].concat(e.authors.length ? ["by " + e.authors.join(", ")] : []).concat(e.tags).join(" · ");
+      var text = document.createElement("p");
+      text.textContent = e.text.length > 200 ? e.text.slice(0, 200) + "…" : e.text;
+      li.appendChild(a); li.appendChild(meta); li.appendChild(text);
+      list.appendChild(li);
+    });
+  }
+
+  var query = new URLSearchParams(window.location.search).get("q") || "";
+  input.value = query;
+  status.textContent = "Loading the index…";
+  fetch(indexURL).then(function (r) { return r.json(); }).then(function (data) {
+    entries = data;
+    status.textContent = "";
+    render(input.value);
+    input.addEventListener("input", function () { render(input.value); });
+  }).catch(function () {
+    status.textContent = "The search index could not be loaded (search works when the site is served over HTTP). Browse the stories and players lists instead.";
+  });
+})();
 
 """#
         ),
@@ -253,8 +562,11 @@ code { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; 
 .skip { position: absolute; left: -999px; top: 0; background: var(--accent); color: var(--bg); padding: 0.5rem 1rem; }
 .skip:focus { left: 0.5rem; }
 .site-header, main, .site-footer { max-width: 42rem; margin: 0 auto; padding: 0 1.25rem; }
-.site-header { padding-top: 1.25rem; padding-bottom: 1.25rem; border-bottom: 1px solid var(--line); }
+.site-header { padding-top: 1rem; padding-bottom: 0.75rem; border-bottom: 1px solid var(--line); display: flex; flex-wrap: wrap; align-items: baseline; gap: 0.5rem 1.5rem; }
 .brand { font: 600 1.1rem/1 var(--sans); letter-spacing: 0.02em; text-decoration: none; color: var(--fg); }
+.site-header nav ul { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; font: 0.9rem/1.8 var(--sans); }
+.site-header nav a { color: var(--muted); text-decoration: none; }
+.site-header nav a:hover, .site-header nav a[aria-current="page"] { color: var(--accent); text-decoration: underline; }
 main { padding-top: 1.5rem; padding-bottom: 3rem; }
 h1, h2, h3 { line-height: 1.25; font-weight: 600; }
 h1 { font-size: 2.1rem; margin: 0.25rem 0 0.5rem; }
@@ -302,11 +614,177 @@ progress { width: 12rem; max-width: 100%; height: 0.6rem; accent-color: var(--ac
 .tally .number { text-align: right; font-variant-numeric: tabular-nums; }
 .votes { font-family: var(--sans); font-size: 0.85rem; color: var(--fg); padding-left: 1.1rem; }
 .votes li { margin-bottom: 0.4rem; overflow-wrap: anywhere; }
+.pagination { display: flex; justify-content: space-between; align-items: center; gap: 1rem; margin: 1.5rem 0; font: 0.95rem var(--sans); }
+.pagination span { color: var(--muted); }
+.more { font-family: var(--sans); }
+.tags a { color: inherit; text-decoration: none; }
+.tags a:hover { text-decoration: underline; }
+.tag-cloud .count { color: var(--muted); font-size: 0.75rem; }
+.avatar { width: 4rem; height: 4rem; border-radius: 50%; flex: none; object-fit: cover; }
+.initials { display: inline-flex; align-items: center; justify-content: center; font: 600 1.3rem/1 var(--sans); color: #fff; background: hsl(var(--hue) 45% 38%); }
+.profile-header { display: flex; gap: 1rem; align-items: center; }
+.profile-header h1 { margin: 0; }
+.links, .people, .written { font-family: var(--sans); font-size: 0.95rem; }
+.people { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; }
+.badge-list { list-style: none; padding: 0; display: grid; gap: 0.75rem; grid-template-columns: repeat(auto-fill, minmax(15rem, 1fr)); }
+.badge { background: var(--card); border: 1px solid var(--line); border-radius: 0.75rem; padding: 0.6rem 1rem; }
+.badge p { margin: 0.1rem 0; }
+.badge-name { font: 600 1rem var(--sans); }
+.badge progress { width: 100%; }
+.tier-gold { border-color: #b8860b; }
+.tier-silver { border-color: #8a8f98; }
+.tier-bronze { border-color: #a0643c; }
+.tiers dt { font-family: var(--sans); margin-top: 0.75rem; }
+.tiers dd { margin: 0.25rem 0 0 0; }
+.player-list { list-style: none; padding: 0; display: grid; gap: 0.75rem; }
+.player-list li { display: flex; gap: 0.75rem; align-items: center; }
+.player-list .avatar { width: 2.75rem; height: 2.75rem; font-size: 1rem; }
+.board .detail { color: var(--muted); }
+.people-ranked { font-family: var(--sans); font-size: 0.95rem; }
+.month-grid { width: 100%; border-collapse: collapse; table-layout: fixed; font: 0.95rem var(--sans); text-align: center; }
+.month-grid th { color: var(--muted); font-weight: 500; font-size: 0.8rem; padding: 0.25rem 0; }
+.month-grid td { padding: 0.45rem 0; border: 1px solid var(--line); color: var(--muted); }
+.month-grid td a { display: inline-block; min-width: 2rem; border-radius: 999px; background: var(--accent); color: var(--bg); font-weight: 600; text-decoration: none; }
+.month-grid td.today { outline: 2px solid var(--accent); outline-offset: -2px; }
+.agenda { font-family: var(--sans); }
+.agenda dt { font-weight: 600; margin-top: 1rem; }
+.agenda dd { margin: 0.25rem 0 0 0; }
+.chart { margin: 1rem 0; }
+.activity { width: 100%; height: auto; display: block; }
+.activity .axis { stroke: var(--line); stroke-width: 1; }
+.bar-snippets, .key-snippets { fill: var(--accent); background: var(--accent); }
+.bar-ballots, .key-ballots { fill: var(--muted); background: var(--muted); }
+.chart-label { fill: var(--muted); font: 12px var(--sans); }
+.chart figcaption { font: 0.85rem var(--sans); color: var(--muted); }
+.key { display: inline-block; width: 0.8rem; height: 0.8rem; border-radius: 2px; vertical-align: -0.1rem; margin-left: 0.5rem; }
+.search-form { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; font-family: var(--sans); }
+.search-form input { flex: 1 1 12rem; font: inherit; padding: 0.5rem 0.75rem; border: 1px solid var(--line); border-radius: 0.5rem; background: var(--card); color: var(--fg); }
+.search-form button { font: inherit; padding: 0.5rem 1rem; border: 0; border-radius: 0.5rem; background: var(--accent); color: var(--bg); cursor: pointer; }
+.results { padding-left: 1.25rem; }
+.results li { margin-bottom: 1rem; }
+.results p { margin: 0.2rem 0; }
 .site-footer { border-top: 1px solid var(--line); padding-top: 1rem; padding-bottom: 2rem; }
 @media print {
-  .site-header, .site-footer, .round, .skip { display: none; }
-  body { background: #fff; color: #000; }
+  .site-header, .site-footer, .round, .skip, .rounds-list, .tags, .how, #top-contributors, .story-header .meta a { display: none; }
+  body { background: #fff; color: #000; font-size: 11pt; }
+  main { max-width: none; padding: 0; }
+  a { color: inherit; text-decoration: none; }
+  .chapter { break-inside: avoid-page; }
+  .chapter-heading { break-after: avoid; }
+  h1 { font-size: 22pt; }
 }
+
+"""#
+        ),
+        (
+            "tags.mustache",
+            #"""
+{{#hasTags}}<ul class="tags" aria-label="Tags">{{#tags}}<li>{{#hasPage}}<a href="{{root}}{{url}}">{{name}}</a>{{/hasPage}}{{^hasPage}}{{name}}{{/hasPage}}</li>{{/tags}}</ul>{{/hasTags}}
+
+"""#
+        ),
+        (
+            "user.mustache",
+            #"""
+{{<base}}
+{{$head}}<link rel="alternate" type="application/atom+xml" title="{{name}}: news" href="{{root}}{{feedURL}}">{{/head}}
+{{$main}}
+<article class="profile">
+<header class="profile-header">
+{{> avatar}}
+<div>
+<h1>{{name}}</h1>
+<p class="meta"><span class="handle">@{{handle}}</span> · joined <time datetime="{{joinedISO}}">{{joinedDisplay}}</time> · <a href="{{root}}{{feedURL}}">follow {{name}}’s feed</a></p>
+</div>
+</header>
+{{#hasBio}}<div class="prose bio">{{{bioHTML}}}</div>{{/hasBio}}
+{{#hasLinks}}
+<ul class="links">
+{{#links}}<li>{{#isSafe}}<a href="{{url}}" rel="nofollow ugc">{{title}}</a>{{/isSafe}}{{^isSafe}}{{title}}: <span class="handle">{{text}}</span>{{/isSafe}}</li>
+{{/links}}
+</ul>
+{{/hasLinks}}
+<section aria-labelledby="karma">
+<h2 id="karma">Karma: {{karma}}</h2>
+<table class="tally">
+<caption>Where the karma comes from</caption>
+<thead><tr><th scope="col">For</th><th scope="col" class="number">Count</th><th scope="col" class="number">Points each</th><th scope="col" class="number">Points</th></tr></thead>
+<tbody>
+{{#karmaRows}}<tr><td>{{label}}</td><td class="number">{{count}}</td><td class="number">{{points}}</td><td class="number">{{total}}</td></tr>
+{{/karmaRows}}
+</tbody>
+</table>
+</section>
+<section aria-labelledby="badges">
+<h2 id="badges">Badges</h2>
+<ul class="badge-list">
+{{#badges}}
+<li class="badge{{#hasTier}} tier-{{tier}}{{/hasTier}}">
+<p class="badge-name"><a href="{{root}}badges/index.html#{{id}}">{{name}}</a>{{#hasTier}} <span class="label">{{tier}}</span>{{/hasTier}}</p>
+<p class="meta">{{description}}: {{count}} · {{nextLabel}}</p>
+<progress max="100" value="{{percent}}" aria-label="{{name}}: progress to the next tier">{{percent}}%</progress>
+</li>
+{{/badges}}
+</ul>
+<p class="meta">Show your badges anywhere: <a href="{{root}}{{cardURL}}">badge card</a> (SVG). In a README: <code>{{cardEmbed}}</code></p>
+</section>
+{{#hasStarted}}
+<section aria-labelledby="started">
+<h2 id="started">Stories started</h2>
+<ul>{{#started}}<li><a href="{{root}}{{url}}">{{title}}</a></li>{{/started}}</ul>
+</section>
+{{/hasStarted}}
+<section aria-labelledby="written">
+<h2 id="written">Snippets written</h2>
+{{#hasSnippets}}
+<p class="meta">{{snippetsLabel}}</p>
+<ul class="written">
+{{#snippets}}<li><a href="{{root}}{{url}}">{{projectTitle}}, round {{round}}</a> · {{#won}}<span class="label">won</span>{{/won}}{{^won}}{{status}}{{/won}} · <time datetime="{{submittedISO}}">{{submittedDisplay}}</time></li>
+{{/snippets}}
+</ul>
+{{/hasSnippets}}
+{{^hasSnippets}}<p class="empty">No snippets yet.</p>{{/hasSnippets}}
+</section>
+{{#hasFavorites}}
+<section aria-labelledby="favorites">
+<h2 id="favorites">Favorite stories</h2>
+<ul>{{#favorites}}<li><a href="{{root}}{{url}}">{{title}}</a></li>{{/favorites}}</ul>
+</section>
+{{/hasFavorites}}
+{{#hasFollowing}}
+<section aria-labelledby="following">
+<h2 id="following">Follows</h2>
+<ul class="people">{{#following}}<li><a href="{{root}}{{url}}">{{name}}</a> <span class="handle">@{{handle}}</span></li>{{/following}}</ul>
+</section>
+{{/hasFollowing}}
+{{#hasFollowers}}
+<section aria-labelledby="followers">
+<h2 id="followers">Followed by</h2>
+<ul class="people">{{#followers}}<li><a href="{{root}}{{url}}">{{name}}</a> <span class="handle">@{{handle}}</span></li>{{/followers}}</ul>
+</section>
+{{/hasFollowers}}
+</article>
+{{/main}}
+{{/base}}
+
+"""#
+        ),
+        (
+            "users.mustache",
+            #"""
+{{<base}}
+{{$main}}
+<header class="story-header">
+<h1>Players</h1>
+<p class="meta">{{countLabel}}</p>
+</header>
+<ul class="player-list">
+{{#users}}
+<li>{{> avatar}}<div><a href="{{root}}{{url}}">{{name}}</a> <span class="handle">@{{handle}}</span><br><span class="meta">{{karma}} karma · {{summary}}</span></div></li>
+{{/users}}
+</ul>
+{{/main}}
+{{/base}}
 
 """#
         ),

@@ -9,7 +9,10 @@ import ProlificCore
 /// edits can't run code; `{{value}}` escapes HTML; it has no dependencies of its own and builds fast.
 public struct Theme: Sendable {
     /// The pages every theme must provide, as `<name>.mustache`.
-    public static let requiredTemplates = ["base", "index", "project", "round", "404"]
+    public static let requiredTemplates = [
+        "base", "index", "list", "project", "round", "user", "users", "badges", "leaderboard", "calendar", "search", "404",
+        "card", "tags", "pagination", "avatar",
+    ]
 
     let library: MustacheLibrary
     /// Where each template came from, for messages.
@@ -20,6 +23,15 @@ public struct Theme: Sendable {
     /// The built-in templates.
     public static func builtIn() throws(Diagnostics) -> Theme {
         try Theme(files: DefaultTheme.files.map { ($0.path, Array($0.contents.utf8)) }, folder: "(built-in)")
+    }
+
+    /// The theme in `folder` when that folder exists, else the built-in one.
+    public static func builtIn(orFolder folder: String) throws(Diagnostics) -> Theme {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+            return try builtIn()
+        }
+        return try load(folder: folder)
     }
 
     /// The theme in `folder` (`Templates/`); every required template must be there.

@@ -53,6 +53,13 @@ public enum FileSystem {
         return entries.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
     }
 
+    /// The size in bytes of the file at `path` (not following a symlink), nil if there is none.
+    public static func size(_ path: String) -> Int? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        return Int(info.st_size)
+    }
+
     private static func kindByStat(_ path: String) -> Entry.Kind {
         var info = stat()
         guard lstat(path, &info) == 0 else { return .other }

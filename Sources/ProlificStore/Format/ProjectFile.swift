@@ -1,6 +1,6 @@
 import ProlificCore
 
-/// `projects/<slug>/project.md`: title, owner, created, rounds, round-length, tags, status; the
+/// `projects/<slug>/project.md`: title, owner, created, rounds, round-length, tags, status, visibility; the
 /// body is the starter text.
 enum ProjectFile {
     static let maximumTagLength = 40
@@ -23,6 +23,13 @@ enum ProjectFile {
             }
             return status
         }
+        let visibility = fields.string("visibility", required: false).flatMap { raw -> Project.Visibility? in
+            guard let visibility = Project.Visibility(rawValue: raw) else {
+                fields.report("'visibility' must be 'listed', 'unlisted' or 'draft', found '\(raw)'", at: "visibility")
+                return nil
+            }
+            return visibility
+        } ?? .listed
         fields.finish()
         if let title, title.trimmingCharacters(in: " \t").isEmpty { fields.report("'title' must not be empty", at: "title") }
         if document.body.isEmpty {
@@ -33,7 +40,7 @@ enum ProjectFile {
         }
         return Project(
             slug: slug, title: title, owner: owner, created: created, roundLimit: rounds, roundLength: length,
-            tags: tags, status: status, starter: document.body, origin: fields.origin)
+            tags: tags, status: status, visibility: visibility, starter: document.body, origin: fields.origin)
     }
 
     static func render(_ project: Project) throws(AtomicFile.Failure) -> String {
@@ -45,6 +52,7 @@ enum ProjectFile {
         yaml.plain("round-length", project.roundLength)
         yaml.texts("tags", project.tags, flow: true)
         yaml.plain("status", project.status.rawValue)
+        if project.visibility != .listed { yaml.plain("visibility", project.visibility.rawValue) }
         return FrontMatter.join(yaml: try yaml.yaml(), body: project.starter)
     }
 }

@@ -55,7 +55,8 @@ public struct ContentReader: Sendable {
             problems += found
             if let project { projects.append(project) }
         }
-        return (Content(config: config, users: users, projects: projects), problems)
+        let media = scanMedia(into: &problems)
+        return (Content(config: config, users: users, projects: projects, media: media), problems)
     }
 
     /// Everything, for commands that only work on valid content (`build`, `user show`): the

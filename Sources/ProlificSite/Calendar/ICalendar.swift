@@ -1,0 +1,87 @@
+import ProlificCore
+
+/// `calendar.ics` (RFC 5545): the upcoming round deadlines, for calendar apps to subscribe to.
+///
+/// Each deadline is an event at the moment the round closes. UIDs name the project and round, so
+/// an extended deadline updates the same event; DTSTAMP is when the round opened, so the file only
+/// changes when the deadlines do.
+struct ICalendar {
+    let site: SiteModel
+
+    func file() -> OutputFile {
+        let host = Self.host(of: site.config.baseURL)
+        var lines = [
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Prolific//Round deadlines//EN", "CALSCALE:GREGORIAN",
+            "METHOD:PUBLISH", "X-WR-CALNAME:" + Self.text("\(site.config.title): round deadlines"),
+        ]
+        for deadline in Deadline.upcoming(in: site) {
+            let project = deadline.project, round = deadline.round
+            let url = site.config.baseURL + SitePath.pretty(SitePath.project(project.slug))
+            lines += [
+                "BEGIN:VEVENT",
+                "UID:\(project.slug)-round-\(round.number.folderName)@\(host)",
+                "DTSTAMP:\(Self.time(round.opened))",
+                "DTSTART:\(Self.time(round.closes))",
+                "SUMMARY:" + Self.text("Round \(round.number.value) of \(project.title) closes"),
+                "DESCRIPTION:" + Self.text("Last moment to submit a snippet or vote in round \(round.number.value) of \(project.title). \(url)"),
+                "URL:" + Self.escapeURI(url),
+                "END:VEVENT",
+            ]
+        }
+        lines.append("END:VCALENDAR")
+        return OutputFile(path: SitePath.calendarFeed, text: lines.map(Self.fold).joined(separator: "\r\n") + "\r\n")
+    }
+
+    /// `20261122T120000Z`.
+    static func time(_ t: Timestamp) -> String {
+        let c = t.components
+        return "\(c.year)\(Display.two(c.month))\(Display.two(c.day))T\(Display.two(c.hour))\(Display.two(c.minute))\(Display.two(c.second))Z"
+    }
+
+    /// A TEXT value: backslash, semicolon, comma and line breaks escaped; control characters dropped.
+    static func text(_ value: String) -> String {
+        var out = ""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\\": out += "\\\\"
+            case ";": out += "\\;"
+            case ",": out += "\\,"
+            case "\n": out += "\\n"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F { continue }
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// A URI value has no escaping of its own: drop what could break the line.
+    static func escapeURI(_ url: String) -> String {
+        String(String.UnicodeScalarView(url.unicodeScalars.filter { $0.value > 0x20 && $0.value != 0x7F }))
+    }
+
+    /// Lines longer than 75 octets continue on the next line after a space, never splitting a
+    /// UTF-8 sequence.
+    static func fold(_ line: String) -> String {
+        var out = ""
+        var count = 0
+        for scalar in line.unicodeScalars {
+            let size = String(scalar).utf8.count
+            if count + size > 75 {
+                out += "\r\n "
+                count = 1
+            }
+            out.unicodeScalars.append(scalar)
+            count += size
+        }
+        return out
+    }
+
+    /// `https://example.org/stories/` → `example.org`.
+    static func host(of url: String) -> String {
+        guard let scheme = url.range(of: "://") else { return "prolific.invalid" }
+        let rest = url[scheme.upperBound...]
+        let host = rest.prefix { $0 != "/" && $0 != ":" }
+        return host.isEmpty ? "prolific.invalid" : String(host)
+    }
+}

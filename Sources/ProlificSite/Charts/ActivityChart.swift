@@ -1,0 +1,82 @@
+import ProlificCore
+
+/// Submissions and ballots per week as an inline SVG bar chart: no script, readable by screen
+/// readers through its title and description, coloured by the page's stylesheet so dark mode
+/// applies.
+struct ActivityChart {
+    var submissions: [Timestamp]
+    var ballots: [Timestamp]
+    /// The chart ends with the week that holds this moment.
+    var until: Timestamp
+    var weeks: Int = 26
+    /// Makes the SVG's element ids unique on a page.
+    var id: String
+
+    static let week: Int64 = 7 * 86_400
+
+    /// Counts per week, oldest first.
+    func buckets(_ times: [Timestamp]) -> [Int] {
+        var counts = Array(repeating: 0, count: weeks)
+        let end = until.secondsSinceEpoch
+        for t in times where t.secondsSinceEpoch <= end {
+            let age = Int((end - t.secondsSinceEpoch) / Self.week)
+            if age < weeks { counts[weeks - 1 - age] += 1 }
+        }
+        return counts
+    }
+
+    var svg: String {
+        let s = buckets(submissions), b = buckets(ballots)
+        let peak = max(1, (s + b).max() ?? 1)
+        let (width, height, base) = (640, 160, 140)
+        let slot = Double(width) / Double(weeks)
+        let barWidth = max(1.0, slot / 2 - 1)
+        let totalS = s.reduce(0, +), totalB = b.reduce(0, +)
+        let summary = "\(Display.count(totalS, "snippet")) and \(Display.count(totalB, "ballot")) in the last \(weeks) weeks; the busiest week had \(peak)."
+        var out = """
+            <svg class="activity" viewBox="0 0 \(width) \(height)" role="img" aria-labelledby="\(id)-title \(id)-desc" xmlns="http://www.w3.org/2000/svg">
+            <title id="\(id)-title">Activity per week</title>
+            <desc id="\(id)-desc">\(XML.escape(summary))</desc>
+            <line class="axis" x1="0" y1="\(base)" x2="\(width)" y2="\(base)"/>
+
+            """
+        func scaled(_ n: Int) -> Double { Double(n) / Double(peak) * Double(base - 10) }
+        for week in 0..<weeks {
+            let x = Double(week) * slot + 1
+            let startOfWeek = Timestamp(secondsSinceEpoch: until.secondsSinceEpoch - Int64(weeks - week) * Self.week)
+            let label = "Week from \(Display.date(startOfWeek))"
+            if s[week] > 0 {
+                out += bar(x: x, h: scaled(s[week]), w: barWidth, base: base, cls: "bar-snippets", title: "\(label): \(Display.count(s[week], "snippet"))")
+            }
+            if b[week] > 0 {
+                out += bar(x: x + barWidth, h: scaled(b[week]), w: barWidth, base: base, cls: "bar-ballots", title: "\(label): \(Display.count(b[week], "ballot"))")
+            }
+        }
+        out += "<text class=\"chart-label\" x=\"0\" y=\"\(height - 4)\">\(weeks) weeks ago</text>"
+        out += "<text class=\"chart-label\" x=\"\(width)\" y=\"\(height - 4)\" text-anchor=\"end\">this week</text>\n</svg>"
+        return out
+    }
+
+    private func bar(x: Double, h: Double, w: Double, base: Int, cls: String, title: String) -> String {
+        let hh = max(1.0, h)
+        return "<rect class=\"\(cls)\" x=\"\(Self.number(x))\" y=\"\(Self.number(Double(base) - hh))\" width=\"\(Self.number(w))\" height=\"\(Self.number(hh))\"><title>\(XML.escape(title))</title></rect>\n"
+    }
+
+    /// One decimal, enough for a chart and stable across platforms.
+    static func number(_ value: Double) -> String {
+        let tenths = Int((value * 10).rounded())
+        return tenths % 10 == 0 ? "\(tenths / 10)" : "\(tenths / 10).\(abs(tenths % 10))"
+    }
+
+    /// The chart for some projects' rounds.
+    static func of(_ projects: [Project], until: Timestamp, id: String) -> ActivityChart {
+        var submissions: [Timestamp] = [], ballots: [Timestamp] = []
+        for project in projects {
+            for round in project.rounds {
+                submissions += round.submissions.map(\.submitted)
+                ballots += round.ballots.map(\.cast)
+            }
+        }
+        return ActivityChart(submissions: submissions, ballots: ballots, until: until, id: id)
+    }
+}

@@ -1,0 +1,108 @@
+import ProlificCore
+
+/// Atom feeds (RFC 4287), the static site's way to follow and be notified: the whole site (stories
+/// started, rounds closed, stories completed), each project (the same, plus every snippet
+/// submitted) and each player (their snippets, wins and stories).
+///
+/// Links and ids are absolute, from `base-url`; an entry's id is the address of what it announces,
+/// so it never changes between builds. Only listed projects reach the site's and players' feeds.
+struct AtomFeeds {
+    let site: SiteModel
+    /// Entries per feed; older ones drop off.
+    static let limit = 50
+
+    func files() -> [OutputFile] {
+        var files: [OutputFile] = []
+        var siteEvents: [SiteEvent] = []
+        var byPlayer: [Handle: [SiteEvent]] = [:]
+        for project in site.built {
+            let events = SiteEvent.events(of: project, site: site)
+            files.append(
+                feed(
+                    path: SitePath.projectFeed(project.slug), page: SitePath.project(project.slug),
+                    title: "\(project.title) · \(site.config.title)",
+                    subtitle: "Snippets submitted, rounds closed and the story’s end.", events: events))
+            guard project.visibility == .listed else { continue }
+            for event in events {
+                if !event.isSnippet { siteEvents.append(event) }
+                if let player = event.player { byPlayer[player, default: []].append(event) }
+            }
+        }
+        files.append(
+            feed(
+                path: SitePath.feed, page: SitePath.home, title: site.config.title,
+                subtitle: "Stories started, rounds closed and stories completed.", events: siteEvents))
+        for user in site.content.sortedUsers {
+            files.append(
+                feed(
+                    path: SitePath.userFeed(user.handle), page: SitePath.user(user.handle),
+                    title: "\(user.name) · \(site.config.title)", subtitle: "Snippets, wins and stories by \(user.name).",
+                    events: byPlayer[user.handle] ?? []))
+        }
+        return files
+    }
+
+    func absolute(_ path: String) -> String { site.config.baseURL + SitePath.pretty(path) }
+
+    func feed(path: String, page: String, title: String, subtitle: String, events: [SiteEvent]) -> OutputFile {
+        let entries = events.sorted(by: SiteEvent.newestFirst).prefix(Self.limit)
+        let updated = entries.first?.at ?? site.now
+        var xml = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <feed xmlns="http://www.w3.org/2005/Atom">
+            <title>\(XML.escape(title))</title>
+            <subtitle>\(XML.escape(subtitle))</subtitle>
+            <id>\(XML.escape(absolute(path)))</id>
+            <link rel="self" type="application/atom+xml" href="\(XML.escape(absolute(path)))"/>
+            <link rel="alternate" type="text/html" href="\(XML.escape(absolute(page)))"/>
+            <updated>\(updated.iso8601)</updated>
+            <generator>Prolific</generator>
+
+            """
+        for event in entries { xml += entry(event) }
+        xml += "</feed>\n"
+        return OutputFile(path: path, text: xml)
+    }
+
+    func entry(_ event: SiteEvent) -> String {
+        let project = event.project
+        let projectURL = absolute(SitePath.project(project.slug))
+        let title: String, link: String, id: String, author: Handle, html: String
+        switch event.kind {
+        case .started:
+            title = "New story: \(project.title)"
+            (link, id, author) = (projectURL, projectURL + "#started", project.owner)
+            html = site.html(project.starter, folder: Media.folder(of: project.slug), root: site.config.baseURL)
+        case .submitted(let round, let s):
+            title = "\(site.name(s.author)) wrote a snippet for round \(round.number.value) of \(project.title)"
+            let page = round.isOpen ? projectURL : absolute(SitePath.round(project.slug, round.number))
+            (link, id, author) = (page + "#" + s.id.rawValue, projectURL + "#" + s.id.rawValue, s.author)
+            html = site.html(s.body, folder: Media.folder(of: project.slug, round: round.number), root: site.config.baseURL)
+        case .roundClosed(let round):
+            let winner = round.winningSubmission
+            title = winner.map { "Round \(round.number.value) of \(project.title): \(site.name($0.author)) won" }
+                ?? "Round \(round.number.value) of \(project.title) closed"
+            link = absolute(SitePath.round(project.slug, round.number))
+            (id, author) = (link, winner?.author ?? project.owner)
+            html = winner.map {
+                site.html($0.body, folder: Media.folder(of: project.slug, round: round.number), root: site.config.baseURL)
+            } ?? "<p>The round closed without a winner.</p>"
+        case .completed:
+            title = "Completed: \(project.title)"
+            (link, id, author) = (projectURL, projectURL + "#completed", project.owner)
+            html = "<p>\(XML.escape(project.title)) is complete after \(Display.count(project.closedRounds.count, "round")).</p>"
+        }
+        return """
+            <entry>
+            <title>\(XML.escape(title))</title>
+            <link rel="alternate" type="text/html" href="\(XML.escape(link))"/>
+            <id>\(XML.escape(id))</id>
+            <published>\(event.at.iso8601)</published>
+            <updated>\(event.at.iso8601)</updated>
+            <author><name>\(XML.escape(site.name(author)))</name><uri>\(XML.escape(absolute(SitePath.user(author))))</uri></author>
+            <content type="html">\(XML.escape(html))</content>
+            </entry>
+
+            """
+    }
+}

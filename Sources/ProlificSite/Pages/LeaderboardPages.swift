@@ -1,0 +1,69 @@
+import ProlificCore
+
+/// The leaderboard: karma overall, and the most wins and snippets. Each project's page shows its
+/// own top contributors (`topContributors`).
+struct LeaderboardPages {
+    let site: SiteModel
+    /// How many players each board shows.
+    static let size = 50
+
+    func job() -> PageJob {
+        let context = PageContext(
+            site: site.config, now: site.now, path: SitePath.leaderboard, title: "Leaderboard",
+            description: "Who has written, won and voted most on \(site.config.title).", section: .leaderboard)
+        return PageJob("leaderboard", context) { values() }
+    }
+
+    func values() -> [String: Any] {
+        let handles = site.content.sortedUsers.map(\.handle)
+        func board(_ score: (Standing.Counts) -> Int, _ detail: (Standing.Counts) -> String) -> [[String: Any]] {
+            let ranked = handles.map { ($0, site.standing.counts(of: $0)) }
+                .filter { score($0.1) > 0 }
+                .sorted { a, b in score(a.1) != score(b.1) ? score(a.1) > score(b.1) : a.0 < b.0 }
+            return Self.ranks(ranked.map { score($0.1) }).enumerated().prefix(Self.size).map { index, rank in
+                let (handle, counts) = ranked[index]
+                return [
+                    "rank": rank, "name": site.name(handle), "handle": handle.rawValue, "url": SitePath.user(handle),
+                    "score": score(counts), "detail": detail(counts),
+                ]
+            }
+        }
+        let karma = board({ $0.karma.total }) { $0.karma.breakdown }
+        let wins = board({ $0.wins }) { Display.count($0.snippets, "snippet") + " written" }
+        let snippets = board({ $0.snippets }) { Display.count($0.wins, "win") }
+        return [
+            "karma": karma, "hasKarma": !karma.isEmpty,
+            "wins": wins, "hasWins": !wins.isEmpty,
+            "snippets": snippets, "hasSnippets": !snippets.isEmpty,
+        ]
+    }
+
+    /// Standard competition ranks: equal scores share a rank, the next rank skips (1, 2, 2, 4).
+    static func ranks(_ scores: [Int]) -> [Int] {
+        var ranks: [Int] = []
+        for (i, score) in scores.enumerated() {
+            ranks.append(i > 0 && scores[i - 1] == score ? ranks[i - 1] : i + 1)
+        }
+        return ranks
+    }
+
+    /// A project's top contributors: by rounds won, then snippets written, then handle.
+    static func topContributors(of project: Project, site: SiteModel, limit: Int = 5) -> [[String: Any]] {
+        var wins: [Handle: Int] = [:]
+        var snippets: [Handle: Int] = [:]
+        for round in project.rounds {
+            for s in round.submissions { snippets[s.author, default: 0] += 1 }
+            if let winner = round.winningSubmission { wins[winner.author, default: 0] += 1 }
+        }
+        let ranked = snippets.keys.sorted { a, b in
+            (wins[a] ?? 0, snippets[a] ?? 0) != (wins[b] ?? 0, snippets[b] ?? 0)
+                ? (wins[a] ?? 0, snippets[a] ?? 0) > (wins[b] ?? 0, snippets[b] ?? 0) : a < b
+        }
+        return ranked.prefix(limit).map { handle in
+            [
+                "name": site.name(handle), "handle": handle.rawValue, "url": SitePath.user(handle),
+                "detail": "\(Display.count(wins[handle] ?? 0, "win")) · \(Display.count(snippets[handle] ?? 0, "snippet"))",
+            ]
+        }
+    }
+}

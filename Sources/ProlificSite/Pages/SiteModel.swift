@@ -1,0 +1,81 @@
+import ProlificCore
+
+/// Everything the pages of one build share, worked out once: which projects are built and listed,
+/// where every player stands, every closed round's tally with its explanations.
+struct SiteModel {
+    let content: Content
+    let now: Timestamp
+    /// Projects that get pages: every one but drafts, in slug order.
+    let built: [Project]
+    /// Projects shown in lists, feeds, the calendar, search and the sitemap: not unlisted.
+    let listed: [Project]
+    let standing: Standing
+    /// Each closed round's tally re-run with explanations, by `IdentityEvidence.key`.
+    let replayed: [String: TallyTimeline.Replayed]
+    /// Markdown to HTML, images left as they are written (for text and for the EPUB).
+    let html: (String) -> String
+    let media: Media
+    /// The keys of tags that have a page: those of listed projects.
+    let listedTagKeys: Set<String>
+
+    init(content: Content, now: Timestamp, evidence: IdentityEvidence, html: @escaping (String) -> String) {
+        self.content = content
+        self.now = now
+        self.html = html
+        media = Media(files: content.media)
+        built = content.projects.filter { $0.visibility != .draft }.sorted { $0.slug < $1.slug }
+        listed = built.filter { $0.visibility == .listed }
+        listedTagKeys = Set(listed.flatMap(\.tags).map(TagPages.key))
+        standing = Standing(content: content, badges: content.config.badges)
+        var replayed: [String: TallyTimeline.Replayed] = [:]
+        for result in TallyTimeline(content: content, evidence: evidence).replayExplained() {
+            replayed[IdentityEvidence.key(result.slug, result.round.number)] = result
+        }
+        self.replayed = replayed
+    }
+
+    var config: Config { content.config }
+
+    /// Markdown written in `folder` (inside the content directory) as HTML for a page whose way
+    /// back to the site's root is `root`, its images pointing at their copies in the site.
+    func html(_ markdown: String, folder: String, root: String) -> String {
+        Markdown.html(markdown) { media.image($0, folder: folder, root: root) }
+    }
+
+    /// A player's display name; their handle when they have no profile (any more).
+    func name(_ handle: Handle) -> String {
+        content.users[handle]?.name ?? handle.rawValue
+    }
+
+    func isComplete(_ project: Project) -> Bool {
+        project.status == .complete || Closing.isComplete(project)
+    }
+
+    func isListed(_ slug: Slug) -> Bool {
+        listed.contains { $0.slug == slug }
+    }
+
+    func replayed(_ project: Project, _ round: RoundNumber) -> TallyTimeline.Replayed? {
+        replayed[IdentityEvidence.key(project.slug, round)]
+    }
+
+    /// Projects in progress, in the explore order of the home page.
+    var inProgress: [Project] {
+        Explore.order(
+            listed.filter { !isComplete($0) }, users: content.users,
+            karma: standing.counts.mapValues(\.karma), now: now)
+    }
+
+    /// Completed stories, most recently finished first.
+    var completed: [Project] {
+        listed.filter(isComplete).sorted { a, b in
+            let (x, y) = (finished(a), finished(b))
+            return x != y ? x > y : a.slug < b.slug
+        }
+    }
+
+    /// When a story's last round closed (its creation if it has none).
+    func finished(_ project: Project) -> Timestamp {
+        project.closedRounds.last.map { $0.closed ?? $0.closes } ?? project.created
+    }
+}

@@ -1,0 +1,53 @@
+import ProlificCore
+
+/// Where each page and file lives inside the site. Every internal link is one of these, relative
+/// to the site's root; templates put `{{root}}` in front so links work from any page, from a
+/// sub-path and from disk.
+enum SitePath {
+    static let home = "index.html"
+    static let notFound = "404.html"
+    static let users = "users/index.html"
+    static let badges = "badges/index.html"
+    static let leaderboard = "leaderboard/index.html"
+    static let calendar = "calendar/index.html"
+    static let calendarFeed = "calendar.ics"
+    static let feed = "feed.xml"
+    static let search = "search/index.html"
+    static let searchIndex = "search.json"
+
+    /// Page `n` (from 1) of the home page's list of stories in progress.
+    static func home(page: Int) -> String { page <= 1 ? home : "page/\(page)/index.html" }
+
+    static func tag(_ slug: String, page: Int = 1) -> String {
+        page <= 1 ? "tags/\(slug)/index.html" : "tags/\(slug)/page/\(page)/index.html"
+    }
+
+    static func project(_ slug: Slug) -> String { "projects/\(slug)/index.html" }
+    static func projectFeed(_ slug: Slug) -> String { "projects/\(slug)/feed.xml" }
+    static func epub(_ project: Project) -> String { "projects/\(project.slug)/\(project.slug).epub" }
+
+    static func round(_ slug: Slug, _ number: RoundNumber) -> String {
+        "projects/\(slug)/rounds/\(number.folderName)/index.html"
+    }
+
+    static func user(_ handle: Handle) -> String { "users/\(handle)/index.html" }
+    static func userFeed(_ handle: Handle) -> String { "users/\(handle)/feed.xml" }
+    static func userCard(_ handle: Handle) -> String { "users/\(handle)/card.svg" }
+
+    /// The relative way from a page back to the site's root: `projects/moon/index.html` → `../../`.
+    static func root(of path: String) -> String {
+        String(repeating: "../", count: path.split(separator: "/").count - 1)
+    }
+
+    /// `projects/moon/index.html` → `projects/moon/`, the form absolute URLs take.
+    static func pretty(_ path: String) -> String {
+        path.hasSuffix("index.html") ? String(path.dropLast("index.html".count)) : path
+    }
+}
+
+extension SitePath {
+    /// Page `n` of the list of completed stories.
+    static func completed(page: Int = 1) -> String {
+        page <= 1 ? "completed/index.html" : "completed/page/\(page)/index.html"
+    }
+}

@@ -1,0 +1,83 @@
+import ProlificCore
+
+/// A page per tag listing the stories that carry it, paginated like the home page.
+///
+/// Tags are free text; a tag's page lives at `tags/<key>/`, where the key keeps ASCII letters and
+/// digits (lower-cased) and turns everything else into `-`. Tags that differ only in case or
+/// punctuation share a page. A tag with other characters gets a short hash in its key, so `café`
+/// and `caf` never collide.
+struct TagPages {
+    let site: SiteModel
+
+    /// `Sci-Fi!` → `sci-fi`; `日本` → `tag-1a2b3c4d`.
+    static func key(_ tag: String) -> String {
+        var key = ""
+        var plain = true
+        for scalar in tag.lowercased().unicodeScalars {
+            if scalar.isASCII, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) {
+                key.unicodeScalars.append(scalar)
+            } else {
+                if !scalar.isASCII { plain = false }
+                if !key.isEmpty, !key.hasSuffix("-") { key += "-" }
+            }
+        }
+        while key.hasSuffix("-") { key.removeLast() }
+        if key.count > 40 { key = String(key.prefix(40)) }
+        if !plain || key.isEmpty {
+            let hash = String(NeutralOrder.fnv1a(tag.lowercased()) & 0xFFFF_FFFF, radix: 16)
+            key = key.isEmpty ? "tag-\(hash)" : "\(key)-\(hash)"
+        }
+        return key
+    }
+
+    /// Every tag of a listed project by key, with its display name (the spelling most projects
+    /// use, then the first in order) and its projects in the explore order.
+    var tags: [(key: String, name: String, projects: [Project])] {
+        var spellings: [String: [String: Int]] = [:]
+        var projects: [String: [Project]] = [:]
+        let ordered = site.inProgress + site.completed
+        for project in ordered {
+            var seen: Set<String> = []
+            for tag in project.tags {
+                let key = Self.key(tag)
+                spellings[key, default: [:]][tag, default: 0] += 1
+                if seen.insert(key).inserted { projects[key, default: []].append(project) }
+            }
+        }
+        return projects.keys.sorted().map { key in
+            let name = (spellings[key] ?? [:]).sorted { a, b in a.value != b.value ? a.value > b.value : a.key < b.key }
+                .first?.key ?? key
+            return (key, name, projects[key] ?? [])
+        }
+    }
+
+    /// Tags as links to their pages; a tag that has no page (only unlisted projects carry it)
+    /// stays plain text.
+    func links(_ tags: [String]) -> [[String: Any]] {
+        tags.map { tag in
+            let key = Self.key(tag)
+            let listed = site.listedTagKeys.contains(key)
+            return ["name": tag, "hasPage": listed, "url": listed ? SitePath.tag(key) : ""]
+        }
+    }
+
+    func jobs() -> [PageJob] {
+        tags.flatMap { tag in
+            Pagination.pages(of: tag.projects, size: Pagination<Project>.pageSize).map { page in
+                let path = SitePath.tag(tag.key, page: page.number)
+                let context = PageContext(
+                    site: site.config, now: site.now, path: path,
+                    title: page.number == 1 ? "Stories tagged “\(tag.name)”" : "Stories tagged “\(tag.name)”, page \(page.number)",
+                    description: "Stories tagged \(tag.name) on \(site.config.title).", section: .stories)
+                return PageJob("list", context) {
+                    [
+                        "heading": "Tagged “\(tag.name)”",
+                        "countLabel": Display.count(tag.projects.count, "story", plural: "stories"),
+                        "projects": page.items.map(ProjectPages(site: site).card),
+                        "pagination": page.values { SitePath.tag(tag.key, page: $0) },
+                    ]
+                }
+            }
+        }
+    }
+}

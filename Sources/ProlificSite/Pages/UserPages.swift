@@ -1,0 +1,125 @@
+import ProlificCore
+
+/// Each player's profile (karma with its breakdown, badges with progress, what they started,
+/// wrote and follow) and the list of all players.
+struct UserPages {
+    let site: SiteModel
+
+    func jobs() -> [PageJob] {
+        let users = site.content.sortedUsers
+        var jobs = users.map { user in
+            let context = PageContext(
+                site: site.config, now: site.now, path: SitePath.user(user.handle), title: user.name,
+                description: "\(user.name) (@\(user.handle)) on \(site.config.title): karma, badges and snippets.",
+                section: .players)
+            return PageJob("user", context) { profile(user) }
+        }
+        let context = PageContext(
+            site: site.config, now: site.now, path: SitePath.users, title: "Players",
+            description: "Everyone who writes and votes on \(site.config.title).", section: .players)
+        jobs.append(
+            PageJob("users", context) {
+                [
+                    "countLabel": Display.count(users.count, "player"),
+                    "users": users.map { user -> [String: Any] in
+                        let counts = site.standing.counts(of: user.handle)
+                        return [
+                            "name": user.name, "handle": user.handle.rawValue, "url": SitePath.user(user.handle),
+                            "avatar": Avatar.values(of: user, site: site),
+                            "karma": counts.karma.total,
+                            "summary": "\(Display.count(counts.snippets, "snippet")) · \(Display.count(counts.wins, "win"))",
+                        ]
+                    },
+                ]
+            })
+        return jobs
+    }
+
+    /// One entry of the karma breakdown table.
+    static func karmaRows(_ karma: Karma) -> [[String: Any]] {
+        [
+            ("Snippets in closed rounds", karma.snippets, Karma.pointsPerSnippet),
+            ("Ballots in closed rounds", karma.ballots, Karma.pointsPerBallot),
+            ("Rounds won", karma.wins, Karma.pointsPerWin),
+            ("Projects started", karma.projects, Karma.pointsPerProject),
+        ].map { label, count, points in
+            ["label": label, "count": count, "points": points, "total": count * points]
+        }
+    }
+
+    static func badgeValues(_ progress: Badge.Progress) -> [String: Any] {
+        let next = progress.next.map { "\(progress.count) of \($0.threshold) for \($0.name)" } ?? "every tier reached"
+        return [
+            "id": progress.badge.id.rawValue,
+            "name": progress.badge.name,
+            "description": progress.badge.description,
+            "hasTier": progress.tier != nil,
+            "tier": progress.tier?.name ?? "",
+            "count": progress.count,
+            "nextLabel": next,
+            "percent": Int((progress.toNext * 100).rounded(.down)),
+        ]
+    }
+
+    func profile(_ user: User) -> [String: Any] {
+        let counts = site.standing.counts(of: user.handle)
+        let started = site.listed.filter { $0.owner == user.handle }.map { project -> [String: Any] in
+            ["title": project.title, "url": SitePath.project(project.slug)]
+        }
+        var written: [(Timestamp, [String: Any])] = []
+        for project in site.listed {
+            for round in project.rounds.reversed() {
+                for submission in round.submissions where submission.author == user.handle {
+                    let won = round.winner == submission.id
+                    let status = round.isOpen ? "in the open round" : won ? "won" : "an alternate take"
+                    written.append((submission.submitted, [
+                        "projectTitle": project.title, "round": round.number.value,
+                        "url": round.isOpen
+                            ? SitePath.project(project.slug) + "#" + submission.id.rawValue
+                            : SitePath.round(project.slug, round.number) + (won ? "" : "#" + submission.id.rawValue),
+                        "won": won, "status": status, "submittedISO": submission.submitted.iso8601,
+                        "submittedDisplay": Display.date(submission.submitted),
+                    ]))
+                }
+            }
+        }
+        let snippets = written.enumerated().sorted { a, b in
+            a.element.0 != b.element.0 ? a.element.0 > b.element.0 : a.offset < b.offset
+        }.map(\.element.1)
+        let favorites = user.follows.projects.compactMap { slug in site.listed.first { $0.slug == slug } }
+            .map { ["title": $0.title, "url": SitePath.project($0.slug)] }
+        let following = user.follows.users.compactMap { site.content.users[$0] }.map(personLink)
+        let followers = site.content.sortedUsers.filter { $0.follows.users.contains(user.handle) }.map(personLink)
+        let cardPath = SitePath.userCard(user.handle)
+        return [
+            "name": user.name,
+            "handle": user.handle.rawValue,
+            "avatar": Avatar.values(of: user, site: site),
+            "joinedISO": user.joined.iso8601,
+            "joinedDisplay": Display.date(user.joined),
+            "bioHTML": site.html(user.bio, folder: Media.usersFolder, root: SitePath.root(of: SitePath.user(user.handle))),
+            "hasBio": !user.bio.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty,
+            "links": user.links.map { link -> [String: Any] in
+                let safe = SafeURL.isExternal(link.url)
+                return ["title": link.title, "url": safe ? link.url : "", "isSafe": safe, "text": link.url]
+            },
+            "hasLinks": !user.links.isEmpty,
+            "karma": counts.karma.total,
+            "karmaRows": Self.karmaRows(counts.karma),
+            "badges": site.standing.badges(of: user.handle).map(Self.badgeValues),
+            "hasStarted": !started.isEmpty, "started": started,
+            "hasSnippets": !snippets.isEmpty, "snippets": snippets,
+            "snippetsLabel": Display.count(snippets.count, "snippet"),
+            "hasFavorites": !favorites.isEmpty, "favorites": favorites,
+            "hasFollowing": !following.isEmpty, "following": following,
+            "hasFollowers": !followers.isEmpty, "followers": followers,
+            "feedURL": SitePath.userFeed(user.handle),
+            "cardURL": cardPath,
+            "cardEmbed": "![\(user.name) on \(site.config.title)](\(site.config.baseURL)\(cardPath))",
+        ]
+    }
+
+    func personLink(_ user: User) -> [String: Any] {
+        ["name": user.name, "handle": user.handle.rawValue, "url": SitePath.user(user.handle)]
+    }
+}
