@@ -1,0 +1,204 @@
+import Foundation
+import ProlificCore
+import ProlificStore
+import Testing
+@testable import ProlificSite
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
+/// The pages beyond stories and rounds: visibility, pagination, tags, media, calendar, feeds,
+/// profiles, badge cards and search.
+@Suite struct SitePagesTests {
+    static let now = Timestamp(iso8601: "2026-01-12T12:00:00Z")!
+
+    static func fixture() throws -> Content {
+        try SiteFixtures.load(SiteFixtures.root.appendingPathComponent("check/valid/Content").path)
+    }
+
+    /// A copy of the fixture's project `moon` under another slug.
+    static func copy(of content: Content, as slug: String, visibility: Project.Visibility = .listed, title: String? = nil)
+        throws -> Project
+    {
+        var project = try #require(content.project(Slug("moon")!))
+        project.slug = try #require(Slug(slug))
+        project.title = title ?? "Copy \(slug)"
+        project.visibility = visibility
+        return project
+    }
+
+    @Test func unlistedProjectsAreBuiltButListedNowhereAndDraftsAreNotBuilt() throws {
+        var content = try Self.fixture()
+        content.projects += [
+            try Self.copy(of: content, as: "hidden", visibility: .unlisted, title: "Hidden Story"),
+            try Self.copy(of: content, as: "secret", visibility: .draft, title: "Secret Draft"),
+        ]
+        let pages = try SiteFixtures.build(content, now: Self.now)
+        let hidden = try #require(pages["projects/hidden/index.html"])
+        #expect(hidden.contains("<meta name=\"robots\" content=\"noindex\">"))
+        #expect(try #require(pages["projects/hidden/rounds/0001/index.html"]).contains("noindex"))
+        #expect(!(try #require(pages["projects/moon/index.html"])).contains("noindex"))
+        for (path, text) in pages where !path.hasPrefix("projects/hidden/") {
+            #expect(!text.contains("Hidden Story"), "\(path) does not list the unlisted project")
+            #expect(!text.contains("projects/hidden"), "\(path) does not link to the unlisted project")
+        }
+        #expect(!pages.keys.contains { $0.hasPrefix("projects/secret/") }, "a draft is not built")
+        #expect(!pages.values.contains { $0.contains("Secret Draft") })
+    }
+
+    @Test func theHomePageIsPaginated() throws {
+        var content = try Self.fixture()
+        for n in 1...13 { content.projects.append(try Self.copy(of: content, as: "story-\(n)")) }
+        let pages = try SiteFixtures.build(content, now: Self.now)
+        let first = try #require(pages["index.html"])
+        let second = try #require(pages["page/2/index.html"])
+        #expect(pages["page/3/index.html"] == nil, "14 stories make two pages of 12")
+        #expect(first.components(separatedBy: "<li class=\"card\">").count - 1 == 12)
+        #expect(second.components(separatedBy: "<li class=\"card\">").count - 1 == 2)
+        #expect(first.contains("href=\"page/2/index.html\" rel=\"next\""))
+        #expect(second.contains("href=\"../../index.html\" rel=\"prev\""))
+        #expect(second.contains("Page 2 of 2"))
+        let tag = try #require(pages["tags/space/index.html"])
+        #expect(tag.contains("14 stories"))
+        #expect(pages["tags/space/page/2/index.html"] != nil, "tag pages paginate too")
+    }
+
+    @Test func tagKeysAreStableAndSafe() {
+        #expect(TagPages.key("Science Fiction") == "science-fiction")
+        #expect(TagPages.key("sci-fi!") == "sci-fi")
+        #expect(TagPages.key("Sci-Fi") == TagPages.key("sci fi"), "case and punctuation share a page")
+        #expect(TagPages.key("café") != TagPages.key("caf"), "non-ASCII tags get a hash")
+        #expect(TagPages.key("日本").hasPrefix("tag-"))
+        #expect(TagPages.key("../../etc") == "etc")
+        for tag in ["日本", "café", "a/b", "..", "<script>"] {
+            let key = TagPages.key(tag)
+            #expect(key.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }, "\(tag) → \(key)")
+        }
+    }
+
+    @Test func imagesPointAtTheirCopiesFromEveryPage() throws {
+        var content = try Self.fixture()
+        var project = try #require(content.project(Slug("moon")!))
+        project.rounds[0].submissions = project.rounds[0].submissions.map { s in
+            var s = s
+            s.body += "\n\n![A map](map.png) ![Gone](missing.png) ![Far](https://evil.example/x.png)"
+            return s
+        }
+        content.projects = [project]
+        content.media = ["projects/moon/rounds/0001/submissions/map.png", "projects/elsewhere/x.png"]
+        let pages = try SiteFixtures.build(content, now: Self.now)
+        let round = try #require(pages["projects/moon/rounds/0001/index.html"])
+        #expect(round.contains("<img src=\"../../../../projects/moon/rounds/0001/submissions/map.png\" alt=\"A map\""))
+        #expect(!round.contains("missing.png"), "a missing image leaves its alt text")
+        #expect(round.contains("Gone"))
+        #expect(round.contains("<a href=\"https://evil.example/x.png\">Far</a>"), "an image on another host becomes a link")
+        #expect(!round.contains("<img src=\"https://"))
+        let story = try #require(pages["projects/moon/index.html"])
+        #expect(story.contains("<img src=\"../../projects/moon/rounds/0001/submissions/map.png\""))
+        let feed = try #require(pages["projects/moon/feed.xml"])
+        #expect(feed.contains("https://example.org/projects/moon/rounds/0001/submissions/map.png"), "feeds use absolute addresses")
+        let builder = SiteBuilder(content: content, theme: try Theme.builtIn(), now: Self.now)
+        #expect(builder.mediaToCopy == ["projects/moon/rounds/0001/submissions/map.png"], "only images of built projects")
+    }
+
+    @Test func imagePathsResolveInsideTheContentOnly() {
+        #expect(Media.resolve("../map.png", in: "projects/moon/rounds/0001/submissions") == "projects/moon/rounds/0001/map.png")
+        #expect(Media.resolve("./a/b.png", in: "users") == "users/a/b.png")
+        #expect(Media.resolve("../../../../../etc/passwd", in: "projects/moon") == nil)
+        let media = Media(files: ["users/ann.png"])
+        #expect(media.image("/etc/x.png", folder: "users", root: "../") == .text)
+        #expect(media.image("file:ann.png", folder: "users", root: "../") == .text)
+        #expect(media.image("ann.png?v=2", folder: "users", root: "../") == .source("../users/ann.png"))
+    }
+
+    @Test func profilesShowKarmaBadgesSnippetsAndFollows() throws {
+        var content = try Self.fixture()
+        let ann = try #require(content.users[Handle("ann")!])
+        var bo = try #require(content.users[Handle("bo")!])
+        bo.follows = User.Follows(projects: [Slug("moon")!], users: [ann.handle])
+        bo.links = [User.Link(title: "Site", url: "https://bo.example"), User.Link(title: "Bad", url: "javascript:alert(1)")]
+        bo.avatar = "bo.png"
+        content.users[bo.handle] = bo
+        content.media = ["users/bo.png"]
+        let pages = try SiteFixtures.build(content, now: Self.now)
+        let profile = try #require(pages["users/bo/index.html"])
+        #expect(profile.contains("<img class=\"avatar\" src=\"../../users/bo.png\""))
+        #expect(profile.contains("<a href=\"https://bo.example\" rel=\"nofollow ugc\">Site</a>"))
+        #expect(!profile.contains("href=\"javascript:"), "an unsafe link is shown as text")
+        #expect(profile.contains("Favorite stories") && profile.contains("href=\"../../projects/moon/index.html\""))
+        #expect(profile.contains("Follows"))
+        #expect(profile.contains("Karma: "))
+        #expect(profile.contains("Moon, round 1</a> · <span class=\"label\">won</span>"), "bo won round 1")
+        let annPage = try #require(pages["users/ann/index.html"])
+        #expect(annPage.contains("Followed by") && annPage.contains("href=\"../../users/bo/index.html\""))
+        #expect(annPage.contains("<span class=\"avatar initials\""), "no image: initials")
+        let players = try #require(pages["users/index.html"])
+        #expect(players.contains("3 players"))
+    }
+
+    @Test func leaderboardRanksShareTies() {
+        #expect(LeaderboardPages.ranks([9, 5, 5, 1]) == [1, 2, 2, 4])
+        #expect(LeaderboardPages.ranks([]) == [])
+    }
+
+    @Test func theCalendarShowsDeadlinesOnAMondayFirstGrid() throws {
+        let content = try Self.fixture()
+        let pages = try SiteFixtures.build(content, now: Self.now)
+        let calendar = try #require(pages["calendar/index.html"])
+        #expect(calendar.contains("January 2026"))
+        // 1 January 2026 is a Thursday: three blank days first.
+        #expect(calendar.contains("<tr><td></td><td></td><td></td><td>1</td>"))
+        #expect(calendar.contains("<a href=\"#d-2026-01-16\""), "round 2 of moon closes on the 16th")
+        #expect(calendar.contains("<dt id=\"d-2026-01-16\">"))
+        #expect(calendar.contains("class=\"today\">12<"))
+    }
+
+    @Test func calendarLinesAreEscapedAndFolded() {
+        #expect(ICalendar.text("a,b;c\\d\ne") == "a\\,b\\;c\\\\d\\ne")
+        #expect(ICalendar.text("x\r\ny") == "x\\ny", "CR is dropped, LF escaped")
+        let long = "SUMMARY:" + String(repeating: "é", count: 60)
+        let folded = ICalendar.fold(long)
+        for line in folded.components(separatedBy: "\r\n") {
+            #expect(line.utf8.count <= 75)
+            #expect(String(validating: Array(line.utf8), as: UTF8.self) != nil, "no split UTF-8 sequence")
+        }
+        #expect(folded.replacingOccurrences(of: "\r\n ", with: "") == long)
+        #expect(ICalendar.host(of: "https://stories.example.org:8080/x/") == "stories.example.org")
+    }
+
+    @Test func feedsAndCardsAreWellFormedXML() throws {
+        let content = try Self.fixture()
+        let pages = try SiteFixtures.build(content, now: Self.now)
+        for (path, text) in pages where path.hasSuffix(".xml") || path.hasSuffix(".svg") {
+            #expect(throws: Never.self, "\(path)") { _ = try XMLDocument(data: Data(text.utf8)) }
+        }
+        let bo = try #require(pages["users/bo/feed.xml"])
+        #expect(bo.contains("<title>Bo wrote a snippet for round 1 of Moon</title>"))
+        #expect(bo.contains("<title>Round 1 of Moon: Bo won</title>"))
+        let card = try #require(pages["users/bo/card.svg"])
+        #expect(card.contains("role=\"img\"") && card.contains("karma"))
+    }
+
+    @Test func theSearchIndexHasStoriesAndPlayersInPlainText() throws {
+        let content = try Self.fixture()
+        let pages = try SiteFixtures.build(content, now: Self.now)
+        let json = try #require(pages["search.json"])
+        let entries = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])
+        #expect(entries.contains { $0["title"] as? String == "Moon" && $0["url"] as? String == "projects/moon/index.html" })
+        #expect(entries.contains { $0["kind"] as? String == "Player" })
+        #expect(SearchIndex.plain("<p>a &amp; <em>b</em></p>\n<p>c</p>") == "a & b c")
+        let long = "<p>" + String(repeating: "word ", count: 500) + "</p>"
+        #expect(SearchIndex.plain(long).count <= SearchIndex.textLimit + 1)
+    }
+
+    @Test func activityChartCountsWeeks() {
+        let now = Timestamp(iso8601: "2026-01-12T12:00:00Z")!
+        let chart = ActivityChart(
+            submissions: [now, Timestamp(secondsSinceEpoch: now.secondsSinceEpoch - 8 * 86_400)],
+            ballots: [now, now], until: now, weeks: 4, id: "a")
+        #expect(chart.buckets(chart.submissions) == [0, 0, 1, 1])
+        #expect(chart.buckets(chart.ballots) == [0, 0, 0, 2])
+        #expect(chart.svg.contains("2 snippets and 2 ballots in the last 4 weeks"))
+    }
+}
