@@ -1,32 +1,52 @@
-# Prolific: `make site` renders the demo content into Site/, `make test` runs the whole suite.
+# Prolific: `make site` renders the demo content into Site/, `make test` runs the whole suite: the
+# Swift tests, then the real-client checks of the rendered demo (`make check-site`, docs/checks.md).
 SWIFT ?= swift
-PROLIFIC_RELEASE := .build/release/prolific
+# SwiftPM's build folder (`make check-site SCRATCH=.build-mine` keeps a second one apart).
+SCRATCH ?= .build
+PROLIFIC_RELEASE := $(SCRATCH)/release/prolific
 # The demo content is set on this day; `make site NOW=` renders at the current time instead.
 NOW ?= 2026-11-22T12:00:00Z
 NOW_FLAG := $(if $(NOW),--now $(NOW),)
 ROUNDS ?= 600
+# check-site renders the demo here (emptied first) and puts its screenshots there.
+CHECK_SITE_DIR ?= .build/check-site/Site
+SHOTS_DIR ?= .build/site-shots
 
-.PHONY: all setup build release site test templates demo fairness clean
+.PHONY: all setup check-deps build release site test check-site templates demo fairness clean
 
 all: site
 
+# Build dependencies (libcmark); a no-op when present.
 setup:
-	@scripts/setup.sh
+	@bash scripts/setup.sh
+
+# The tools of check-site (Chromium, linkchecker, Java, EPUBCheck, a Python venv); a no-op when present.
+check-deps:
+	@bash scripts/install-check-deps.sh
 
 build: setup
-	$(SWIFT) build
+	$(SWIFT) build --scratch-path $(SCRATCH)
 
 release: setup
-	$(SWIFT) build -c release --product prolific
+	$(SWIFT) build -c release --scratch-path $(SCRATCH) --product prolific
 
 site: release
 	$(PROLIFIC_RELEASE) check --content Content $(NOW_FLAG)
 	$(PROLIFIC_RELEASE) build --content Content --out Site $(NOW_FLAG)
 	@echo "Open Site/index.html in a browser."
 
-test: setup
-	$(SWIFT) build --build-tests
-	$(SWIFT) test
+# The Swift tests, then the checks of the rendered demo.
+test: setup check-deps
+	$(SWIFT) build --scratch-path $(SCRATCH) --build-tests
+	$(SWIFT) test --scratch-path $(SCRATCH)
+	@$(MAKE) --no-print-directory check-site
+
+# Renders the demo into CHECK_SITE_DIR and checks it with real clients: the Nu HTML checker,
+# linkchecker, xmllint, feedparser, icalendar, EPUBCheck, axe-core and screenshots in Chromium.
+check-site: release check-deps
+	rm -rf $(CHECK_SITE_DIR)
+	$(PROLIFIC_RELEASE) build --content Content --out $(CHECK_SITE_DIR) $(NOW_FLAG)
+	bash scripts/check-site.sh $(CHECK_SITE_DIR) $(SHOTS_DIR)
 
 # Re-embed Templates/ into the binary after editing them (a test fails while they differ).
 templates:
@@ -38,8 +58,8 @@ demo: release
 
 # The fair tally against simulated attacks (docs/ranking.md keeps the table).
 fairness: setup
-	$(SWIFT) build -c release --product prolific-fairness
-	.build/release/prolific-fairness $(ROUNDS)
+	$(SWIFT) build -c release --scratch-path $(SCRATCH) --product prolific-fairness
+	$(SCRATCH)/release/prolific-fairness $(ROUNDS)
 
 clean:
 	rm -rf .build Site

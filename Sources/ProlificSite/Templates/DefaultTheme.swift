@@ -263,16 +263,16 @@ enum DefaultTheme {
             #"""
 {{<base}}
 {{$main}}
-<header class="story-header">
 <h1>{{heading}}</h1>
-<p class="meta">{{countLabel}}</p>
-</header>
+<section aria-labelledby="list-count">
+<h2 id="list-count" class="count-heading">{{countLabel}}</h2>
 <ul class="cards">
 {{#projects}}
 {{> card}}
 {{/projects}}
 </ul>
 {{> pagination}}
+</section>
 {{/main}}
 {{/base}}
 
@@ -614,6 +614,7 @@ progress { width: 12rem; max-width: 100%; height: 0.6rem; accent-color: var(--ac
 .tally .number { text-align: right; font-variant-numeric: tabular-nums; }
 .votes { font-family: var(--sans); font-size: 0.85rem; color: var(--fg); padding-left: 1.1rem; }
 .votes li { margin-bottom: 0.4rem; overflow-wrap: anywhere; }
+.count-heading { font: 0.95rem var(--sans); color: var(--muted); margin-top: 0; }
 .pagination { display: flex; justify-content: space-between; align-items: center; gap: 1rem; margin: 1.5rem 0; font: 0.95rem var(--sans); }
 .pagination span { color: var(--muted); }
 .more { font-family: var(--sans); }
@@ -621,7 +622,7 @@ progress { width: 12rem; max-width: 100%; height: 0.6rem; accent-color: var(--ac
 .tags a:hover { text-decoration: underline; }
 .tag-cloud .count { color: var(--muted); font-size: 0.75rem; }
 .avatar { width: 4rem; height: 4rem; border-radius: 50%; flex: none; object-fit: cover; }
-.initials { display: inline-flex; align-items: center; justify-content: center; font: 600 1.3rem/1 var(--sans); color: #fff; background: hsl(var(--hue) 45% 38%); }
+.initials { display: inline-flex; align-items: center; justify-content: center; font: 600 1.3rem/1 var(--sans); color: #fff; background: hsl(var(--hue) 45% 30%); }
 .profile-header { display: flex; gap: 1rem; align-items: center; }
 .profile-header h1 { margin: 0; }
 .links, .people, .written { font-family: var(--sans); font-size: 0.95rem; }
