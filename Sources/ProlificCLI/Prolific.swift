@@ -1,7 +1,11 @@
 import ArgumentParser
 
 /// `prolific`: a collaborative finish-the-story game played in a folder of Markdown files.
-public struct Prolific: ParsableCommand {
+///
+/// Async only because `serve` is: argument-parser runs an async subcommand only under an async
+/// root. The availability is what `AsyncParsableCommand` needs on macOS before 10.15.
+@available(macOS 10.15, macCatalyst 13, iOS 13, tvOS 13, watchOS 6, *)
+public struct Prolific: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "prolific",
         abstract: "A collaborative finish-the-story game played in a folder of Markdown files.",
@@ -13,6 +17,7 @@ public struct Prolific: ParsableCommand {
         subcommands: [
             InitCommand.self, UserCommand.self, ProjectCommand.self, SubmitCommand.self, VoteCommand.self,
             CloseCommand.self, AuditCommand.self, StatusCommand.self, CheckCommand.self, BuildCommand.self,
+            ServeCommand.self,
         ]
     )
 

@@ -655,7 +655,7 @@ progress { width: 12rem; max-width: 100%; height: 0.6rem; accent-color: var(--ac
 .activity .axis { stroke: var(--line); stroke-width: 1; }
 .bar-snippets, .key-snippets { fill: var(--accent); background: var(--accent); }
 .bar-ballots, .key-ballots { fill: var(--muted); background: var(--muted); }
-.chart-label { fill: var(--muted); font: 12px var(--sans); }
+.chart-label { fill: var(--muted); font: 16px var(--sans); }
 .chart figcaption { font: 0.85rem var(--sans); color: var(--muted); }
 .key { display: inline-block; width: 0.8rem; height: 0.8rem; border-radius: 2px; vertical-align: -0.1rem; margin-left: 0.5rem; }
 .search-form { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; font-family: var(--sans); }
