@@ -69,7 +69,7 @@ public struct SiteBuilder {
         files += AtomFeeds(site: site).files()
         files.append(ICalendar(site: site).file())
         files.append(SearchIndex(site: site).file())
-        files += site.content.sortedUsers.map { BadgeCard(site: site, user: $0).file() }
+        files += site.users.map { BadgeCard(site: site, user: $0).file() }
         for file in theme.staticFiles {
             files.append(OutputFile(path: file.path, contents: file.contents))
         }

@@ -132,6 +132,9 @@ import Testing
         #expect(PageContext.sitePath(of: "https://example.org/stories") == "/stories/")
         #expect(PageContext.sitePath(of: "https://example.org") == "/")
         #expect(XML.escape("a&b<'\">") == "a&amp;b&lt;&apos;&quot;&gt;")
+        #expect(XML.escape("tab\tline\nbell\u{7}nul-free\u{1}") == "tab\tline\nbellnul-free", "control characters dropped")
+        #expect(XML.escape("a\u{FFFE}b\u{FFFF}c\u{FFFD}d€") == "abc\u{FFFD}d€")
+        #expect(XML.escape("plain text, no work") == "plain text, no work")
     }
 
     @Test func buildingTwiceGivesTheSameBytes() throws {

@@ -32,7 +32,7 @@ struct AtomFeeds {
             feed(
                 path: SitePath.feed, page: SitePath.home, title: site.config.title,
                 subtitle: "Stories started, rounds closed and stories completed.", events: siteEvents))
-        for user in site.content.sortedUsers {
+        for user in site.users {
             files.append(
                 feed(
                     path: SitePath.userFeed(user.handle), page: SitePath.user(user.handle),

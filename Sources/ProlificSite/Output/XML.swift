@@ -2,24 +2,42 @@
 /// SVG, and the EPUB's documents.
 enum XML {
     /// Escapes the five XML special characters and drops characters XML 1.0 forbids (control
-    /// characters other than tab and line breaks), which would make a feed unreadable.
+    /// characters other than tab and line breaks, U+FFFE and U+FFFF), which would make a feed
+    /// unreadable. Works on UTF-8 bytes: feeds escape whole rendered snippets.
     static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
+        let utf8 = text.utf8
+        let needsWork = utf8.contains { byte in
+            byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D || byte == 0x26 || byte == 0x3C
+                || byte == 0x3E || byte == 0x22 || byte == 0x27 || byte == 0xEF
+        }
+        guard needsWork else { return text }
+        var out: [UInt8] = []
+        out.reserveCapacity(utf8.count + utf8.count / 8)
+        var bytes = utf8.makeIterator()
+        var pending: [UInt8] = []
+        while let byte = pending.isEmpty ? bytes.next() : Optional(pending.removeFirst()) {
+            switch byte {
+            case 0x26: out += Array("&amp;".utf8)
+            case 0x3C: out += Array("&lt;".utf8)
+            case 0x3E: out += Array("&gt;".utf8)
+            case 0x22: out += Array("&quot;".utf8)
+            case 0x27: out += Array("&apos;".utf8)
+            case 0x09, 0x0A, 0x0D: out.append(byte)
+            case 0xEF:
+                // U+FFFE and U+FFFF are EF BF BE and EF BF BF.
+                guard let second = bytes.next() else { out.append(byte); continue }
+                guard second == 0xBF, let third = bytes.next() else {
+                    out.append(byte)
+                    pending.append(second)
+                    continue
+                }
+                if third == 0xBE || third == 0xBF { continue }
+                out += [byte, second, third]
             default:
-                let v = scalar.value
-                if v < 0x20 || (0xFFFE...0xFFFF).contains(v) { continue }
-                out.unicodeScalars.append(scalar)
+                if byte < 0x20 { continue }
+                out.append(byte)
             }
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 }

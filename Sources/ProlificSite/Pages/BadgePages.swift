@@ -13,7 +13,7 @@ struct BadgePages {
     }
 
     func values() -> [String: Any] {
-        let users = site.content.sortedUsers
+        let users = site.users
         let badges = site.standing.badges.map { badge -> [String: Any] in
             var holders: [String: [User]] = [:]
             for user in users {

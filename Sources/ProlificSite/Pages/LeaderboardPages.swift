@@ -15,7 +15,7 @@ struct LeaderboardPages {
     }
 
     func values() -> [String: Any] {
-        let handles = site.content.sortedUsers.map(\.handle)
+        let handles = site.users.map(\.handle)
         func board(_ score: (Standing.Counts) -> Int, _ detail: (Standing.Counts) -> String) -> [[String: Any]] {
             let ranked = handles.map { ($0, site.standing.counts(of: $0)) }
                 .filter { score($0.1) > 0 }

@@ -15,6 +15,13 @@ struct SiteModel {
     /// Markdown to HTML, images left as they are written (for text and for the EPUB).
     let html: (String) -> String
     let media: Media
+    /// Each player's snippets in listed projects, as indices into `listed` and its rounds and
+    /// submissions, so a profile doesn't scan every project.
+    let snippetsByAuthor: [Handle: [(project: Int, round: Int, submission: Int)]]
+    /// Players in handle order.
+    let users: [User]
+    /// Who follows each player, in handle order.
+    let followers: [Handle: [Handle]]
     /// The keys of tags that have a page: those of listed projects.
     let listedTagKeys: Set<String>
 
@@ -25,6 +32,21 @@ struct SiteModel {
         media = Media(files: content.media)
         built = content.projects.filter { $0.visibility != .draft }.sorted { $0.slug < $1.slug }
         listed = built.filter { $0.visibility == .listed }
+        var snippets: [Handle: [(project: Int, round: Int, submission: Int)]] = [:]
+        for (p, project) in listed.enumerated() {
+            for (r, round) in project.rounds.enumerated() {
+                for (s, submission) in round.submissions.enumerated() {
+                    snippets[submission.author, default: []].append((p, r, s))
+                }
+            }
+        }
+        snippetsByAuthor = snippets
+        users = content.sortedUsers
+        var followers: [Handle: [Handle]] = [:]
+        for user in users {
+            for followed in Set(user.follows.users) { followers[followed, default: []].append(user.handle) }
+        }
+        self.followers = followers
         listedTagKeys = Set(listed.flatMap(\.tags).map(TagPages.key))
         standing = Standing(content: content, badges: content.config.badges)
         var replayed: [String: TallyTimeline.Replayed] = [:]

@@ -6,7 +6,7 @@ struct UserPages {
     let site: SiteModel
 
     func jobs() -> [PageJob] {
-        let users = site.content.sortedUsers
+        let users = site.users
         var jobs = users.map { user in
             let context = PageContext(
                 site: site.config, now: site.now, path: SitePath.user(user.handle), title: user.name,
@@ -67,21 +67,20 @@ struct UserPages {
             ["title": project.title, "url": SitePath.project(project.slug)]
         }
         var written: [(Timestamp, [String: Any])] = []
-        for project in site.listed {
-            for round in project.rounds.reversed() {
-                for submission in round.submissions where submission.author == user.handle {
-                    let won = round.winner == submission.id
-                    let status = round.isOpen ? "in the open round" : won ? "won" : "an alternate take"
-                    written.append((submission.submitted, [
-                        "projectTitle": project.title, "round": round.number.value,
-                        "url": round.isOpen
-                            ? SitePath.project(project.slug) + "#" + submission.id.rawValue
-                            : SitePath.round(project.slug, round.number) + (won ? "" : "#" + submission.id.rawValue),
-                        "won": won, "status": status, "submittedISO": submission.submitted.iso8601,
-                        "submittedDisplay": Display.date(submission.submitted),
-                    ]))
-                }
-            }
+        for place in site.snippetsByAuthor[user.handle] ?? [] {
+            let project = site.listed[place.project]
+            let round = project.rounds[place.round]
+            let submission = round.submissions[place.submission]
+            let won = round.winner == submission.id
+            let status = round.isOpen ? "in the open round" : won ? "won" : "an alternate take"
+            written.append((submission.submitted, [
+                "projectTitle": project.title, "round": round.number.value,
+                "url": round.isOpen
+                    ? SitePath.project(project.slug) + "#" + submission.id.rawValue
+                    : SitePath.round(project.slug, round.number) + (won ? "" : "#" + submission.id.rawValue),
+                "won": won, "status": status, "submittedISO": submission.submitted.iso8601,
+                "submittedDisplay": Display.date(submission.submitted),
+            ]))
         }
         let snippets = written.enumerated().sorted { a, b in
             a.element.0 != b.element.0 ? a.element.0 > b.element.0 : a.offset < b.offset
@@ -89,7 +88,7 @@ struct UserPages {
         let favorites = user.follows.projects.compactMap { slug in site.listed.first { $0.slug == slug } }
             .map { ["title": $0.title, "url": SitePath.project($0.slug)] }
         let following = user.follows.users.compactMap { site.content.users[$0] }.map(personLink)
-        let followers = site.content.sortedUsers.filter { $0.follows.users.contains(user.handle) }.map(personLink)
+        let followers = (site.followers[user.handle] ?? []).compactMap { site.content.users[$0] }.map(personLink)
         let cardPath = SitePath.userCard(user.handle)
         return [
             "name": user.name,

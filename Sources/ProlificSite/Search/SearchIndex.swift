@@ -33,7 +33,7 @@ struct SearchIndex {
                     url: SitePath.project(project.slug), tags: project.tags, authors: authors,
                     text: Self.plain(story.chapters.map { site.html($0.markdown) }.joined(separator: " "))))
         }
-        for user in site.content.sortedUsers {
+        for user in site.users {
             entries.append(
                 Entry(
                     kind: "Player", title: user.name, url: SitePath.user(user.handle), tags: [],
