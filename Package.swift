@@ -45,6 +45,7 @@ let package = Package(
                 "ProlificCore", "ProlificStore", "ProlificSite",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "FlyingFox", package: "FlyingFox"),
+                .product(name: "FlyingSocks", package: "FlyingFox"),
             ]
         ),
         .executableTarget(name: "prolific", dependencies: ["ProlificCLI"]),

@@ -1,0 +1,364 @@
+import Foundation
+import Testing
+
+@testable import ProlificCLI
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `prolific serve`: the pure rules one by one, then the real binary serving, rebuilding and
+/// stopping.
+@Suite struct ServeTests {
+    // MARK: Request paths
+
+    @Test func slashesMapToIndexPages() {
+        #expect(RequestPath(raw: "/") == .file(["index.html"]))
+        #expect(RequestPath(raw: "/projects/moon/") == .file(["projects", "moon", "index.html"]))
+        #expect(RequestPath(raw: "/style.css") == .file(["style.css"]))
+        #expect(RequestPath(raw: "//users//ann/") == .file(["users", "ann", "index.html"]))
+        #expect(RequestPath(raw: "/a%20b.html") == .file(["a b.html"]))
+        #expect(RequestPath(raw: "/__prolific/build") == .buildToken)
+    }
+
+    @Test func traversalAndOddBytesAreRefused() {
+        for raw in [
+            "/../etc/passwd", "/projects/../../etc/passwd", "/./index.html", "/%2e%2e/etc/passwd", "/%2E%2E/",
+            "/.%2e/x", "/a%2f..%2f..%2fetc", "/a%5c..%5cb", "/index.html%00.css", "/%zz", "index.html", "",
+        ] {
+            #expect(RequestPath(raw: raw) == .invalid, "\(raw)")
+        }
+    }
+
+    // MARK: Content types
+
+    @Test func contentTypesComeFromTheExtension() {
+        #expect(ContentType.of("index.html") == "text/html; charset=utf-8")
+        #expect(ContentType.of("style.css") == "text/css; charset=utf-8")
+        #expect(ContentType.of("search.js") == "text/javascript; charset=utf-8")
+        #expect(ContentType.of("search.json") == "application/json")
+        #expect(ContentType.of("feed.xml") == "application/xml; charset=utf-8")
+        #expect(ContentType.of("calendar.ics") == "text/calendar; charset=utf-8")
+        #expect(ContentType.of("card.svg") == "image/svg+xml")
+        #expect(ContentType.of("a.PNG") == "image/png")
+        #expect(ContentType.of("a.jpg") == "image/jpeg")
+        #expect(ContentType.of("a.gif") == "image/gif")
+        #expect(ContentType.of("a.webp") == "image/webp")
+        #expect(ContentType.of("moon.epub") == "application/epub+zip")
+        #expect(ContentType.of("README") == "application/octet-stream")
+        #expect(ContentType.of("x.unknown") == "application/octet-stream")
+    }
+
+    // MARK: Live reload
+
+    @Test func theReloadScriptGoesBeforeTheLastBodyEnd() {
+        let html = "<html><body><p>&lt;/body&gt;</p></BODY></html>"
+        let served = LiveReload.inject(into: html, token: "r-3")
+        #expect(served.hasPrefix("<html><body><p>&lt;/body&gt;</p><script>"))
+        #expect(served.hasSuffix("</script></BODY></html>"))
+        #expect(served.contains("const b=\"r-3\""))
+        #expect(served.contains("fetch(\"/__prolific/build\""))
+        #expect(!served.contains("http"), "no request leaves the page's own origin")
+    }
+
+    @Test func theReloadScriptIsAppendedWithoutABodyAndQuotesTheToken() {
+        let served = LiveReload.inject(into: "<p>bare</p>", token: "a\"</script>")
+        #expect(served.hasPrefix("<p>bare</p><script>"))
+        #expect(served.contains("const b=\"a\\u0022\\u003c/script\\u003e\""))
+        #expect(served.components(separatedBy: "</script>").count == 2, "the token can't close the script")
+    }
+
+    @Test func theBuildTokenChangesWithEachGoodBuild() async {
+        let builds = BuildCounter()
+        let first = await builds.token
+        await builds.advance()
+        let second = await builds.token
+        #expect(first != second)
+        #expect(second.hasSuffix("-1"))
+    }
+
+    // MARK: Fingerprint
+
+    @Test func fingerprintChangesListAddedRemovedAndModifiedFiles() {
+        let old = Fingerprint(files: [
+            "C/a.md": .init(size: 1, modified: 10), "C/b.md": .init(size: 2, modified: 10),
+            "C/c.md": .init(size: 3, modified: 10),
+        ])
+        let new = Fingerprint(files: [
+            "C/a.md": .init(size: 1, modified: 10), "C/b.md": .init(size: 2, modified: 11),
+            "C/d.md": .init(size: 4, modified: 12),
+        ])
+        #expect(new.changes(since: old) == ["C/b.md", "C/c.md", "C/d.md"])
+        #expect(old.changes(since: old).isEmpty)
+        #expect(Fingerprint.describe(["C/b.md"]) == "C/b.md changed")
+        #expect(Fingerprint.describe(["C/b.md", "C/c.md", "C/d.md"]) == "C/b.md and 2 more changed")
+    }
+
+    @Test func fingerprintSeesEditsButNotDotFolders() throws {
+        let folder = try TemporaryFolder()
+        let content = folder.url.appendingPathComponent("Content").path
+        try folder.write("title: A\n", to: "Content/prolific.yml")
+        try folder.write("x", to: "Content/projects/moon/project.md")
+        let before = Fingerprint.scan([content, folder.url.appendingPathComponent("Templates").path])
+        #expect(before.files.count == 2)
+
+        try folder.write("cache", to: "Content/.prolific/history.json")
+        try folder.write("swap", to: "Content/projects/moon/.project.md.swp")
+        #expect(Fingerprint.scan([content]).changes(since: before).isEmpty)
+
+        try folder.write("title: Longer\n", to: "Content/prolific.yml")
+        try folder.write("{{title}}", to: "Templates/base.mustache")
+        let after = Fingerprint.scan([content, folder.url.appendingPathComponent("Templates").path])
+        let templates = folder.url.path + "/Templates/base.mustache"
+        #expect(after.changes(since: before) == ["\(content)/prolific.yml", templates])
+    }
+
+    // MARK: Site folder
+
+    @Test func lookupsStayInsideTheSite() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("<p>home</p>", to: "Site/index.html")
+        try folder.write("<p>users</p>", to: "Site/users/index.html")
+        try folder.write("secret", to: "secret.txt")
+        try folder.write("", to: "Site/empty/.keep")
+        let manager = FileManager.default
+        let site = folder.url.appendingPathComponent("Site").path
+        try manager.createSymbolicLink(atPath: site + "/leak.txt", withDestinationPath: folder.url.path + "/secret.txt")
+        try manager.createSymbolicLink(atPath: site + "/up", withDestinationPath: "..")
+        try manager.createSymbolicLink(atPath: site + "/home.html", withDestinationPath: "index.html")
+
+        let lookup = SiteFolder(root: site)
+        let real = try #require(SiteFolder.realPath(site))
+        #expect(lookup.lookup(["index.html"]) == .file(real + "/index.html"))
+        #expect(lookup.lookup(["users", "index.html"]) == .file(real + "/users/index.html"))
+        #expect(lookup.lookup(["users"]) == .folder)
+        #expect(lookup.lookup(["empty"]) == .missing, "a folder without an index page")
+        #expect(lookup.lookup(["nope.html"]) == .missing)
+        #expect(lookup.lookup(["leak.txt"]) == .missing, "a link out of the site")
+        #expect(lookup.lookup(["up", "secret.txt"]) == .missing, "a folder link out of the site")
+        #expect(lookup.lookup(["home.html"]) == .file(real + "/index.html"), "a link inside the site")
+        #expect(SiteFolder(root: folder.url.path + "/Missing").lookup(["index.html"]) == .missing)
+        #expect(!SiteFolder.isInside("/tmp/Site-old/x", "/tmp/Site"))
+        #expect(SiteFolder.isInside("/tmp/Site/x", "/tmp/Site"))
+    }
+
+    // MARK: The real server
+
+    @Test func servesRebuildsAndStops() throws {
+        let folder = try TemporaryFolder()
+        let created = try CLI.run(["init", "game", "--title", "Serve Tales"], in: folder.url)
+        #expect(created.status == 0, "\(created.stderr)")
+
+        let server = try ServeProcess(["--content", "game/Content", "--out", "game/Site", "--port", "0"], in: folder)
+        defer {
+            server.stop()
+            withExtendedLifetime(folder) {}
+        }
+        let port = try #require(server.port(within: 60), "no 'Serving' line; stderr: \(server.stderr)")
+        #expect(server.stdout.contains("Serving game/Site/ at http://127.0.0.1:\(port)/ (Ctrl-C to stop)"))
+
+        let home = try HTTP.request("GET", "/", port: port)
+        #expect(home.status == 200)
+        #expect(home.headers["content-type"] == "text/html; charset=utf-8")
+        #expect(home.body.contains("Serve Tales"))
+        #expect(home.body.contains("fetch(\"/__prolific/build\""))
+        #expect(try !folder.read("game/Site/index.html").contains("__prolific"), "built files stay untouched")
+
+        let head = try HTTP.request("HEAD", "/", port: port)
+        #expect(head.status == 200 && head.body.isEmpty)
+        #expect(head.headers["content-length"] == home.headers["content-length"])
+        #expect(try HTTP.request("GET", "/style.css", port: port).headers["content-type"] == "text/css; charset=utf-8")
+        #expect(try HTTP.request("GET", "/feed.xml", port: port).status == 200)
+        let folderWithoutSlash = try HTTP.request("GET", "/users", port: port)
+        #expect(folderWithoutSlash.status == 301 && folderWithoutSlash.headers["location"] == "/users/")
+        #expect(try HTTP.request("POST", "/", port: port).status == 405)
+
+        for traversal in ["/../../../../etc/passwd", "/%2e%2e/%2e%2e/%2e%2e/etc/passwd", "/..%2f..%2fetc%2fpasswd"] {
+            let refused = try HTTP.request("GET", traversal, port: port)
+            #expect(refused.status == 400, "\(traversal)")
+            #expect(!refused.body.contains("root:"))
+        }
+        let missing = try HTTP.request("GET", "/no/such/page.html", port: port)
+        #expect(missing.status == 404)
+        #expect(missing.headers["content-type"] == "text/html; charset=utf-8", "the site's own 404 page")
+        #expect(missing.body.contains("__prolific"))
+
+        // An edit is rebuilt and served; the token tells open pages to reload.
+        let first = try HTTP.request("GET", "/__prolific/build", port: port).body
+        let config = try folder.read("game/Content/prolific.yml")
+        let edited = config.replacingOccurrences(of: "Serve Tales", with: "Edited Tales")
+        try folder.write(edited, to: "game/Content/prolific.yml")
+        let second = try HTTP.waitForToken(other: first, port: port, within: 30)
+        #expect(second != first)
+        #expect(try HTTP.request("GET", "/", port: port).body.contains("Edited Tales"))
+
+        // Broken content: the errors are printed and the previous site stays served.
+        try folder.write(config + "title: [\n", to: "game/Content/prolific.yml")
+        #expect(server.waitForStderr("still serving the previous site", within: 30), "\(server.stderr)")
+        #expect(server.stderr.contains("game/Content/prolific.yml:"))
+        #expect(server.stderr.contains(": error: "))
+        #expect(try HTTP.request("GET", "/__prolific/build", port: port).body == second)
+        #expect(try HTTP.request("GET", "/", port: port).body.contains("Edited Tales"))
+
+        // The next good edit recovers.
+        try folder.write(config, to: "game/Content/prolific.yml")
+        _ = try HTTP.waitForToken(other: second, port: port, within: 30)
+        #expect(try HTTP.request("GET", "/", port: port).body.contains("Serve Tales"))
+
+        // The port is taken now: a second server says so and fails.
+        let rival = try ServeProcess(
+            ["--content", "game/Content", "--out", "game/Other", "--port", String(port)], in: folder)
+        defer { rival.stop() }
+        #expect(rival.waitForExit(within: 30) == 1)
+        #expect(rival.stderr.contains("error: port \(port) on 127.0.0.1 is already in use"), "\(rival.stderr)")
+
+        // Ctrl-C stops it cleanly.
+        server.interrupt()
+        #expect(server.waitForExit(within: 10) == 0)
+    }
+}
+
+/// `prolific serve …` running in the background, its output going to files the test polls.
+final class ServeProcess {
+    private let process = Process()
+    private let out: URL
+    private let err: URL
+
+    init(_ arguments: [String], in folder: TemporaryFolder) throws {
+        let name = UUID().uuidString
+        out = folder.url.appendingPathComponent("serve-\(name).out")
+        err = folder.url.appendingPathComponent("serve-\(name).err")
+        try Data().write(to: out)
+        try Data().write(to: err)
+        process.executableURL = CLI.executable
+        process.arguments = ["serve"] + arguments
+        process.currentDirectoryURL = folder.url
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = try FileHandle(forWritingTo: err)
+        try process.run()
+    }
+
+    var stdout: String { (try? String(contentsOf: out, encoding: .utf8)) ?? "" }
+    var stderr: String { (try? String(contentsOf: err, encoding: .utf8)) ?? "" }
+
+    /// The port from the `Serving … at http://127.0.0.1:PORT/` line, once it is printed.
+    func port(within seconds: Double) -> UInt16? {
+        var found: UInt16?
+        _ = waitUntil(within: seconds) {
+            guard let range = self.stdout.range(of: "http://127.0.0.1:") else { return false }
+            found = UInt16(self.stdout[range.upperBound...].prefix { $0.isNumber })
+            return found != nil
+        }
+        return found
+    }
+
+    func waitForStderr(_ text: String, within seconds: Double) -> Bool {
+        waitUntil(within: seconds) { self.stderr.contains(text) }
+    }
+
+    /// The exit status, or nil if it is still running after `seconds`.
+    func waitForExit(within seconds: Double) -> Int32? {
+        waitUntil(within: seconds) { !self.process.isRunning } ? process.terminationStatus : nil
+    }
+
+    func interrupt() { process.interrupt() }
+
+    /// Ends the process whatever state the test left it in: SIGTERM, then SIGKILL.
+    func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        if waitForExit(within: 5) == nil {
+            _ = kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+}
+
+/// Checks `condition` every 50 ms until it holds or `seconds` pass.
+func waitUntil(within seconds: Double, _ condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if condition() { return true }
+        Thread.sleep(forTimeInterval: 0.05)
+    }
+    return condition()
+}
+
+/// A minimal HTTP/1.0 client over a plain socket: it sends the path exactly as written (a
+/// URL library would tidy `..` away before the server could refuse it).
+enum HTTP {
+    struct Response {
+        var status: Int
+        var headers: [String: String]
+        var body: String
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    static func request(_ method: String, _ path: String, port: UInt16) throws -> Response {
+        #if canImport(Glibc)
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+            let fd = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard fd >= 0 else { throw Failure(description: "socket: \(errno)") }
+        defer { close(fd) }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else { throw Failure(description: "connect to \(port): \(errno)") }
+        let request = Array("\(method) \(path) HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n".utf8)
+        guard send(fd, request, request.count, 0) == request.count else { throw Failure(description: "send: \(errno)") }
+        var data = [UInt8]()
+        var buffer = [UInt8](repeating: 0, count: 16_384)
+        while true {
+            let count = recv(fd, &buffer, buffer.count, 0)
+            guard count > 0 else {
+                if count < 0 { throw Failure(description: "recv: \(errno)") }
+                break
+            }
+            data += buffer[..<count]
+        }
+        return try parse(String(decoding: data, as: UTF8.self))
+    }
+
+    static func parse(_ text: String) throws -> Response {
+        guard let end = text.range(of: "\r\n\r\n") else { throw Failure(description: "no header end in \(text)") }
+        let lines = text[..<end.lowerBound].components(separatedBy: "\r\n")
+        let statusParts = lines.first?.split(separator: " ") ?? []
+        guard statusParts.count >= 2, let status = Int(statusParts[1]) else {
+            throw Failure(description: "no status in \(text)")
+        }
+        var headers: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return Response(status: status, headers: headers, body: String(text[end.upperBound...]))
+    }
+
+    /// The build token once it differs from `other`.
+    static func waitForToken(other: String, port: UInt16, within seconds: Double) throws -> String {
+        var token = other
+        _ = waitUntil(within: seconds) {
+            token = (try? request("GET", "/__prolific/build", port: port).body) ?? other
+            return token != other
+        }
+        guard token != other else { throw Failure(description: "the build token stayed '\(other)'") }
+        return token
+    }
+}
