@@ -16,6 +16,24 @@ import Testing
         #expect(html.contains("<!-- raw HTML omitted -->"))
     }
 
+    @Test func imagesAreDecidedOneByOneAndDataLinksUnwrapped() {
+        let html = Markdown.html("![a](a.png) ![b](b.png) ![c](c.png) [d](data:image/png;base64,AAAA) [e](https://x.example)") {
+            switch $0 {
+            case "a.png": .source("../../a.png")
+            case "b.png": .link("https://far.example/b.png")
+            default: .text
+            }
+        }
+        #expect(html == "<p><img src=\"../../a.png\" alt=\"a\" /> <a href=\"https://far.example/b.png\">b</a> c d <a href=\"https://x.example\">e</a></p>\n")
+        #expect(Markdown.html("plain *text*") { _ in .text } == Markdown.html("plain *text*"))
+    }
+
+    @Test func escapingWorksOnBytesNotGraphemes() {
+        #expect(HTMLEscaping.escape("a\"\u{301} onmouseover=x") == "a&quot;\u{301} onmouseover=x")
+        #expect(HTMLEscaping.escape("x\u{600}\"'<&>") == "x\u{600}&quot;&#39;&lt;&amp;&gt;")
+        #expect(HTMLEscaping.escape("café") == "café")
+    }
+
     @Test func usesTheSystemLibcmark() {
         #expect(Markdown.version.split(separator: ".").count == 3)
     }

@@ -41,10 +41,13 @@ public enum Markdown {
         }
     }
 
-    /// Renders one Markdown document to HTML, deciding for each image where it comes from. A
-    /// document without `![` has no image and takes the one-call path.
+    /// Renders one Markdown document to HTML, deciding for each image where it comes from.
+    ///
+    /// Links to `data:` URLs (cmark's safe mode keeps `data:image/…`) lose their target and keep
+    /// their text: the site links only to addresses. A document without `![` or `data:` has
+    /// neither images nor such links and takes the one-call path.
     public static func html(_ markdown: String, images: (String) -> Image) -> String {
-        guard markdown.utf8.contains(UInt8(ascii: "!")), markdown.contains("![") else { return html(markdown) }
+        guard markdown.contains("![") || Self.mentionsData(markdown) else { return html(markdown) }
         var source = markdown
         return source.withUTF8 { buffer -> String in
             guard let base = buffer.baseAddress else { return "" }
@@ -56,16 +59,19 @@ public enum Markdown {
             var found: [OpaquePointer] = []
             if let iterator = cmark_iter_new(document) {
                 while cmark_iter_next(iterator) != CMARK_EVENT_DONE {
-                    if cmark_iter_get_event_type(iterator) == CMARK_EVENT_ENTER,
-                        let node = cmark_iter_get_node(iterator), cmark_node_get_type(node) == CMARK_NODE_IMAGE
-                    {
-                        found.append(node)
-                    }
+                    guard cmark_iter_get_event_type(iterator) == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator)
+                    else { continue }
+                    let type = cmark_node_get_type(node)
+                    if type == CMARK_NODE_IMAGE || type == CMARK_NODE_LINK { found.append(node) }
                 }
                 cmark_iter_free(iterator)
             }
             for node in found {
                 let url = cmark_node_get_url(node).map { String(cString: $0) } ?? ""
+                if cmark_node_get_type(node) == CMARK_NODE_LINK {
+                    if mentionsData(url) { unwrap(node) }
+                    continue
+                }
                 switch images(url) {
                 case .source(let target):
                     cmark_node_set_url(node, target)
@@ -76,15 +82,25 @@ public enum Markdown {
                     cmark_node_replace(node, link)
                     cmark_node_free(node)
                 case .text:
-                    while let child = cmark_node_first_child(node) { cmark_node_insert_before(node, child) }
-                    cmark_node_unlink(node)
-                    cmark_node_free(node)
+                    unwrap(node)
                 }
             }
             guard let rendered = cmark_render_html(document, options) else { return "" }
             defer { free(rendered) }
             return String(cString: rendered)
         }
+    }
+
+    /// Replaces a link or image by its children: its text stays, its target goes.
+    private static func unwrap(_ node: OpaquePointer) {
+        while let child = cmark_node_first_child(node) { cmark_node_insert_before(node, child) }
+        cmark_node_unlink(node)
+        cmark_node_free(node)
+    }
+
+    /// Whether `text` holds `data:` in any case: a link target that names no address.
+    static func mentionsData(_ text: String) -> Bool {
+        text.utf8.contains(UInt8(ascii: ":")) && text.lowercased().contains("data:")
     }
 
     /// The version of libcmark in use, such as `0.30.2`.

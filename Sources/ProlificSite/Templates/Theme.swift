@@ -55,6 +55,7 @@ public struct Theme: Sendable {
     }
 
     init(files: [(String, [UInt8])], folder: String) throws(Diagnostics) {
+        HTMLEscaping.register()
         var library = MustacheLibrary()
         var paths: [String: String] = [:]
         var statics: [(String, [UInt8])] = []
@@ -74,14 +75,17 @@ public struct Theme: Sendable {
                 continue
             }
             do {
-                library.register(try MustacheTemplate(string: text), named: name)
+                // Every template escapes with `HTMLEscaping`; the pragma adds nothing to the output.
+                library.register(try MustacheTemplate(string: HTMLEscaping.pragma + text), named: name)
                 paths[name] = path
                 broken.remove(name)
             } catch let error as MustacheTemplate.ParserError {
+                // The pragma sits before line 1's text: take its width off columns of line 1.
+                let line = error.context.lineNumber
+                let column = error.context.columnNumber - (line == 1 ? HTMLEscaping.pragma.count : 0)
                 problems.append(
                     Diagnostic(
-                        path: path,
-                        position: TextPosition(line: error.context.lineNumber, column: error.context.columnNumber),
+                        path: path, position: TextPosition(line: line, column: max(1, column)),
                         message: Self.describe(error.error)))
             } catch {
                 problems.append(Diagnostic(path: path, message: "\(error)"))
