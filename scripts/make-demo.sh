@@ -1137,8 +1137,16 @@ at() {
 # p ARGS...: runs prolific on the demo content at the current time.
 p() { "$PROLIFIC" "$@" --content "$C" --now "$now"; }
 
-# add_user HANDLE NAME: a new player, with the bio text user-HANDLE.
-add_user() { p user add "$1" --name "$2" --file "$T/user-$1.md"; }
+# add_user HANDLE NAME [--avatar]: a new player, with the bio text user-HANDLE and, with
+# --avatar, a picture drawn by scripts/demo-avatar.py (the others show their initials).
+add_user() {
+    if [[ ${3:-} == --avatar ]]; then
+        python3 "$(dirname "$0")/demo-avatar.py" "$1" "$T/avatar-$1.png"
+        p user add "$1" --name "$2" --file "$T/user-$1.md" --avatar "$T/avatar-$1.png"
+    else
+        p user add "$1" --name "$2" --file "$T/user-$1.md"
+    fi
+}
 
 # submit PROJECT AUTHOR SNIPPET [--ending]: submits the text SNIPPET to the open round and
 # keeps the id that prolific prints in a variable of the same name, for the ballots.
@@ -1177,11 +1185,11 @@ close_round() {
 }
 
 # === August 2026 ===========================================================
-at 2026-08-30T10:12:00Z; add_user ann     "Ann Whitcombe"
+at 2026-08-30T10:12:00Z; add_user ann     "Ann Whitcombe" --avatar
 at 2026-08-31T08:40:00Z; add_user bram    "Bram de Vries"
 
 # === September 2026 ========================================================
-at 2026-09-01T07:55:00Z; add_user chidi   "Chidi Okonkwo"
+at 2026-09-01T07:55:00Z; add_user chidi   "Chidi Okonkwo" --avatar
 
 # gannet-rock: created; round 1 open until 2026-09-08T10:00Z
 at 2026-09-01T10:00:00Z; p project new gannet-rock --title "The Keeper of Gannet Rock" --owner ann \
@@ -1192,7 +1200,7 @@ at 2026-09-03T19:05:00Z; add_user eitan   "Eitan Shapiro"
 at 2026-09-03T20:15:00Z; submit gannet-rock                dana   gr1_dana
 at 2026-09-04T12:40:00Z; submit gannet-rock                chidi  gr1_chidi
 at 2026-09-05T08:05:00Z; vote   gannet-rock                ann    gr1_dana
-at 2026-09-05T11:20:00Z; add_user fumiko  "Fumiko Tanaka"
+at 2026-09-05T11:20:00Z; add_user fumiko  "Fumiko Tanaka" --avatar
 at 2026-09-05T22:10:00Z; vote   gannet-rock                eitan  gr1_dana gr1_chidi
 at 2026-09-06T10:25:00Z; vote   gannet-rock                fumiko gr1_dana
 at 2026-09-08T12:00:00Z; close_round gannet-rock dana

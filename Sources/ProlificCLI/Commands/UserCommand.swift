@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import ProlificCore
 import ProlificStore
 
@@ -21,12 +22,24 @@ struct UserAddCommand: ParsableCommand {
     @Option(help: "A Markdown file with the player's bio ('-' for standard input).")
     var file: String? = nil
 
+    @Option(
+        help: ArgumentHelp(
+            "A picture (PNG, JPEG, GIF, WebP or AVIF, at most 2 MiB), copied beside the profile.", valueName: "image"))
+    var avatar: String? = nil
+
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
         try Terminal.guarded {
             let bio = file == nil ? "" : try Terminal.readText(file: file, what: "bio")
-            let user = try global.game.addUser(handle, name: name, bio: bio)
+            var picture: Game.AvatarImage? = nil
+            if let avatar {
+                guard let data = FileManager.default.contents(atPath: avatar) else {
+                    throw Diagnostics([.plain("cannot read --avatar '\(avatar)'")])
+                }
+                picture = Game.AvatarImage(bytes: [UInt8](data), fileExtension: URL(fileURLWithPath: avatar).pathExtension)
+            }
+            let user = try global.game.addUser(handle, name: name, bio: bio, avatar: picture)
             print("Added @\(user.handle) (\(user.name)).")
         }
     }

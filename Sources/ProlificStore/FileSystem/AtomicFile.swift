@@ -40,7 +40,12 @@ public enum AtomicFile {
 
     /// Creates the file at `path` with `text`; fails with `.exists` rather than overwrite anything.
     public static func create(_ text: String, at path: String) throws(Failure) {
-        let temporary = try writeTemporary(Array(text.utf8), beside: path)
+        try create(bytes: Array(text.utf8), at: path)
+    }
+
+    /// Creates the file at `path` with `bytes`; fails with `.exists` rather than overwrite anything.
+    public static func create(bytes: [UInt8], at path: String) throws(Failure) {
+        let temporary = try writeTemporary(bytes, beside: path)
         defer { unlink(temporary) }
         guard link(temporary, path) == 0 else {
             let code = errno

@@ -19,16 +19,48 @@ extension Game {
     }
 
     /// Adds a player. Their profile is created, never overwritten.
-    public func addUser(_ handle: Handle, name: String, bio: String) throws(Diagnostics) -> User {
+    /// A picture for a new profile: its bytes and its file extension (`png`, `jpg`, …).
+    public struct AvatarImage: Sendable {
+        public var bytes: [UInt8]
+        public var fileExtension: String
+
+        public init(bytes: [UInt8], fileExtension: String) {
+            self.bytes = bytes
+            self.fileExtension = fileExtension.lowercased()
+        }
+
+        /// The image kinds a profile may use: those the site copies (SVG can carry script).
+        public static let allowedExtensions = ["png", "jpg", "jpeg", "gif", "webp", "avif"]
+    }
+
+    public func addUser(_ handle: Handle, name: String, bio: String, avatar: AvatarImage? = nil) throws(Diagnostics) -> User {
         if let problem = TextRules.problem(withLine: name, named: "name", limit: TextRules.nameLimit) {
             throw Self.refuse(problem)
         }
         if let problem = TextRules.problem(withBody: bio, named: "bio", limit: TextRules.bioLimit, mayBeEmpty: true) {
             throw Self.refuse(problem)
         }
+        if let avatar {
+            guard AvatarImage.allowedExtensions.contains(avatar.fileExtension) else {
+                throw Self.refuse("the avatar must be a PNG, JPEG, GIF, WebP or AVIF image, not '.\(avatar.fileExtension)'")
+            }
+            guard avatar.bytes.count <= ContentReader.maximumMediaSize else {
+                throw Self.refuse("the avatar is \(ContentReader.mebibytes(avatar.bytes.count)) MiB; images may be at most \(ContentReader.maximumMediaSize >> 20) MiB")
+            }
+        }
         return try locked { () throws(Diagnostics) in
             let path = layout.userFile(handle)
-            let user = User(handle: handle, name: name, joined: now, bio: bio, origin: Origin(path: path))
+            guard !FileSystem.exists(path) else { throw Diagnostics([Diagnostic(path: path, message: "user '\(handle)' already exists")]) }
+            var user = User(handle: handle, name: name, joined: now, bio: bio, origin: Origin(path: path))
+            if let avatar {
+                // The picture first: the profile is the deciding write, and a picture alone is harmless.
+                let file = "\(handle).\(avatar.fileExtension)"
+                let picture = "\(layout.usersFolder)/\(file)"
+                do throws(AtomicFile.Failure) {
+                    try AtomicFile.write(bytes: avatar.bytes, to: picture)
+                } catch { throw Self.diagnostics(error, path: picture) }
+                user.avatar = file
+            }
             try create({ () throws(AtomicFile.Failure) in try UserFile.render(user) }, at: path, exists: "user '\(handle)' already exists")
             return user
         }

@@ -35,7 +35,7 @@ extension ContentReader {
         return found
     }
 
-    static func mebibytes(_ bytes: Int) -> String {
+    public static func mebibytes(_ bytes: Int) -> String {
         let tenths = (bytes * 10 + (1 << 19)) >> 20
         return "\(tenths / 10).\(tenths % 10)"
     }
