@@ -56,7 +56,9 @@ let package = Package(
             name: "prolific-generate", dependencies: ["ProlificCore", "ProlificStore"], path: "Sources/ContentGenerator"),
         .testTarget(name: "ProlificCoreTests", dependencies: ["ProlificCore"]),
         .testTarget(name: "ProlificStoreTests", dependencies: ["ProlificStore"]),
-        .testTarget(name: "ProlificSiteTests", dependencies: ["ProlificSite", "ProlificStore"]),
+        .testTarget(
+            name: "ProlificSiteTests",
+            dependencies: ["ProlificSite", "ProlificStore", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .testTarget(name: "ProlificCLITests", dependencies: ["prolific", "ProlificCLI"]),
     ],
     swiftLanguageModes: [.v6]

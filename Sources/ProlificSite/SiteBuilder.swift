@@ -69,6 +69,7 @@ public struct SiteBuilder {
         files += AtomFeeds(site: site).files()
         files.append(ICalendar(site: site).file())
         files.append(SearchIndex(site: site).file())
+        files += try EpubBooks(site: site).files()
         files += site.users.map { BadgeCard(site: site, user: $0).file() }
         for file in theme.staticFiles {
             files.append(OutputFile(path: file.path, contents: file.contents))

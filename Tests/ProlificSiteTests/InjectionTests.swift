@@ -960,7 +960,7 @@ private enum HTMLCheck {
         "pre", "em", "strong", "blockquote", "hr", "br", "dl", "dt", "dd", "svg", "desc", "line", "rect", "text", "g",
     ]
     static let attributes: Set<String> = [
-        "id", "class", "lang", "role", "style", "title", "href", "src", "alt", "rel", "type", "name", "content", "property",
+        "id", "class", "lang", "role", "style", "title", "href", "download", "src", "alt", "rel", "type", "name", "content", "property",
         "charset", "datetime", "value", "max", "width", "height", "for", "action", "method", "autocomplete", "scope", "start",
         "colspan", "abbr", "data-index", "data-root", "viewbox", "xmlns", "x", "y", "x1", "x2", "y1", "y2", "rx", "fill", "stroke",
         "text-anchor",

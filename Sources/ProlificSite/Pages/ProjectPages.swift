@@ -103,6 +103,8 @@ struct ProjectPages {
             "hasTags": !project.tags.isEmpty,
             "tags": TagPages(site: site).links(project.tags),
             "chapters": chapters,
+            "hasEpub": complete,
+            "epubURL": SitePath.epub(project),
             "contributors": credited.map { ["name": site.name($0), "handle": $0.rawValue, "url": SitePath.user($0)] },
             "hasClosedRounds": !closed.isEmpty,
             "closedRounds": closed,

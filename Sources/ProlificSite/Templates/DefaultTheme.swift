@@ -301,7 +301,7 @@ enum DefaultTheme {
 <header class="story-header">
 <p class="eyebrow">{{statusLabel}}</p>
 <h1>{{title}}</h1>
-<p class="meta">Started by <a href="{{root}}{{ownerURL}}">{{ownerName}}</a> on <time datetime="{{createdISO}}">{{createdDisplay}}</time> · {{roundsLabel}} · <a href="{{root}}{{feedURL}}">follow its feed</a></p>
+<p class="meta">Started by <a href="{{root}}{{ownerURL}}">{{ownerName}}</a> on <time datetime="{{createdISO}}">{{createdDisplay}}</time> · {{roundsLabel}} <span class="feed-link">· <a href="{{root}}{{feedURL}}">follow its feed</a></span></p>
 {{> tags}}
 </header>
 {{#chapters}}
@@ -316,6 +316,7 @@ enum DefaultTheme {
 <section class="credits" aria-labelledby="credits">
 <h2 id="credits">Written by</h2>
 <ul class="people">{{#contributors}}<li><a href="{{root}}{{url}}">{{name}}</a> <span class="handle">@{{handle}}</span></li>{{/contributors}}</ul>
+{{#hasEpub}}<p class="download"><a href="{{root}}{{epubURL}}" download>Download the EPUB</a> for your e-reader, or print this page: the print layout keeps just the story.</p>{{/hasEpub}}
 </section>
 {{/isComplete}}
 </article>
@@ -666,7 +667,7 @@ progress { width: 12rem; max-width: 100%; height: 0.6rem; accent-color: var(--ac
 .results p { margin: 0.2rem 0; }
 .site-footer { border-top: 1px solid var(--line); padding-top: 1rem; padding-bottom: 2rem; }
 @media print {
-  .site-header, .site-footer, .round, .skip, .rounds-list, .tags, .how, #top-contributors, .story-header .meta a { display: none; }
+  .site-header, .site-footer, .round, .skip, .rounds-list, .tags, .how, .download, .chart, [aria-labelledby="activity-heading"], [aria-labelledby="top-contributors"], .feed-link { display: none; }
   body { background: #fff; color: #000; font-size: 11pt; }
   main { max-width: none; padding: 0; }
   a { color: inherit; text-decoration: none; }
