@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+
+/// `prolific build` as a maintainer runs it: the demo content, twice, quietly, and after a mistake.
+@Suite struct BuildCommandTests {
+    static let demo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Content").path
+    static let now = "2026-11-22T12:00:00Z"
+
+    @Test func theSameContentAndMomentGiveAByteIdenticalSite() throws {
+        let folder = try TemporaryFolder()
+        for out in ["a", "b"] {
+            let result = try CLI.run(["build", "--content", Self.demo, "--out", out, "--now", Self.now], in: folder.url)
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        let a = try folder.snapshot("a"), b = try folder.snapshot("b")
+        #expect(a.count > 40, "the demo has pages, feeds, a calendar, an EPUB, images")
+        #expect(a == b)
+        #expect(a.keys.contains("/projects/gannet-rock/gannet-rock.epub"))
+        #expect(a.keys.contains("/users/ann.png"), "avatars are copied")
+    }
+
+    @Test func progressOnlyOnATerminalAndNothingWhenQuiet() throws {
+        let folder = try TemporaryFolder()
+        let plain = try CLI.run(["build", "--content", Self.demo, "--out", "site", "--now", Self.now], in: folder.url)
+        #expect(plain.status == 0)
+        #expect(!plain.stderr.contains("Rendering"), "no progress without a terminal")
+        #expect(plain.stderr.hasPrefix("Built ") && plain.stderr.split(separator: "\n").count == 1, "\(plain.stderr)")
+        let quiet = try CLI.run(["build", "--content", Self.demo, "--out", "site", "--now", Self.now, "--quiet"], in: folder.url)
+        #expect(quiet.status == 0)
+        #expect(quiet.stderr.isEmpty && quiet.stdout.isEmpty)
+    }
+
+    @Test func aFailedBuildLeavesThePreviousSite() throws {
+        let folder = try TemporaryFolder()
+        _ = try CLI.run(["init", "game"], in: folder.url)
+        let first = try CLI.run(["build", "--content", "game/Content", "--out", "game/Site", "--now", Self.now], in: folder.url)
+        #expect(first.status == 0, "\(first.stderr)")
+        let before = try folder.snapshot("game/Site")
+        try folder.write("---\nname: [unclosed\n---\n", to: "game/Content/users/eve.md")
+        let second = try CLI.run(["build", "--content", "game/Content", "--out", "game/Site", "--now", Self.now], in: folder.url)
+        #expect(second.status == 1)
+        #expect(second.stderr.contains("game/Content/users/eve.md:"), "\(second.stderr)")
+        #expect(try folder.snapshot("game/Site") == before)
+    }
+}
