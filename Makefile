@@ -11,8 +11,13 @@ ROUNDS ?= 600
 # check-site renders the demo here (emptied first) and puts its screenshots there.
 CHECK_SITE_DIR ?= .build/check-site/Site
 SHOTS_DIR ?= .build/site-shots
+# `make install` puts bin/prolific, its man page and shell completions under $(DESTDIR)$(PREFIX);
+# BINARY=path installs a prolific built elsewhere instead of building the release one.
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINARY ?=
 
-.PHONY: all setup check-deps build release site test check-site templates demo fairness clean
+.PHONY: all setup check-deps build release site test check-site templates demo fairness clean install uninstall
 
 all: site
 
@@ -60,6 +65,13 @@ demo: release
 fairness: setup
 	$(SWIFT) build -c release --scratch-path $(SCRATCH) --product prolific-fairness
 	$(SCRATCH)/release/prolific-fairness $(ROUNDS)
+
+# The binary, prolific(1) and bash, zsh and fish completions, generated from the argument parser.
+install: $(if $(BINARY),,release)
+	bash scripts/install.sh "$(or $(BINARY),$(PROLIFIC_RELEASE))" "$(DESTDIR)" "$(PREFIX)"
+
+uninstall:
+	bash scripts/install.sh --uninstall "$(DESTDIR)" "$(PREFIX)"
 
 clean:
 	rm -rf .build Site

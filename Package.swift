@@ -59,7 +59,9 @@ let package = Package(
         .testTarget(
             name: "ProlificSiteTests",
             dependencies: ["ProlificSite", "ProlificStore", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
-        .testTarget(name: "ProlificCLITests", dependencies: ["prolific", "ProlificCLI"]),
+        // Yams: the recipe tests read the example GitHub workflows (docs/examples/).
+        .testTarget(
+            name: "ProlificCLITests", dependencies: ["prolific", "ProlificCLI", .product(name: "Yams", package: "Yams")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs what building Prolific needs and is missing: pkg-config and libcmark (Debian: libcmark-dev).
+# Installs what building Prolific needs and is missing: pkg-config and libcmark (Debian: libcmark-dev),
+# and what its tests run: rsync (the cron recipe in docs/examples/cron/), groff, git.
 set -euo pipefail
 
 need=()
@@ -8,6 +9,9 @@ if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists libcmark; th
   need+=(libcmark-dev)
 fi
 command -v python3 >/dev/null 2>&1 || need+=(python3)
+command -v rsync >/dev/null 2>&1 || need+=(rsync)
+command -v groff >/dev/null 2>&1 || need+=(groff-base)   # the man page test renders prolific.1
+command -v git >/dev/null 2>&1 || need+=(git)            # check --since, --commit and their tests
 
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: installing ${need[*]}" >&2

@@ -16,7 +16,8 @@ public struct Prolific: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             InitCommand.self, UserCommand.self, ProjectCommand.self, SubmitCommand.self, VoteCommand.self,
-            CloseCommand.self, AuditCommand.self, StatusCommand.self, CheckCommand.self, BuildCommand.self,
+            NewCommand.self, FollowCommand.self, UnfollowCommand.self,
+            CloseCommand.self, ModerateCommand.self, AuditCommand.self, StatusCommand.self, CheckCommand.self, BuildCommand.self,
             ServeCommand.self,
         ]
     )

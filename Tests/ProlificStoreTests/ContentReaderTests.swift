@@ -121,7 +121,7 @@ import Testing
         try world.directory.write("x", to: "Content/projects/moon/rounds/0001/map.png")
         #expect(
             problems(world) == [
-                "Content/notes.txt:1:1: error: unexpected file; expected prolific.yml, users/ or projects/",
+                "Content/notes.txt:1:1: error: unexpected file; expected prolific.yml, users/, projects/ or reports/",
                 "Content/projects/moon/rounds/0001/notes.txt:1:1: error: unexpected file; expected round.md, submissions/, votes/ or images",
             ])
     }

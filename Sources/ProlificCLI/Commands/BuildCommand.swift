@@ -22,6 +22,9 @@ struct BuildCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Print nothing but errors.")
     var quiet = false
 
+    @Flag(help: "Also print the seconds spent loading, rendering and writing.")
+    var timings = false
+
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
@@ -30,6 +33,9 @@ struct BuildCommand: ParsableCommand {
             let run = SiteRun(global: global, out: out, templates: templates, showsProgress: terminal && !quiet)
             let summary = try run.run()
             if !quiet { Terminal.error(summary.line(out: out)) }
+            if timings {
+                Terminal.error(summary.phases.map { "\($0.name) \(String(format: "%.2f", $0.seconds)) s" }.joined(separator: ", "))
+            }
         }
     }
 }

@@ -19,6 +19,7 @@ struct CloseCommand: ParsableCommand {
     @Flag(help: "Close every round whose deadline has passed.")
     var due = false
 
+    @OptionGroup var commit: CommitOption
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
@@ -29,15 +30,35 @@ struct CloseCommand: ParsableCommand {
     func run() throws {
         try Terminal.guarded {
             let game = global.game
+            try commit.prepare(game)
             if let project {
-                print(Self.describe(try game.close(project)))
+                let report = try game.close(project)
+                print(Self.describe(report))
+                try commit.finish(game, message: Self.commitMessage([report], now: game.now))
                 return
             }
             let (reports, problems) = try game.closeDue()
             for report in reports { print(Self.describe(report)) }
             if reports.isEmpty && problems.isEmpty { print("No round is due at \(game.now).") }
+            // What closed is committed even when another project failed to: it is done either way.
+            try commit.finish(game, message: Self.commitMessage(reports, now: game.now))
             if !problems.isEmpty { throw Diagnostics(problems) }
         }
+    }
+
+    /// `prolific: close round 3 of moon (winner ann-…)`, one line per project when several closed.
+    static func commitMessage(_ reports: [Game.CloseReport], now: Timestamp) -> String {
+        let subjects = reports.map { report in
+            switch report.outcome {
+            case .extended(let round):
+                "extend round \(round.number) of \(report.project.slug) to \(round.closes)"
+            case .closed(let round, _):
+                "close round \(round.number) of \(report.project.slug) (winner \(round.winner.map(\.rawValue) ?? "none"))"
+            }
+        }
+        if subjects.count == 1, let subject = subjects.first { return "prolific: \(subject)" }
+        let body = subjects.isEmpty ? "" : "\n\n" + subjects.map { "- \($0)" }.joined(separator: "\n")
+        return "prolific: close due rounds at \(now)" + body
     }
 
     static func describe(_ report: Game.CloseReport) -> String {

@@ -34,18 +34,22 @@ struct ProjectNewCommand: ParsableCommand {
     @Option(help: "A Markdown file with the starter text (default: standard input).")
     var file: String? = nil
 
+    @OptionGroup var commit: CommitOption
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
         try Terminal.guarded {
+            let game = global.game
+            try commit.prepare(game)
             let starter = try Terminal.readText(file: file, what: "starter text")
-            let project = try global.game.newProject(
+            let project = try game.newProject(
                 .init(
                     slug: slug, title: title, owner: owner, rounds: rounds, roundLength: roundLength, tags: tags,
                     starter: starter))
             if let round = project.openRound {
                 print("Started '\(project.slug)'. Round \(round.number) is open until \(round.closes).")
             }
+            try commit.finish(game, message: "prolific: start project \(project.slug)")
         }
     }
 }

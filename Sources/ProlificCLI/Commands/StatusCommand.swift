@@ -2,10 +2,12 @@ import ArgumentParser
 import ProlificCore
 import ProlificStore
 
-/// `prolific status [PROJECT]`: open rounds, their deadlines and counts, and what is due.
+/// `prolific status [PROJECT]`: open rounds, their deadlines and counts, what is due, and for
+/// moderators the hidden snippets and the reports waiting.
 struct StatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "status", abstract: "Show open rounds, their deadlines and counts, and what is due.")
+        commandName: "status",
+        abstract: "Show open rounds, their deadlines and counts, what is due, hidden snippets and reports waiting.")
 
     @Argument(help: "Show only this project, with its open round's snippets and voters.", transform: Parse.slug)
     var project: Slug? = nil
@@ -19,6 +21,10 @@ struct StatusCommand: ParsableCommand {
         var now: String
         var projects: [Entry]
         var due: [String]
+        /// Every hidden snippet, with who hid it, when and why.
+        var hidden: [HiddenEntry]
+        /// The moderation queue: reports whose snippet isn't hidden, oldest first.
+        var reports: [QueuedReport]
         var problems: Int
     }
 
@@ -58,6 +64,8 @@ struct StatusCommand: ParsableCommand {
                 }
             }
             let now = game.now
+            let moderation = game.moderation(of: projects)
+            problems += project == nil ? moderation.problems : []
             let report = Report(
                 now: now.iso8601,
                 projects: projects.map { p in
@@ -68,11 +76,13 @@ struct StatusCommand: ParsableCommand {
                         round: p.openRound.map { r in
                             OpenRound(
                                 number: r.number.value, opened: r.opened.iso8601, closes: r.closes.iso8601,
-                                due: r.closes <= now, submissions: r.submissions.map(\.id.rawValue),
+                                due: r.closes <= now, submissions: Moderation.shown(r).submissions.map(\.id.rawValue),
                                 voters: r.ballots.map(\.voter.rawValue).sorted())
                         })
                 },
                 due: Schedule.dueProjects(projects, now: now).map(\.slug.rawValue),
+                hidden: Self.hidden(in: projects),
+                reports: moderation.queue.filter { project == nil || $0.project == project }.map(QueuedReport.init),
                 problems: problems.count)
             print(json ? try Terminal.json(report) : text(report, detailed: project != nil))
             if !problems.isEmpty {
@@ -109,6 +119,7 @@ struct StatusCommand: ParsableCommand {
             lines.append("")
             lines.append("Due at \(report.now): \(report.due.joined(separator: ", ")). Close with 'prolific close --due'.")
         }
+        lines += moderationLines(report)
         return lines.joined(separator: "\n")
     }
 }

@@ -19,13 +19,17 @@ struct SubmitCommand: ParsableCommand {
     @Option(help: "A Markdown file with the snippet (default: standard input).")
     var file: String? = nil
 
+    @OptionGroup var commit: CommitOption
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
         try Terminal.guarded {
+            let game = global.game
+            try commit.prepare(game)
             let body = try Terminal.readText(file: file, what: "snippet")
-            let submission = try global.game.submit(to: project, by: author, ending: ending, body: body)
+            let submission = try game.submit(to: project, by: author, ending: ending, body: body)
             print(submission.id)
+            try commit.finish(game, message: "prolific: submit \(submission.id) to \(project)")
         }
     }
 }

@@ -6,7 +6,7 @@ import ProlificStore
 /// `prolific user …`: managing players.
 struct UserCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "user", abstract: "Manage players.", subcommands: [UserAddCommand.self, UserShowCommand.self])
+        commandName: "user", abstract: "Manage players.", subcommands: [UserAddCommand.self, UserShowCommand.self, UserRemoveCommand.self])
 }
 
 /// `prolific user add HANDLE --name NAME`: a new profile, joined now.
@@ -27,10 +27,13 @@ struct UserAddCommand: ParsableCommand {
             "A picture (PNG, JPEG, GIF, WebP or AVIF, at most 2 MiB), copied beside the profile.", valueName: "image"))
     var avatar: String? = nil
 
+    @OptionGroup var commit: CommitOption
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
         try Terminal.guarded {
+            let game = global.game
+            try commit.prepare(game)
             let bio = file == nil ? "" : try Terminal.readText(file: file, what: "bio")
             var picture: Game.AvatarImage? = nil
             if let avatar {
@@ -39,8 +42,9 @@ struct UserAddCommand: ParsableCommand {
                 }
                 picture = Game.AvatarImage(bytes: [UInt8](data), fileExtension: URL(fileURLWithPath: avatar).pathExtension)
             }
-            let user = try global.game.addUser(handle, name: name, bio: bio, avatar: picture)
+            let user = try game.addUser(handle, name: name, bio: bio, avatar: picture)
             print("Added @\(user.handle) (\(user.name)).")
+            try commit.finish(game, message: "prolific: add user @\(user.handle)")
         }
     }
 }

@@ -18,6 +18,7 @@ struct VoteCommand: ParsableCommand {
     @Argument(help: "The ids of the snippets the voter approves.")
     var ids: [String] = []
 
+    @OptionGroup var commit: CommitOption
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
@@ -26,11 +27,14 @@ struct VoteCommand: ParsableCommand {
 
     func run() throws {
         try Terminal.guarded {
-            let receipt = try global.game.vote(in: project, by: voter, for: ids)
+            let game = global.game
+            try commit.prepare(game)
+            let receipt = try game.vote(in: project, by: voter, for: ids)
             let choices = receipt.ballot.choices.map(\.rawValue).joined(separator: ", ")
             print(
                 "Recorded @\(voter)'s ballot in round \(receipt.round) of '\(project)' for \(choices)"
                     + (receipt.replaced ? " (replacing the earlier one)." : "."))
+            try commit.finish(game, message: "prolific: vote of @\(voter) in round \(receipt.round) of \(project)")
         }
     }
 }

@@ -18,18 +18,30 @@ struct SiteRun {
         var pages: Int
         var files: Int
         var seconds: Double
+        /// Files whose bytes changed since the previous site; the others were kept.
+        var written: Int
+        /// Seconds spent in each phase, in order: load, render, write.
+        var phases: [(name: String, seconds: Double)]
 
         func line(out: String) -> String {
-            "Built \(pages) pages (\(files) files) into \(out)/ in \(String(format: "%.2f", seconds)) s."
+            "Built \(pages) pages (\(files) files, \(written) changed) into \(out)/ in \(String(format: "%.2f", seconds)) s."
         }
     }
 
     func run() throws -> Summary {
         let start = Date()
+        var phases: [(name: String, seconds: Double)] = []
+        var mark = start
+        func lap(_ name: String) {
+            let now = Date()
+            phases.append((name, now.timeIntervalSince(mark)))
+            mark = now
+        }
         let game = global.game
         let content = try game.reader.loadValid()
         let theme = try loadTheme()
         let evidence = game.reader.evidence(content.config)
+        lap("load")
         let progress = showsProgress ? Progress() : nil
         let builder = SiteBuilder(
             content: content, theme: theme, now: game.now, evidence: evidence)
@@ -38,10 +50,12 @@ struct SiteRun {
         for path in builder.mediaToCopy {
             files.append(OutputFile(path: path, contents: try game.reader.mediaBytes(path)))
         }
-        try SiteWriter.write(files, to: out)
+        lap("render")
+        let report = try SiteWriter.write(files, to: out)
+        lap("write")
         return Summary(
             pages: files.filter { $0.path.hasSuffix(".html") }.count, files: files.count,
-            seconds: Date().timeIntervalSince(start))
+            seconds: Date().timeIntervalSince(start), written: report.written, phases: phases)
     }
 
     func loadTheme() throws -> Theme {

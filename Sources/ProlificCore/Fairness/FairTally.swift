@@ -63,6 +63,8 @@ public enum FairTally {
     }
 
     public static func count(_ round: Round, slug: Slug, context: TallyContext) -> Outcome {
+        // Hidden snippets are not candidates: a choice of one counts for nothing.
+        let round = Moderation.counted(round)
         let cutoff = TallyContext.cutoff(of: round)
         let authors = Dictionary(round.submissions.map { ($0.id, $0.author) }, uniquingKeysWith: { a, _ in a })
         // Valid ballots: cast inside the round's window, choices of this round and not the voter's own.

@@ -28,6 +28,8 @@ public struct TallyTimeline: Sendable {
         projectStarts = content.projects.map { ($0.created, $0.owner) }.sorted { ($0.created, $0.owner) < ($1.created, $1.owner) }
         var joined: [Handle: Timestamp] = [:]
         for user in content.users.values { joined[user.handle] = user.joined }
+        // A removed player's past votes weigh as they did: their profile's `joined` is kept.
+        for former in content.config.former where joined[former.handle] == nil { joined[former.handle] = former.joined }
         self.joined = joined
         self.evidence = evidence
     }

@@ -94,8 +94,10 @@ public struct VotingHistory: Sendable {
         karmaByID[Int(intern(owner))].projects += 1
     }
 
-    /// Adds a closed round: its snippets, its valid ballots and its winner.
+    /// Adds a closed round: its snippets, its valid ballots and its winner. Snippets hidden when
+    /// it closed are left out, as its tally left them out.
     public mutating func record(_ round: Round) {
+        let round = Moderation.counted(round)
         roundsRecorded += 1
         var authors: [SubmissionID: Int32] = [:]
         for submission in round.submissions where authors[submission.id] == nil {

@@ -13,13 +13,16 @@ public struct Config: Hashable, Sendable {
     public var maintainers: [String]
     /// The badges players earn: `Badge.defaults` unless prolific.yml lists its own.
     public var badges: [Badge]
+    /// Players whose profiles `user remove` deleted: their handles stay known (see `FormerUser`).
+    public var former: [FormerUser]
     public var origin: Origin
 
     public init(
         title: String, baseURL: String, roundLength: TimeSpan, rounds: Int, maintainers: [String] = [],
-        badges: [Badge] = Badge.defaults, origin: Origin = Origin(path: "prolific.yml")
+        badges: [Badge] = Badge.defaults, former: [FormerUser] = [], origin: Origin = Origin(path: "prolific.yml")
     ) {
         self.maintainers = maintainers
+        self.former = former
         self.badges = badges
         self.title = title
         self.baseURL = baseURL

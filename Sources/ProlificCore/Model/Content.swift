@@ -8,12 +8,20 @@ public struct Content: Sendable {
     /// Images beside the content files (for Markdown and avatars), by their path inside the
     /// content directory, such as `users/ann.jpg`.
     public var media: Set<String>
+    /// Readers' reports of snippets (`reports/`), in id order.
+    public var reports: [Report]
 
-    public init(config: Config, users: [Handle: User], projects: [Project], media: Set<String> = []) {
+    public init(config: Config, users: [Handle: User], projects: [Project], media: Set<String> = [], reports: [Report] = []) {
         self.config = config
         self.users = users
         self.projects = projects.sorted { $0.slug < $1.slug }
         self.media = media
+        self.reports = reports.sorted { $0.id < $1.id }
+    }
+
+    /// Former players by handle (prolific.yml's `former`; the first entry wins if one is listed twice).
+    public var former: [Handle: FormerUser] {
+        Dictionary(config.former.map { ($0.handle, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     public func project(_ slug: Slug) -> Project? {

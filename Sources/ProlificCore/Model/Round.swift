@@ -11,6 +11,8 @@ public struct Round: Hashable, Sendable {
     public var tally: TallyRecord?
     /// Deadlines this round had before it was extended for lack of submissions.
     public var extensions: [Extension]
+    /// Snippets a maintainer hid, with who, when and why (see `Moderation`).
+    public var hidden: [Hidden]
     /// A maintainer's note for the round, the body of round.md.
     public var note: String
     public var submissions: [Submission]
@@ -20,7 +22,7 @@ public struct Round: Hashable, Sendable {
     public init(
         number: RoundNumber, opened: Timestamp, closes: Timestamp, closed: Timestamp? = nil,
         winner: SubmissionID? = nil, tally: TallyRecord? = nil, extensions: [Extension] = [], note: String = "",
-        submissions: [Submission] = [], ballots: [Ballot] = [], origin: Origin
+        submissions: [Submission] = [], ballots: [Ballot] = [], hidden: [Hidden] = [], origin: Origin
     ) {
         self.number = number
         self.opened = opened
@@ -29,6 +31,7 @@ public struct Round: Hashable, Sendable {
         self.winner = winner
         self.tally = tally
         self.extensions = extensions
+        self.hidden = hidden
         self.note = note
         self.submissions = submissions
         self.ballots = ballots

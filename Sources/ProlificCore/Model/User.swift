@@ -7,13 +7,19 @@ public struct User: Hashable, Sendable {
     /// A path to an image beside the profile, or an URL.
     public var avatar: String?
     public var links: [Link]
+    /// The git identities (emails) whose commits may change this player's files: pull-request
+    /// checks (`check --since`) accept a player's snippet, ballot or profile only from them.
+    public var emails: [String]
+    /// The player's login on the forge (GitHub, GitLab…), matched when the check is told who
+    /// opened the pull request: unlike an email, the forge vouches for it.
+    public var forge: String?
     /// The profile's Markdown body.
     public var bio: String
     public var origin: Origin
 
     public init(
         handle: Handle, name: String, joined: Timestamp, follows: Follows = Follows(), avatar: String? = nil,
-        links: [Link] = [], bio: String = "", origin: Origin
+        links: [Link] = [], emails: [String] = [], forge: String? = nil, bio: String = "", origin: Origin
     ) {
         self.handle = handle
         self.name = name
@@ -21,6 +27,8 @@ public struct User: Hashable, Sendable {
         self.follows = follows
         self.avatar = avatar
         self.links = links
+        self.emails = emails
+        self.forge = forge
         self.bio = bio
         self.origin = origin
     }

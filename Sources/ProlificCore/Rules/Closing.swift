@@ -32,10 +32,15 @@ public enum Closing {
                 "round \(round.number) of '\(project.slug)' opened at \(round.opened), after --now \(now)")
         }
         if trigger == .due && now < round.closes { return nil }
-        if round.submissions.isEmpty {
+        if let late = round.hidden.first(where: { $0.at > now }) {
+            // The tally leaves out what was hidden by the close; a later hide would not re-check.
+            throw RuleViolation("'\(late.id)' was hidden at \(late.at), after --now \(now)")
+        }
+        if Moderation.counted(round).submissions.isEmpty {
+            let hidden = round.submissions.isEmpty ? "" : " (its \(round.submissions.count == 1 ? "snippet is" : "snippets are") hidden)"
             guard trigger == .due else {
                 throw RuleViolation(
-                    "round \(round.number) of '\(project.slug)' has no submissions to choose from; "
+                    "round \(round.number) of '\(project.slug)' has no submissions to choose from\(hidden); "
                         + "it stays open (close --due extends it once its deadline passes)")
             }
             var extended = round

@@ -3,7 +3,8 @@
 /// Every reference resolves (owner, authors, voters, ballot choices within the same round); round
 /// numbers are contiguous; at most one open round per project, and it is the last; closed rounds
 /// name an existing winner that the tally agrees with; nobody votes for their own snippet; entries
-/// fall inside their round's window.
+/// fall inside their round's window. Removed players, hidden snippets and reports are checked in
+/// `ContentCheck+Moderation`.
 public enum ContentCheck {
     /// Every cross-file problem; each closed round's result is re-run with its recorded method
     /// against the history it had (and git `evidence`, when there is some).
@@ -12,12 +13,14 @@ public enum ContentCheck {
         for user in content.sortedUsers {
             found += problems(of: user, in: content)
         }
+        found += problemsOfFormer(in: content)
+        for report in content.reports { found += problems(of: report, in: content) }
         var recounts: [String: Tally.Outcome] = [:]
         for result in TallyTimeline(content: content, evidence: evidence).replay() {
             recounts[IdentityEvidence.key(result.slug, result.round.number)] = result.outcome
         }
         for project in content.projects {
-            found += problems(of: project, users: content.users, recounts: recounts)
+            found += problems(of: project, users: content.users, former: content.former, recounts: recounts)
         }
         return found.sorted()
     }
@@ -27,16 +30,19 @@ public enum ContentCheck {
         for (i, slug) in user.follows.projects.enumerated() where content.project(slug) == nil {
             found.append(user.origin.error(at: "follows.projects.\(i)", "follows unknown project '\(slug)'"))
         }
-        for (i, handle) in user.follows.users.enumerated() where content.users[handle] == nil {
+        for (i, handle) in user.follows.users.enumerated()
+        where content.users[handle] == nil && !content.config.former.contains(where: { $0.handle == handle }) {
             found.append(user.origin.error(at: "follows.users.\(i)", "follows unknown user '\(handle)'"))
         }
         return found
     }
 
-    static func problems(of project: Project, users: [Handle: User], recounts: [String: Tally.Outcome] = [:]) -> [Diagnostic] {
+    static func problems(
+        of project: Project, users: [Handle: User], former: [Handle: FormerUser] = [:], recounts: [String: Tally.Outcome] = [:]
+    ) -> [Diagnostic] {
         var found: [Diagnostic] = []
         let origin = project.origin
-        if users[project.owner] == nil {
+        if users[project.owner] == nil && former[project.owner] == nil {
             found.append(origin.error(at: "owner", "owner '\(project.owner)' is not a user"))
         }
         for (index, round) in project.rounds.enumerated() {
@@ -51,7 +57,8 @@ public enum ContentCheck {
                 found.append(
                     round.origin.error(at: "", "round \(round.number) is open but a later round exists; only the last round may be open"))
             }
-            found += problems(of: round, in: project, users: users, recount: recounts[IdentityEvidence.key(project.slug, round.number)])
+            found += problems(
+                of: round, in: project, users: users, former: former, recount: recounts[IdentityEvidence.key(project.slug, round.number)])
         }
         let complete = Closing.isComplete(project)
         if project.status == .complete && !complete {
@@ -73,7 +80,9 @@ public enum ContentCheck {
         return found
     }
 
-    static func problems(of round: Round, in project: Project, users: [Handle: User], recount: Tally.Outcome? = nil) -> [Diagnostic] {
+    static func problems(
+        of round: Round, in project: Project, users: [Handle: User], former: [Handle: FormerUser] = [:], recount: Tally.Outcome? = nil
+    ) -> [Diagnostic] {
         var found: [Diagnostic] = []
         let origin = round.origin
         if round.closes <= round.opened {
@@ -92,10 +101,12 @@ public enum ContentCheck {
         var authors: [Handle: Submission] = [:]
         for submission in round.submissions {
             let o = submission.origin
-            if users[submission.author] == nil {
-                found.append(o.error(at: "author", "author '\(submission.author)' is not a user"))
-            } else if let user = users[submission.author], submission.submitted < user.joined {
-                found.append(o.error(at: "submitted", "submitted at \(submission.submitted), before @\(user.handle) joined at \(user.joined)"))
+            found += Placeholder.problems(of: submission)
+            if let problem = problem(
+                of: submission.author, as: "author", at: submission.submitted, timeKey: "submitted", verb: "submitted",
+                users: users, former: former)
+            {
+                found.append(o.error(at: problem.key, problem.message))
             }
             if submission.submitted < round.opened || submission.submitted >= round.closes {
                 found.append(
@@ -111,8 +122,10 @@ public enum ContentCheck {
                 authors[submission.author] = submission
             }
         }
+        found += problemsOfHidden(round)
         for ballot in round.ballots {
-            found += problems(of: ballot, in: round, users: users)
+            found += problems(of: ballot, in: round, users: users, former: former)
+            found += warningsOfHiddenChoices(ballot, in: round)
             if let closed = round.closed, ballot.cast >= closed, ballot.cast < round.closes {
                 found.append(
                     Diagnostic(
@@ -173,15 +186,14 @@ public enum ContentCheck {
         return []
     }
 
-    static func problems(of ballot: Ballot, in round: Round, users: [Handle: User]) -> [Diagnostic] {
+    static func problems(of ballot: Ballot, in round: Round, users: [Handle: User], former: [Handle: FormerUser] = [:]) -> [Diagnostic] {
         var found: [Diagnostic] = []
         let o = ballot.origin
-        if let user = users[ballot.voter] {
-            if ballot.cast < user.joined {
-                found.append(o.error(at: "cast", "cast at \(ballot.cast), before @\(user.handle) joined at \(user.joined)"))
-            }
-        } else {
-            found.append(o.error(at: "voter", "voter '\(ballot.voter)' is not a user"))
+        if let problem = problem(
+            of: ballot.voter, as: "voter", at: ballot.cast, timeKey: "cast", verb: "cast", users: users, former: former,
+            formerAllowed: !round.isOpen)
+        {
+            found.append(o.error(at: problem.key, problem.message))
         }
         if ballot.cast < round.opened || ballot.cast >= round.closes {
             found.append(o.error(at: "cast", "cast at \(ballot.cast), outside round \(round.number)'s window (from \(round.opened), before \(round.closes))"))

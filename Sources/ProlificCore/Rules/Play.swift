@@ -59,6 +59,9 @@ public enum Play {
             guard round.submission(id) != nil else {
                 throw RuleViolation("'\(id)' is not a submission of round \(round.number)")
             }
+            if let hidden = round.hiding(id) {
+                throw RuleViolation("'\(id)' was hidden by a maintainer at \(hidden.at); it can't be voted for")
+            }
             guard id.author != voter.handle else {
                 throw RuleViolation("@\(voter.handle) cannot vote for their own snippet '\(id)'")
             }

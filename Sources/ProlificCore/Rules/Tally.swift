@@ -23,8 +23,10 @@ public enum Tally {
 
     /// Counts the ballots of `round` cast before its cutoff (as the fair tally does). Choices that
     /// are not snippets of the round, or that are the voter's own, count for nothing; a snippet
-    /// nobody chose scores 0. No submissions, no winner.
+    /// nobody chose scores 0. No submissions, no winner. Hidden snippets are left out
+    /// (`Moderation.counted`).
     public static func count(_ round: Round) -> Outcome {
+        let round = Moderation.counted(round)
         var scores: [SubmissionID: Double] = [:]
         for submission in round.submissions { scores[submission.id] = 0 }
         var counted = 0

@@ -3,6 +3,10 @@ public enum TextRules {
     public static let nameLimit = 100
     public static let titleLimit = 200
     public static let tagLimit = 40
+    /// Why a maintainer hid a snippet: one line, read in `status`.
+    public static let reasonLimit = 500
+    /// A reader's report: a short Markdown text.
+    public static let reportLimit = 16 << 10
     public static let bioLimit = 16 << 10
     public static let snippetLimit = 64 << 10
     public static let starterLimit = 256 << 10

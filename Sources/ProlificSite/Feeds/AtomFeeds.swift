@@ -99,7 +99,7 @@ struct AtomFeeds {
             <id>\(XML.escape(id))</id>
             <published>\(event.at.iso8601)</published>
             <updated>\(event.at.iso8601)</updated>
-            <author><name>\(XML.escape(site.name(author)))</name><uri>\(XML.escape(absolute(SitePath.user(author))))</uri></author>
+            <author><name>\(XML.escape(site.name(author)))</name>\(site.hasPage(author) ? "<uri>\(XML.escape(absolute(SitePath.user(author))))</uri>" : "")</author>
             <content type="html">\(XML.escape(html))</content>
             </entry>
 

@@ -61,7 +61,7 @@ struct LeaderboardPages {
         }
         return ranked.prefix(limit).map { handle in
             [
-                "name": site.name(handle), "handle": handle.rawValue, "url": SitePath.user(handle),
+                "name": site.name(handle), "handle": handle.rawValue, "url": site.userURL(handle), "hasPage": site.hasPage(handle),
                 "detail": "\(Display.count(wins[handle] ?? 0, "win")) · \(Display.count(snippets[handle] ?? 0, "snippet"))",
             ]
         }

@@ -25,7 +25,7 @@ struct ProjectPages {
     func snippet(_ s: Submission, of project: Project, in round: RoundNumber, on path: String) -> [String: Any] {
         [
             "id": s.id.rawValue, "authorName": site.name(s.author), "authorHandle": s.author.rawValue,
-            "authorURL": SitePath.user(s.author), "ending": s.ending,
+            "authorURL": site.userURL(s.author), "hasAuthorPage": site.hasPage(s.author), "ending": s.ending,
             "html": site.html(s.body, folder: Media.folder(of: project.slug, round: round), root: SitePath.root(of: path)),
         ]
     }
@@ -74,7 +74,8 @@ struct ProjectPages {
                 "credit": chapter.round == nil ? "Opening by" : "Written by",
                 "authorName": site.name(chapter.author),
                 "authorHandle": chapter.author.rawValue,
-                "authorURL": SitePath.user(chapter.author),
+                "authorURL": site.userURL(chapter.author),
+                "hasAuthorPage": site.hasPage(chapter.author),
                 "html": site.html(
                     chapter.markdown,
                     folder: chapter.round.map { Media.folder(of: project.slug, round: $0) } ?? Media.folder(of: project.slug),
@@ -96,7 +97,8 @@ struct ProjectPages {
             "statusLabel": complete ? "Completed story" : "Story in progress",
             "isComplete": complete,
             "ownerName": site.name(project.owner),
-            "ownerURL": SitePath.user(project.owner),
+            "ownerURL": site.userURL(project.owner),
+            "hasOwnerPage": site.hasPage(project.owner),
             "createdISO": project.created.iso8601,
             "createdDisplay": Display.date(project.created),
             "roundsLabel": roundsLabel(project),
@@ -105,7 +107,9 @@ struct ProjectPages {
             "chapters": chapters,
             "hasEpub": complete,
             "epubURL": SitePath.epub(project),
-            "contributors": credited.map { ["name": site.name($0), "handle": $0.rawValue, "url": SitePath.user($0)] },
+            "contributors": credited.map {
+                ["name": site.name($0), "handle": $0.rawValue, "url": site.userURL($0), "hasPage": site.hasPage($0)]
+            },
             "hasClosedRounds": !closed.isEmpty,
             "closedRounds": closed,
             "feedURL": SitePath.projectFeed(project.slug),

@@ -22,7 +22,8 @@ struct RoundPages {
         let pages = ProjectPages(site: site)
         let path = SitePath.round(project.slug, round.number)
         let snippet = { (s: Submission) in pages.snippet(s, of: project, in: round.number, on: path) }
-        let scores = round.tally?.scores ?? []
+        // A snippet hidden after the close keeps its recorded score, but its row is not shown.
+        let scores = (round.tally?.scores ?? []).filter { round.submission($0.id) != nil }
         let order = scores.map(\.id)
         let ranked = round.submissions.sorted { a, b in
             (order.firstIndex(of: a.id) ?? Int.max, a.id) < (order.firstIndex(of: b.id) ?? Int.max, b.id)
@@ -30,7 +31,11 @@ struct RoundPages {
         let winner: Any = round.winningSubmission.map(snippet) ?? false
         let alternates = ranked.filter { $0.id != round.winner }.map(snippet)
         let votes = (site.replayed(project, round.number)?.explained?.ballots ?? []).map { ballot -> [String: Any] in
-            ["voter": ballot.voter.rawValue, "voterURL": SitePath.user(ballot.voter), "explanation": ballot.explanation]
+            let known = site.hasPage(ballot.voter)
+            return [
+                "voter": known ? ballot.voter.rawValue : FormerUser.displayName, "voterURL": site.userURL(ballot.voter),
+                "hasVoterPage": known, "explanation": ballot.explanation,
+            ]
         }
         let method = round.tally?.method ?? FairTally.method
         let closed = round.closed ?? round.closes

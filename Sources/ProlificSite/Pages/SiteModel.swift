@@ -3,6 +3,7 @@ import ProlificCore
 /// Everything the pages of one build share, worked out once: which projects are built and listed,
 /// where every player stands, every closed round's tally with its explanations.
 struct SiteModel {
+    /// The content as readers see it: hidden snippets left out (`Moderation.shown`).
     let content: Content
     let now: Timestamp
     /// Projects that get pages: every one but drafts, in slug order.
@@ -25,7 +26,10 @@ struct SiteModel {
     /// The keys of tags that have a page: those of listed projects.
     let listedTagKeys: Set<String>
 
-    init(content: Content, now: Timestamp, evidence: IdentityEvidence, html: @escaping (String) -> String) {
+    init(content recorded: Content, now: Timestamp, evidence: IdentityEvidence, html: @escaping (String) -> String) {
+        // Pages show what readers may see; the tallies are re-run on the record, hidden snippets
+        // included, as `check` re-runs them.
+        let content = Self.shown(recorded)
         self.content = content
         self.now = now
         self.html = html
@@ -50,7 +54,7 @@ struct SiteModel {
         listedTagKeys = Set(listed.flatMap(\.tags).map(TagPages.key))
         standing = Standing(content: content, badges: content.config.badges)
         var replayed: [String: TallyTimeline.Replayed] = [:]
-        for result in TallyTimeline(content: content, evidence: evidence).replayExplained() {
+        for result in TallyTimeline(content: recorded, evidence: evidence).replayExplained() {
             replayed[IdentityEvidence.key(result.slug, result.round.number)] = result
         }
         self.replayed = replayed
@@ -64,9 +68,28 @@ struct SiteModel {
         Markdown.html(markdown) { media.image($0, folder: folder, root: root) }
     }
 
-    /// A player's display name; their handle when they have no profile (any more).
+    /// A player's display name; "a former contributor" when they have no profile (any more).
     func name(_ handle: Handle) -> String {
-        content.users[handle]?.name ?? handle.rawValue
+        content.users[handle]?.name ?? FormerUser.displayName
+    }
+
+    /// Whether `handle` has a profile page: a removed player's work links nowhere.
+    func hasPage(_ handle: Handle) -> Bool {
+        content.users[handle] != nil
+    }
+
+    /// The address of `handle`'s profile page, or "" when there is none (see `hasPage`).
+    func userURL(_ handle: Handle) -> String {
+        hasPage(handle) ? SitePath.user(handle) : ""
+    }
+
+    /// `content` without hidden snippets, for pages, feeds and standings.
+    static func shown(_ content: Content) -> Content {
+        var shown = content
+        for p in shown.projects.indices where shown.projects[p].rounds.contains(where: { !$0.hidden.isEmpty }) {
+            shown.projects[p].rounds = shown.projects[p].rounds.map(Moderation.shown)
+        }
+        return shown
     }
 
     func isComplete(_ project: Project) -> Bool {

@@ -301,21 +301,21 @@ enum DefaultTheme {
 <header class="story-header">
 <p class="eyebrow">{{statusLabel}}</p>
 <h1>{{title}}</h1>
-<p class="meta">Started by <a href="{{root}}{{ownerURL}}">{{ownerName}}</a> on <time datetime="{{createdISO}}">{{createdDisplay}}</time> · {{roundsLabel}} <span class="feed-link">· <a href="{{root}}{{feedURL}}">follow its feed</a></span></p>
+<p class="meta">Started by {{#hasOwnerPage}}<a href="{{root}}{{ownerURL}}">{{ownerName}}</a>{{/hasOwnerPage}}{{^hasOwnerPage}}{{ownerName}}{{/hasOwnerPage}} on <time datetime="{{createdISO}}">{{createdDisplay}}</time> · {{roundsLabel}} <span class="feed-link">· <a href="{{root}}{{feedURL}}">follow its feed</a></span></p>
 {{> tags}}
 </header>
 {{#chapters}}
 <section class="chapter" id="{{anchor}}" aria-label="{{label}}">
 {{^isStarter}}<h2 class="chapter-heading"><a href="{{root}}{{roundURL}}">{{label}}</a></h2>{{/isStarter}}
 <div class="prose">{{{html}}}</div>
-<p class="credit">{{credit}} <a href="{{root}}{{authorURL}}">{{authorName}}</a></p>
+<p class="credit">{{credit}} {{#hasAuthorPage}}<a href="{{root}}{{authorURL}}">{{authorName}}</a>{{/hasAuthorPage}}{{^hasAuthorPage}}{{authorName}}{{/hasAuthorPage}}</p>
 </section>
 {{/chapters}}
 {{#isComplete}}
 <p class="the-end">The end</p>
 <section class="credits" aria-labelledby="credits">
 <h2 id="credits">Written by</h2>
-<ul class="people">{{#contributors}}<li><a href="{{root}}{{url}}">{{name}}</a> <span class="handle">@{{handle}}</span></li>{{/contributors}}</ul>
+<ul class="people">{{#contributors}}<li>{{#hasPage}}<a href="{{root}}{{url}}">{{name}}</a> <span class="handle">@{{handle}}</span>{{/hasPage}}{{^hasPage}}{{name}}{{/hasPage}}</li>{{/contributors}}</ul>
 {{#hasEpub}}<p class="download"><a href="{{root}}{{epubURL}}" download>Download the EPUB</a> for your e-reader, or print this page: the print layout keeps just the story.</p>{{/hasEpub}}
 </section>
 {{/isComplete}}
@@ -331,7 +331,7 @@ enum DefaultTheme {
 {{#snippets}}
 <li>
 <article class="snippet" id="{{id}}" aria-label="Snippet by {{authorName}}">
-<h3><a href="{{root}}{{authorURL}}">{{authorName}}</a> <span class="handle">@{{authorHandle}}</span>{{#ending}} <span class="label">proposed ending</span>{{/ending}}</h3>
+<h3>{{#hasAuthorPage}}<a href="{{root}}{{authorURL}}">{{authorName}}</a> <span class="handle">@{{authorHandle}}</span>{{/hasAuthorPage}}{{^hasAuthorPage}}{{authorName}}{{/hasAuthorPage}}{{#ending}} <span class="label">proposed ending</span>{{/ending}}</h3>
 <div class="prose">{{{html}}}</div>
 <p class="meta">Vote with id <code>{{id}}</code></p>
 </article>
@@ -355,7 +355,7 @@ enum DefaultTheme {
 {{#hasTopContributors}}
 <section aria-labelledby="top-contributors">
 <h2 id="top-contributors">Top contributors</h2>
-<ol class="people-ranked">{{#topContributors}}<li><a href="{{root}}{{url}}">{{name}}</a> <span class="meta">{{detail}}</span></li>{{/topContributors}}</ol>
+<ol class="people-ranked">{{#topContributors}}<li>{{#hasPage}}<a href="{{root}}{{url}}">{{name}}</a>{{/hasPage}}{{^hasPage}}{{name}}{{/hasPage}} <span class="meta">{{detail}}</span></li>{{/topContributors}}</ol>
 </section>
 {{/hasTopContributors}}
 {{#hasClosedRounds}}
@@ -388,7 +388,7 @@ enum DefaultTheme {
 <h2 id="winner" class="chapter-heading">The winner</h2>
 {{#winner}}
 <div class="prose">{{{html}}}</div>
-<p class="credit">Written by <a href="{{root}}{{authorURL}}">{{authorName}}</a>{{#ending}} · the story’s ending{{/ending}}</p>
+<p class="credit">Written by {{#hasAuthorPage}}<a href="{{root}}{{authorURL}}">{{authorName}}</a>{{/hasAuthorPage}}{{^hasAuthorPage}}{{authorName}}{{/hasAuthorPage}}{{#ending}} · the story’s ending{{/ending}}</p>
 {{/winner}}
 </section>
 {{#hasAlternates}}
@@ -398,7 +398,7 @@ enum DefaultTheme {
 {{#alternates}}
 <li>
 <article class="snippet" id="{{id}}" aria-label="Alternate take by {{authorName}}">
-<h3><a href="{{root}}{{authorURL}}">{{authorName}}</a> <span class="handle">@{{authorHandle}}</span>{{#ending}} <span class="label">proposed ending</span>{{/ending}}</h3>
+<h3>{{#hasAuthorPage}}<a href="{{root}}{{authorURL}}">{{authorName}}</a> <span class="handle">@{{authorHandle}}</span>{{/hasAuthorPage}}{{^hasAuthorPage}}{{authorName}}{{/hasAuthorPage}}{{#ending}} <span class="label">proposed ending</span>{{/ending}}</h3>
 <div class="prose">{{{html}}}</div>
 </article>
 </li>
@@ -422,7 +422,7 @@ enum DefaultTheme {
 <h3>Every vote, explained</h3>
 <ul class="votes">
 {{#votes}}
-<li><a href="{{root}}{{voterURL}}"><strong>@{{voter}}</strong></a>: {{explanation}}</li>
+<li>{{#hasVoterPage}}<a href="{{root}}{{voterURL}}"><strong>@{{voter}}</strong></a>{{/hasVoterPage}}{{^hasVoterPage}}<strong>{{voter}}</strong>{{/hasVoterPage}}: {{explanation}}</li>
 {{/votes}}
 </ul>
 {{/hasVotes}}

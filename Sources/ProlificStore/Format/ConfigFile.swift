@@ -38,6 +38,7 @@ enum ConfigFile {
         if let badges, Set(badges.map(\.id)).count != badges.count {
             fields.report("two badges share an id", at: "badges")
         }
+        let former = parseFormer(&fields)
         fields.finish()
         if let baseURL, !(baseURL.hasPrefix("https://") || baseURL.hasPrefix("http://")) {
             fields.report("'base-url' must be an absolute http(s) URL, found '\(baseURL)'", at: "base-url")
@@ -47,7 +48,7 @@ enum ConfigFile {
         return Config(
             title: title, baseURL: baseURL.hasSuffix("/") ? baseURL : baseURL + "/",
             roundLength: length ?? fallback.roundLength, rounds: rounds ?? fallback.rounds, maintainers: maintainers,
-            badges: badges ?? Badge.defaults, origin: fields.origin)
+            badges: badges ?? Badge.defaults, former: former, origin: fields.origin)
     }
 
     /// `{id, name, description, counts, tiers: [bronze, silver, gold]}`.
@@ -91,6 +92,7 @@ enum ConfigFile {
         defaults.plain("rounds", config.rounds)
         yaml.node("defaults", defaults.mapping)
         if !config.maintainers.isEmpty { yaml.texts("maintainers", config.maintainers) }
+        if !config.former.isEmpty { yaml.node("former", formerNode(config.former)) }
         return try yaml.yaml()
     }
 }

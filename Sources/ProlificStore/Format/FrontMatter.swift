@@ -15,6 +15,8 @@ struct FrontMatter {
     var yamlFirstLine: Int
     /// The Markdown after the closing fence, with line ends normalized to `\n`.
     var body: String
+    /// The line of the file where `body` starts, so a rule about the body can point into it.
+    var bodyFirstLine: Int = 1
 
     /// Splits `text`; a missing or unclosed front matter is a diagnostic at `path`.
     ///
@@ -46,7 +48,9 @@ struct FrontMatter {
             if isFence(lineStart, end) {
                 let yaml = String(decoding: bytes[yamlStart..<max(yamlStart, lineStart - 1)], as: UTF8.self)
                 let bodyStart = min(end + 1, bytes.count)
-                return FrontMatter(yaml: yaml, yamlFirstLine: 2, body: trimBody(bytes[bodyStart...]))
+                let skipped = leadingBlankLines(bytes[bodyStart...])
+                return FrontMatter(
+                    yaml: yaml, yamlFirstLine: 2, body: trimBody(bytes[bodyStart...]), bodyFirstLine: lines + 3 + skipped)
             }
             lines += 1
             lineStart = end + 1
@@ -55,6 +59,19 @@ struct FrontMatter {
         if bytes.last == newline { lines += 1 }
         throw Diagnostic(
             path: path, position: TextPosition(line: lines + 1, column: 1), message: "front matter is not closed by a line '---'")
+    }
+
+    /// How many whole blank lines `trimBody` drops at the start of `bytes`.
+    static func leadingBlankLines(_ bytes: ArraySlice<UInt8>) -> Int {
+        var count = 0
+        for byte in bytes {
+            if byte == UInt8(ascii: "\n") {
+                count += 1
+            } else if byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t") {
+                break
+            }
+        }
+        return count
     }
 
     /// Drops blank lines (only spaces and tabs) at the start and end of a body.

@@ -2,7 +2,8 @@ import ProlificCore
 import Yams
 
 /// `rounds/NNNN/round.md`: `opened`, `closes`, any `extended` deadlines; written at close:
-/// `closed`, `winner`, `tally`. The body is an optional note from the maintainers.
+/// `closed`, `winner`, `tally`; by `moderate hide`: `hidden`. The body is an optional note from
+/// the maintainers.
 ///
 /// ```yaml
 /// tally:
@@ -47,11 +48,12 @@ enum RoundFile {
             fields.absorb(nested, prefix: "tally")
             if let method, let ballots { tally = TallyRecord(method: method, ballots: ballots, scores: scores) }
         }
+        let hidden = parseHidden(&fields)
         fields.finish()
         guard fields.isValid, let opened, let closes else { throw Diagnostics(fields.diagnostics) }
         return Round(
             number: number, opened: opened, closes: closes, closed: closed, winner: winner, tally: tally,
-            extensions: extensions, note: document.body, origin: fields.origin)
+            extensions: extensions, note: document.body, hidden: hidden, origin: fields.origin)
     }
 
     static func render(_ round: Round) throws(AtomicFile.Failure) -> String {
@@ -80,6 +82,7 @@ enum RoundFile {
             nested.node("scores", scores.isEmpty ? Node([(Node, Node)]()) : scores.mapping)
             yaml.node("tally", nested.mapping)
         }
+        if !round.hidden.isEmpty { yaml.node("hidden", hiddenNode(round.hidden)) }
         return FrontMatter.join(yaml: try yaml.yaml(), body: round.note)
     }
 }

@@ -20,8 +20,9 @@ enum SubmissionFile {
             fields.report("the snippet (the body after the front matter) is empty", at: "")
         }
         guard fields.isValid, let author, let submitted else { throw Diagnostics(fields.diagnostics) }
-        return Submission(
-            id: id, author: author, submitted: submitted, ending: ending, body: document.body, origin: fields.origin)
+        var origin = fields.origin
+        origin.positions["body"] = TextPosition(line: document.bodyFirstLine, column: 1)
+        return Submission(id: id, author: author, submitted: submitted, ending: ending, body: document.body, origin: origin)
     }
 
     static func render(_ submission: Submission) throws(AtomicFile.Failure) -> String {

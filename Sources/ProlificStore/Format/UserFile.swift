@@ -1,7 +1,7 @@
 import ProlificCore
 
 /// `users/<handle>.md`: a profile. Front matter `name`, `joined`, and optionally `follows`,
-/// `avatar`, `links`; the body is the bio.
+/// `avatar`, `links`, `emails`, `forge`; the body is the bio.
 enum UserFile {
     static func parse(_ text: String, path: String, handle: Handle) throws(Diagnostics) -> User {
         var (fields, document) = try FrontMatter.fields(of: text, path: path)
@@ -23,6 +23,11 @@ enum UserFile {
             entry.finish()
             fields.absorb(entry, prefix: "links.\(index)")
         }
+        let emails = fields.list("emails", expected: GitIdentity.emailRule) { GitIdentity.isEmail($0) ? $0 : nil } ?? []
+        let forge = fields.string("forge", required: false)
+        if let forge, !GitIdentity.isLogin(forge) {
+            fields.report("'forge' must be \(GitIdentity.loginRule), found '\(forge)'", at: "forge")
+        }
         fields.finish()
         if let name, name.trimmingCharacters(in: " \t").isEmpty {
             fields.report("'name' must not be empty", at: "name")
@@ -30,7 +35,7 @@ enum UserFile {
         guard fields.isValid, let name, let joined else { throw Diagnostics(fields.diagnostics) }
         return User(
             handle: handle, name: name, joined: joined, follows: follows, avatar: avatar, links: links,
-            bio: document.body, origin: fields.origin)
+            emails: emails, forge: forge, bio: document.body, origin: fields.origin)
     }
 
     static func render(_ user: User) throws(AtomicFile.Failure) -> String {
@@ -55,6 +60,8 @@ enum UserFile {
                         return entry.mapping
                     }))
         }
+        if !user.emails.isEmpty { yaml.texts("emails", user.emails, flow: true) }
+        if let forge = user.forge { yaml.text("forge", forge) }
         return FrontMatter.join(yaml: try yaml.yaml(), body: user.bio)
     }
 }

@@ -51,6 +51,8 @@ extension Game {
         return try locked { () throws(Diagnostics) in
             let path = layout.userFile(handle)
             guard !FileSystem.exists(path) else { throw Diagnostics([Diagnostic(path: path, message: "user '\(handle)' already exists")]) }
+            let former = try reader.loadConfig().former
+            do throws(RuleViolation) { try Removal.checkNewHandle(handle, former: former) } catch { throw Self.refuse(error) }
             var user = User(handle: handle, name: name, joined: now, bio: bio, origin: Origin(path: path))
             if let avatar {
                 // The picture first: the profile is the deciding write, and a picture alone is harmless.
@@ -59,6 +61,7 @@ extension Game {
                 do throws(AtomicFile.Failure) {
                     try AtomicFile.write(bytes: avatar.bytes, to: picture)
                 } catch { throw Self.diagnostics(error, path: picture) }
+                changes.record(picture)
                 user.avatar = file
             }
             try create({ () throws(AtomicFile.Failure) in try UserFile.render(user) }, at: path, exists: "user '\(handle)' already exists")

@@ -10,6 +10,8 @@ public struct Game: Sendable {
     public let reader: ContentReader
     /// The moment the command acts at: `--now`, or the clock, read once by the CLI.
     public let now: Timestamp
+    /// The files this game's actions wrote or removed, for `--commit`.
+    public let changes = ChangeLog()
 
     public init(content root: String, now: Timestamp) {
         layout = ContentLayout(root: root)
@@ -32,11 +34,13 @@ public struct Game: Sendable {
 
     func write(_ text: () throws(AtomicFile.Failure) -> String, to path: String) throws(Diagnostics) {
         do { try AtomicFile.write(try text(), to: path) } catch { throw Self.diagnostics(error, path: path) }
+        changes.record(path)
     }
 
     func create(_ text: () throws(AtomicFile.Failure) -> String, at path: String, exists: String) throws(Diagnostics) {
         do {
             try AtomicFile.create(try text(), at: path)
+            changes.record(path)
         } catch {
             if case .exists = error { throw Diagnostics([Diagnostic(path: path, message: exists)]) }
             throw Self.diagnostics(error, path: path)

@@ -9,6 +9,7 @@ import ProlificCore
 /// projects/<slug>/rounds/0001/round.md
 /// projects/<slug>/rounds/0001/submissions/<id>.md
 /// projects/<slug>/rounds/0001/votes/<voter>.yml
+/// reports/<reporter>-<yyyymmddhhmmss>.md
 /// ```
 public struct ContentLayout: Sendable {
     /// The content directory as the user named it; every path shown to the user starts with it.
@@ -23,6 +24,8 @@ public struct ContentLayout: Sendable {
     public var configFile: String { "\(root)/prolific.yml" }
     public var usersFolder: String { "\(root)/users" }
     public var projectsFolder: String { "\(root)/projects" }
+    public var reportsFolder: String { "\(root)/reports" }
+    public func reportFile(_ id: ReportID) -> String { "\(reportsFolder)/\(id).md" }
 
     public func userFile(_ handle: Handle) -> String { "\(usersFolder)/\(handle).md" }
     public func projectFolder(_ slug: Slug) -> String { "\(projectsFolder)/\(slug)" }

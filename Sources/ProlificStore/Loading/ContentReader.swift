@@ -32,8 +32,8 @@ public struct ContentReader: Sendable {
         }
         let top = expect(
             listing(layout.root, into: &problems), in: layout.root,
-            files: ["prolific.yml"], folders: ["users", "projects"], describing: "prolific.yml, users/ or projects/",
-            into: &problems)
+            files: ["prolific.yml"], folders: ["users", "projects", "reports"],
+            describing: "prolific.yml, users/, projects/ or reports/", into: &problems)
         var users: [Handle: User] = [:]
         for entry in top.contains("users") ? listing(layout.usersFolder, into: &problems) : [] {
             let path = "\(layout.usersFolder)/\(entry.name)"
@@ -55,8 +55,9 @@ public struct ContentReader: Sendable {
             problems += found
             if let project { projects.append(project) }
         }
+        let reports = top.contains("reports") ? loadReports(into: &problems) : []
         let media = scanMedia(into: &problems)
-        return (Content(config: config, users: users, projects: projects, media: media), problems)
+        return (Content(config: config, users: users, projects: projects, media: media, reports: reports), problems)
     }
 
     /// Everything, for commands that only work on valid content (`build`, `user show`): the

@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+
+/// `--commit` on every command that changes content: one commit per command, of exactly its files.
+@Suite struct CommitFlagTests {
+    let folder: TemporaryFolder
+
+    init() throws {
+        folder = try TemporaryFolder()
+        _ = try CLI.run(["init", "game"], in: folder.url)
+    }
+
+    func run(_ arguments: String..., now: String = "2026-01-01T02:00:00Z", input: String = "") throws -> CLI.Result {
+        try CLI.run(arguments + ["--content", "game/Content", "--now", now], in: folder.url, input: input)
+    }
+
+    /// Runs git in the game folder with a fixed identity and no user or system configuration.
+    @discardableResult
+    func git(_ arguments: String...) throws -> String {
+        try Shell.run(["git"] + arguments, in: folder.url.appendingPathComponent("game"), environment: Shell.gitEnvironment).output
+    }
+
+    /// Makes the game folder a repository whose own configuration says who commits, since
+    /// `prolific` runs git with the user's configuration, which a test machine may lack.
+    func makeRepository() throws {
+        try git("init", "--quiet")
+        try git("config", "user.name", "Keeper")
+        try git("config", "user.email", "keeper@example.org")
+        try git("config", "commit.gpgsign", "false")
+    }
+
+    /// The subject of the last commit and the files it changed, with their status letters.
+    func lastCommit() throws -> (subject: String, files: [String]) {
+        let subject = try git("log", "-1", "--format=%s").trimmingCharacters(in: .whitespacesAndNewlines)
+        let files = try git("show", "--format=", "--name-status", "HEAD").split(separator: "\n").map(String.init)
+        return (subject, files)
+    }
+
+    @Test func everyMutatingCommandCommitsItsOwnFiles() throws {
+        try makeRepository()
+        try git("add", "-A")
+        try git("commit", "--quiet", "-m", "init")
+
+        #expect(try run("user", "add", "ann", "--name", "Ann", "--commit", now: "2026-01-01T00:00:00Z").status == 0)
+        #expect(try lastCommit() == ("prolific: add user @ann", ["A\tContent/users/ann.md"]))
+        _ = try run("user", "add", "bo", "--name", "Bo", "--commit", now: "2026-01-01T00:00:00Z")
+
+        let started = try run(
+            "project", "new", "moon", "--title", "Moon", "--owner", "ann", "--round-length", "2d", "--commit",
+            now: "2026-01-01T00:00:00Z", input: "Start.")
+        #expect(started.stderr.contains("Committed "), "\(started.stderr)")
+        #expect(
+            try lastCommit() == (
+                "prolific: start project moon",
+                ["A\tContent/projects/moon/project.md", "A\tContent/projects/moon/rounds/0001/round.md"]
+            ))
+
+        // Standard output stays what scripts read; the commit is reported on standard error.
+        let submitted = try run("submit", "moon", "--author", "bo", "--commit", now: "2026-01-01T01:00:00Z", input: "Bo's.")
+        #expect(submitted.stdout == "bo-20260101010000\n")
+        #expect(try lastCommit() == ("prolific: submit bo-20260101010000 to moon", ["A\tContent/projects/moon/rounds/0001/submissions/bo-20260101010000.md"]))
+
+        _ = try run("vote", "moon", "--voter", "ann", "bo-20260101010000", "--commit")
+        #expect(try lastCommit() == ("prolific: vote of @ann in round 1 of moon", ["A\tContent/projects/moon/rounds/0001/votes/ann.yml"]))
+
+        _ = try run("follow", "bo", "--project", "moon", "--commit")
+        #expect(try lastCommit() == ("prolific: @bo follows project 'moon'", ["M\tContent/users/bo.md"]))
+        let unchanged = try run("follow", "bo", "--project", "moon", "--commit")
+        #expect(unchanged.status == 0 && unchanged.stderr.contains("Nothing to commit"))
+        _ = try run("unfollow", "bo", "--project", "moon", "--commit")
+        #expect(try lastCommit().subject == "prolific: @bo unfollows project 'moon'")
+
+        _ = try run("close", "moon", "--commit", now: "2026-01-02T00:00:00Z")
+        #expect(
+            try lastCommit() == (
+                "prolific: close round 1 of moon (winner bo-20260101010000)",
+                ["M\tContent/projects/moon/rounds/0001/round.md", "A\tContent/projects/moon/rounds/0002/round.md"]
+            ))
+
+        _ = try run("new", "submission", "moon", "--author", "ann", "--file", "-", "--commit", now: "2026-01-02T01:00:00Z", input: "Ann's.")
+        #expect(try lastCommit().subject == "prolific: new submission ann-20260102010000 to moon")
+        _ = try run("new", "ballot", "moon", "--voter", "bo", "ann-20260102010000", "--commit", now: "2026-01-02T02:00:00Z")
+        #expect(try lastCommit().subject == "prolific: new ballot of @bo in round 2 of moon")
+
+        let due = try run("close", "--due", "--commit", now: "2026-01-05T00:00:00Z")
+        #expect(due.status == 0, "\(due.stderr)")
+        #expect(try lastCommit().subject == "prolific: close round 2 of moon (winner ann-20260102010000)")
+        #expect(try git("status", "--porcelain").isEmpty)
+    }
+
+    @Test func withoutARepositoryCommitIsRefusedBeforeAnythingChanges() throws {
+        // The temporary folder is not inside a repository (unless the machine's is).
+        guard (try? git("rev-parse", "--is-inside-work-tree")) == nil else { return }
+        let before = try folder.snapshot("game/Content")
+        let result = try run("user", "add", "ann", "--name", "Ann", "--commit")
+        #expect(result.status == 1)
+        #expect(result.stderr == "error: --commit: 'game/Content' is not in a git repository; run 'git init' there, or leave out --commit\n")
+        #expect(try folder.snapshot("game/Content") == before)
+    }
+
+    @Test func aFailedCommitLeavesTheChangeAndSaysSo() throws {
+        try makeRepository()
+        try folder.write("#!/bin/sh\necho 'hooks say no' >&2\nexit 1\n", to: "game/.git/hooks/pre-commit")
+        chmod(folder.url.appendingPathComponent("game/.git/hooks/pre-commit").path, 0o755)
+        let result = try run("user", "add", "ann", "--name", "Ann", "--commit")
+        #expect(result.status == 1)
+        #expect(result.stdout == "Added @ann (Ann).\n")
+        #expect(result.stderr.contains("error: --commit: the change was made but not committed: 'git commit' failed: hooks say no"))
+        #expect(folder.exists("game/Content/users/ann.md"))
+    }
+}
