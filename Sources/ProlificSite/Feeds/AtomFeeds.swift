@@ -11,14 +11,28 @@ struct AtomFeeds {
     /// Entries per feed; older ones drop off.
     static let limit = 50
 
-    func files() -> [OutputFile] {
-        var files: [OutputFile] = []
+    /// One feed to write.
+    struct Plan {
+        var path: String
+        var page: String
+        var title: String
+        var subtitle: String
+        var events: [SiteEvent]
+    }
+
+    func files() throws(Diagnostics) -> [OutputFile] {
+        try Parallel.map(plans()) { (plan: Plan) throws(Diagnostics) in feed(plan) }
+    }
+
+    /// Every feed with its events, worked out in one pass over the projects.
+    func plans() -> [Plan] {
+        var plans: [Plan] = []
         var siteEvents: [SiteEvent] = []
         var byPlayer: [Handle: [SiteEvent]] = [:]
         for project in site.built {
             let events = SiteEvent.events(of: project, site: site)
-            files.append(
-                feed(
+            plans.append(
+                Plan(
                     path: SitePath.projectFeed(project.slug), page: SitePath.project(project.slug),
                     title: "\(project.title) · \(site.config.title)",
                     subtitle: "Snippets submitted, rounds closed and the story’s end.", events: events))
@@ -28,24 +42,28 @@ struct AtomFeeds {
                 if let player = event.player { byPlayer[player, default: []].append(event) }
             }
         }
-        files.append(
-            feed(
+        plans.append(
+            Plan(
                 path: SitePath.feed, page: SitePath.home, title: site.config.title,
                 subtitle: "Stories started, rounds closed and stories completed.", events: siteEvents))
         for user in site.users {
-            files.append(
-                feed(
+            plans.append(
+                Plan(
                     path: SitePath.userFeed(user.handle), page: SitePath.user(user.handle),
                     title: "\(user.name) · \(site.config.title)", subtitle: "Snippets, wins and stories by \(user.name).",
                     events: byPlayer[user.handle] ?? []))
         }
-        return files
+        return plans
     }
 
     func absolute(_ path: String) -> String { site.config.baseURL + SitePath.pretty(path) }
 
-    func feed(path: String, page: String, title: String, subtitle: String, events: [SiteEvent]) -> OutputFile {
-        let entries = events.sorted(by: SiteEvent.newestFirst).prefix(Self.limit)
+    func feed(_ plan: Plan) -> OutputFile {
+        let (path, page, title, subtitle) = (plan.path, plan.page, plan.title, plan.subtitle)
+        // Sorting indices moves integers, not events.
+        let events = plan.events
+        let entries = events.indices.sorted { SiteEvent.newestFirst(events[$0], events[$1]) }.prefix(Self.limit)
+            .map { events[$0] }
         let updated = entries.first?.at ?? site.now
         var xml = """
             <?xml version="1.0" encoding="utf-8"?>
@@ -100,7 +118,7 @@ struct AtomFeeds {
             <published>\(event.at.iso8601)</published>
             <updated>\(event.at.iso8601)</updated>
             <author><name>\(XML.escape(site.name(author)))</name>\(site.hasPage(author) ? "<uri>\(XML.escape(absolute(SitePath.user(author))))</uri>" : "")</author>
-            <content type="html">\(XML.escape(html))</content>
+            <content type="html">\(XML.content(html))</content>
             </entry>
 
             """

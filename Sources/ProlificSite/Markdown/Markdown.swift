@@ -47,7 +47,7 @@ public enum Markdown {
     /// their text: the site links only to addresses. A document without `![` or `data:` has
     /// neither images nor such links and takes the one-call path.
     public static func html(_ markdown: String, images: (String) -> Image) -> String {
-        guard markdown.contains("![") || Self.mentionsData(markdown) else { return html(markdown) }
+        guard mayNeedRewriting(markdown) else { return html(markdown) }
         var source = markdown
         return source.withUTF8 { buffer -> String in
             guard let base = buffer.baseAddress else { return "" }
@@ -98,9 +98,28 @@ public enum Markdown {
         cmark_node_free(node)
     }
 
+    private static let dataScheme: [UInt8] = Array("data:".utf8)
+
     /// Whether `text` holds `data:` in any case: a link target that names no address.
     static func mentionsData(_ text: String) -> Bool {
-        text.utf8.contains(UInt8(ascii: ":")) && text.lowercased().contains("data:")
+        var matched = 0
+        for byte in text.utf8 {
+            let lower = byte | 0x20  // ASCII letters to lower case; `:` is unchanged (0x3A has the bit)
+            matched = lower == dataScheme[matched] ? matched + 1 : (lower == dataScheme[0] ? 1 : 0)
+            if matched == dataScheme.count { return true }
+        }
+        return false
+    }
+
+    /// Whether a document may hold an image (`![`) or a `data:` link, the only things the
+    /// page-aware renderer changes. A byte scan: most bodies have neither.
+    static func mayNeedRewriting(_ markdown: String) -> Bool {
+        var previous: UInt8 = 0
+        for byte in markdown.utf8 {
+            if byte == UInt8(ascii: "[") && previous == UInt8(ascii: "!") { return true }
+            previous = byte
+        }
+        return mentionsData(markdown)
     }
 
     /// The version of libcmark in use, such as `0.30.2`.

@@ -17,11 +17,11 @@ enum XML {
         var pending: [UInt8] = []
         while let byte = pending.isEmpty ? bytes.next() : Optional(pending.removeFirst()) {
             switch byte {
-            case 0x26: out += Array("&amp;".utf8)
-            case 0x3C: out += Array("&lt;".utf8)
-            case 0x3E: out += Array("&gt;".utf8)
-            case 0x22: out += Array("&quot;".utf8)
-            case 0x27: out += Array("&apos;".utf8)
+            case 0x26: out.append(contentsOf: "&amp;".utf8)
+            case 0x3C: out.append(contentsOf: "&lt;".utf8)
+            case 0x3E: out.append(contentsOf: "&gt;".utf8)
+            case 0x22: out.append(contentsOf: "&quot;".utf8)
+            case 0x27: out.append(contentsOf: "&apos;".utf8)
             case 0x09, 0x0A, 0x0D: out.append(byte)
             case 0xEF:
                 // U+FFFE and U+FFFF are EF BF BE and EF BF BF.
@@ -39,5 +39,18 @@ enum XML {
             }
         }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `text` as character data for an element's content: inside a CDATA section when it holds
+    /// nothing XML forbids (the usual case for rendered HTML: no copying, byte by byte, of
+    /// every snippet into every feed), else escaped.
+    static func content(_ text: String) -> String {
+        var previous: (UInt8, UInt8) = (0, 0)
+        for byte in text.utf8 {
+            if byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D || byte == 0xEF { return escape(text) }
+            if byte == 0x3E && previous == (0x5D, 0x5D) { return escape(text) }  // ]]>
+            previous = (previous.1, byte)
+        }
+        return "<![CDATA[" + text + "]]>"
     }
 }

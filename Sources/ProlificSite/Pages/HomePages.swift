@@ -11,7 +11,9 @@ struct HomePages {
         let cards = ProjectPages(site: site)
         let inProgress = site.inProgress
         let completed = site.completed
-        let tags = TagPages(site: site).tags.map { tag -> [String: Any] in
+        let tagPages = TagPages(site: site)
+        let allTags = tagPages.tags
+        let tags = allTags.map { tag -> [String: Any] in
             ["name": tag.name, "url": SitePath.tag(tag.key), "count": tag.projects.count]
         }
         var jobs = Pagination.pages(of: inProgress, size: Pagination<Project>.pageSize).map { page in
@@ -55,6 +57,6 @@ struct HomePages {
                 }
             }
         }
-        return jobs + TagPages(site: site).jobs()
+        return jobs + tagPages.jobs(allTags)
     }
 }

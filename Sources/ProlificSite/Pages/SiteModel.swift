@@ -13,8 +13,10 @@ struct SiteModel {
     let standing: Standing
     /// Each closed round's tally re-run with explanations, by `IdentityEvidence.key`.
     let replayed: [String: TallyTimeline.Replayed]
-    /// Markdown to HTML, images left as they are written (for text and for the EPUB).
-    let html: (String) -> String
+    /// Markdown to HTML (cmark), through `cache`.
+    let render: (String) -> String
+    /// Each text is rendered once, though the project page, its round page and two feeds show it.
+    let cache = HTMLCache()
     let media: Media
     /// Each player's snippets in listed projects, as indices into `listed` and its rounds and
     /// submissions, so a profile doesn't scan every project.
@@ -25,6 +27,10 @@ struct SiteModel {
     let followers: [Handle: [Handle]]
     /// The keys of tags that have a page: those of listed projects.
     let listedTagKeys: Set<String>
+    /// Listed projects in progress, in the explore order of the home page (worked out once).
+    private(set) var inProgress: [Project] = []
+    /// Listed completed stories, most recently finished first.
+    private(set) var completed: [Project] = []
 
     init(content recorded: Content, now: Timestamp, evidence: IdentityEvidence, html: @escaping (String) -> String) {
         // Pages show what readers may see; the tallies are re-run on the record, hidden snippets
@@ -32,7 +38,7 @@ struct SiteModel {
         let content = Self.shown(recorded)
         self.content = content
         self.now = now
-        self.html = html
+        self.render = html
         media = Media(files: content.media)
         built = content.projects.filter { $0.visibility != .draft }.sorted { $0.slug < $1.slug }
         listed = built.filter { $0.visibility == .listed }
@@ -58,14 +64,23 @@ struct SiteModel {
             replayed[IdentityEvidence.key(result.slug, result.round.number)] = result
         }
         self.replayed = replayed
+        inProgress = orderInProgress()
+        completed = orderCompleted()
     }
 
     var config: Config { content.config }
 
+    /// Markdown to HTML, images left as they are written (for text and for the EPUB).
+    func html(_ markdown: String) -> String {
+        cache.html(markdown, render: render)
+    }
+
     /// Markdown written in `folder` (inside the content directory) as HTML for a page whose way
     /// back to the site's root is `root`, its images pointing at their copies in the site.
     func html(_ markdown: String, folder: String, root: String) -> String {
-        Markdown.html(markdown) { media.image($0, folder: folder, root: root) }
+        // Without images or `data:` links the page doesn't matter: one rendering serves all.
+        guard Markdown.mayNeedRewriting(markdown) else { return html(markdown) }
+        return Markdown.html(markdown) { media.image($0, folder: folder, root: root) }
     }
 
     /// A player's display name; "a former contributor" when they have no profile (any more).
@@ -105,14 +120,14 @@ struct SiteModel {
     }
 
     /// Projects in progress, in the explore order of the home page.
-    var inProgress: [Project] {
+    func orderInProgress() -> [Project] {
         Explore.order(
             listed.filter { !isComplete($0) }, users: content.users,
             karma: standing.counts.mapValues(\.karma), now: now)
     }
 
     /// Completed stories, most recently finished first.
-    var completed: [Project] {
+    func orderCompleted() -> [Project] {
         listed.filter(isComplete).sorted { a, b in
             let (x, y) = (finished(a), finished(b))
             return x != y ? x > y : a.slug < b.slug

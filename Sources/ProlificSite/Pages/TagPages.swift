@@ -61,7 +61,7 @@ struct TagPages {
         }
     }
 
-    func jobs() -> [PageJob] {
+    func jobs(_ tags: [(key: String, name: String, projects: [Project])]) -> [PageJob] {
         tags.flatMap { tag in
             Pagination.pages(of: tag.projects, size: Pagination<Project>.pageSize).map { page in
                 let path = SitePath.tag(tag.key, page: page.number)

@@ -50,25 +50,64 @@ struct SearchIndex {
     }
 
     /// Rendered HTML as plain text: tags dropped, the entities cmark writes decoded, spaces
-    /// collapsed, cut at a word boundary near `textLimit`.
+    /// collapsed, cut at a word boundary near `textLimit` characters. Works on UTF-8 bytes and stops
+    /// reading once the text is long enough: stories are long, the index keeps their start.
     static func plain(_ html: String) -> String {
-        var text = ""
+        var words: [[UInt8]] = []
+        var word: [UInt8] = []
+        var length = 0
         var inTag = false
-        for c in html {
-            if c == "<" { inTag = true; continue }
-            if c == ">" { inTag = false; text.append(" "); continue }
-            if !inTag { text.append(c) }
+        var entity: [UInt8]? = nil
+        func endWord() {
+            guard !word.isEmpty else { return }
+            length += (words.isEmpty ? 0 : 1) + String(decoding: word, as: UTF8.self).count
+            words.append(word)
+            word = []
         }
-        for (entity, character) in [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"), ("&amp;", "&")] {
-            text = text.replacingOccurrences(of: entity, with: character)
+        scan: for byte in html.utf8 {
+            if length > textLimit { break scan }
+            if var pending = entity {
+                pending.append(byte)
+                if byte == UInt8(ascii: ";") || pending.count > 6 {
+                    word += decode(pending)
+                    entity = nil
+                } else {
+                    entity = pending
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "<"): inTag = true
+            case UInt8(ascii: ">") where inTag:
+                inTag = false
+                endWord()
+            case _ where inTag: continue
+            case UInt8(ascii: "&"): entity = [byte]
+            case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\t"), UInt8(ascii: "\r"): endWord()
+            default: word.append(byte)
+            }
         }
-        let words = text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" })
+        if let pending = entity { word += pending }
+        endWord()
         var out = ""
-        for word in words {
-            if out.count + word.count + 1 > textLimit { return out + "…" }
+        for bytes in words {
+            let text = String(decoding: bytes, as: UTF8.self)
+            if out.count + text.count + 1 > textLimit { return out + "…" }
             if !out.isEmpty { out += " " }
-            out += word
+            out += text
         }
         return out
+    }
+
+    /// `&amp;` → `&`; an entity cmark doesn't write stays as it is.
+    static func decode(_ entity: [UInt8]) -> [UInt8] {
+        switch String(decoding: entity, as: UTF8.self) {
+        case "&amp;": Array("&".utf8)
+        case "&lt;": Array("<".utf8)
+        case "&gt;": Array(">".utf8)
+        case "&quot;": Array("\"".utf8)
+        case "&#39;": Array("'".utf8)
+        default: entity
+        }
     }
 }

@@ -26,11 +26,11 @@ struct HTMLEscaping: MustacheContentType {
         out.reserveCapacity(utf8.count + 16)
         for byte in utf8 {
             switch byte {
-            case 0x26: out += [0x26, 0x61, 0x6D, 0x70, 0x3B]  // &amp;
-            case 0x3C: out += [0x26, 0x6C, 0x74, 0x3B]  // &lt;
-            case 0x3E: out += [0x26, 0x67, 0x74, 0x3B]  // &gt;
-            case 0x22: out += [0x26, 0x71, 0x75, 0x6F, 0x74, 0x3B]  // &quot;
-            case 0x27: out += [0x26, 0x23, 0x33, 0x39, 0x3B]  // &#39;
+            case 0x26: out.append(contentsOf: "&amp;".utf8)
+            case 0x3C: out.append(contentsOf: "&lt;".utf8)
+            case 0x3E: out.append(contentsOf: "&gt;".utf8)
+            case 0x22: out.append(contentsOf: "&quot;".utf8)
+            case 0x27: out.append(contentsOf: "&#39;".utf8)
             default: out.append(byte)
             }
         }

@@ -44,14 +44,19 @@ public struct ContentReader: Sendable {
             }
             do { users[handle] = try loadUser(handle, path: path) } catch { problems += error.all }
         }
-        var projects: [Project] = []
+        var slugs: [Slug] = []
         for entry in top.contains("projects") ? listing(layout.projectsFolder, into: &problems) : [] {
             let path = "\(layout.projectsFolder)/\(entry.name)"
             guard entry.kind == .directory, let slug = Slug(entry.name) else {
                 problems.append(unexpected(path, entry, expected: "a project folder named by its slug"))
                 continue
             }
-            let (project, found) = loadProject(slug, depth: .all)
+            slugs.append(slug)
+        }
+        // Projects are independent files: read and parse them on every core, in slug order.
+        let loaded = Parallel.map(slugs) { slug in loadProject(slug, depth: .all) }
+        var projects: [Project] = []
+        for (project, found) in loaded {
             problems += found
             if let project { projects.append(project) }
         }
