@@ -17,7 +17,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 BINARY ?=
 
-.PHONY: all setup check-deps build release site test check-site templates demo fairness clean install uninstall
+.PHONY: all setup check-deps build release site test check-site templates demo fairness bench bench-smoke clean install uninstall
 
 all: site
 
@@ -45,6 +45,7 @@ test: setup check-deps
 	$(SWIFT) build --scratch-path $(SCRATCH) --build-tests
 	$(SWIFT) test --scratch-path $(SCRATCH)
 	@$(MAKE) --no-print-directory check-site
+	@$(MAKE) --no-print-directory bench-smoke
 
 # Renders the demo into CHECK_SITE_DIR and checks it with real clients: the Nu HTML checker,
 # linkchecker, xmllint, feedparser, icalendar, EPUBCheck, axe-core and screenshots in Chromium.
@@ -65,6 +66,21 @@ demo: release
 fairness: setup
 	$(SWIFT) build -c release --scratch-path $(SCRATCH) --product prolific-fairness
 	$(SCRATCH)/release/prolific-fairness $(ROUNDS)
+
+# Timings of build, no-op and incremental rebuilds, submit, vote, close and check on synthetic
+# content, small → large (docs/performance.md keeps the table). Benchmarks are never tests.
+BENCH_SIZES ?= small,medium,large
+BENCH_RUNS ?= 3
+bench: setup
+	$(SWIFT) build -c release --scratch-path $(SCRATCH) --product prolific
+	$(SWIFT) build -c release --scratch-path $(SCRATCH) --product prolific-generate
+	SCRATCH=$(SCRATCH) python3 scripts/bench.py --sizes $(BENCH_SIZES) --runs $(BENCH_RUNS) --out docs/performance.md
+
+# One run on the small corpus: proves the harness works (CI), measures nothing worth keeping.
+bench-smoke: setup
+	$(SWIFT) build -c release --scratch-path $(SCRATCH) --product prolific
+	$(SWIFT) build -c release --scratch-path $(SCRATCH) --product prolific-generate
+	SCRATCH=$(SCRATCH) python3 scripts/bench.py --smoke
 
 # The binary, prolific(1) and bash, zsh and fish completions, generated from the argument parser.
 install: $(if $(BINARY),,release)

@@ -1,0 +1,184 @@
+#!/usr/bin/env python3
+"""`make bench`: times Prolific's build and commands on synthetic content, small → large.
+
+    scripts/bench.py [--sizes small,medium,large] [--runs 3] [--smoke] [--out docs/performance.md]
+
+Content comes from `prolific-generate` (deterministic, cached in .build/bench/<size>/Content).
+Every timing is a fresh process measured by /usr/bin/time: wall and CPU seconds and peak memory,
+the median of --runs runs. Commands that change content run on a fresh copy each time. With
+--out, the table replaces the block between the BENCH markers of that file.
+"""
+import argparse
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+NOW = "2026-11-22T12:00:00Z"
+WORK = os.path.join(ROOT, ".build", "bench")
+
+
+def binary(name):
+    return os.path.join(ROOT, os.environ.get("SCRATCH", ".build"), "release", name)
+
+
+def timed(args, cwd=None):
+    """Runs args; returns (wall s, cpu s, peak MB)."""
+    out = subprocess.run(
+        ["/usr/bin/time", "-f", "BENCH %e %U %S %M", *args], cwd=cwd, capture_output=True, text=True)
+    match = re.search(r"BENCH ([\d.]+) ([\d.]+) ([\d.]+) (\d+)", out.stderr)
+    if out.returncode != 0 or not match:
+        sys.exit(f"bench: {' '.join(args)} failed ({out.returncode}):\n{out.stderr[-2000:]}")
+    wall, user, system, kb = match.groups()
+    return float(wall), float(user) + float(system), int(kb) / 1024
+
+
+def generate(size):
+    content = os.path.join(WORK, size, "Content")
+    if not os.path.exists(os.path.join(content, "prolific.yml")):
+        shutil.rmtree(os.path.join(WORK, size), ignore_errors=True)
+        os.makedirs(os.path.join(WORK, size))
+        started = time.time()
+        subprocess.run([binary("prolific-generate"), size, content], check=True)
+        print(f"bench: generated {size} in {time.time() - started:.1f} s", file=sys.stderr)
+    return content
+
+
+def fresh_copy(content, size):
+    """A scratch copy of the content (and of its site, when built), for commands that change it."""
+    scratch = os.path.join(WORK, size, "scratch")
+    shutil.rmtree(scratch, ignore_errors=True)
+    os.makedirs(scratch)
+    subprocess.run(["cp", "-a", content, os.path.join(scratch, "Content")], check=True)
+    return os.path.join(scratch, "Content")
+
+
+def open_round(content):
+    """(slug, round folder, snippet ids, voters, authors) of the first project's open round."""
+    slug = "p0"
+    rounds = os.path.join(content, "projects", slug, "rounds")
+    last = sorted(os.listdir(rounds))[-1]
+    folder = os.path.join(rounds, last)
+    with open(os.path.join(folder, "round.md")) as f:
+        if "closed:" in f.read():
+            sys.exit("bench: the generated content has no open round in p0")
+    ids = sorted(n[:-3] for n in os.listdir(os.path.join(folder, "submissions")))
+    voters = {n[:-4] for n in os.listdir(os.path.join(folder, "votes"))} if os.path.isdir(os.path.join(folder, "votes")) else set()
+    authors = {i.rsplit("-", 1)[0] for i in ids}
+    return slug, ids, voters, authors
+
+
+def outsider(content, *taken):
+    used = set().union(*taken)
+    for name in sorted(os.listdir(os.path.join(content, "users")), key=lambda n: (len(n), n)):
+        handle = name[:-3]
+        if name.endswith(".md") and handle not in used:
+            return handle
+    sys.exit("bench: no free user")
+
+
+def measure(size, runs):
+    content = generate(size)
+    prolific = binary("prolific")
+    slug, ids, voters, authors = open_round(content)
+    voter = outsider(content, voters, authors)
+    author = outsider(content, authors)
+    site = os.path.join(WORK, size, "Site")
+
+    def build(c, s):
+        return timed([prolific, "build", "--content", c, "--out", s, "--now", NOW, "--quiet"])
+
+    rows = {}
+
+    def record(name, samples):
+        rows[name] = tuple(statistics.median(s[i] for s in samples) for i in range(3))
+
+    samples = []
+    for _ in range(runs):
+        shutil.rmtree(site, ignore_errors=True)
+        samples.append(build(content, site))
+    record("full build", samples)
+    record("no-op rebuild", [build(content, site) for _ in range(runs)])
+
+    def after(change):
+        result = []
+        for _ in range(runs):
+            copy = fresh_copy(content, size)
+            copy_site = os.path.join(os.path.dirname(copy), "Site")
+            subprocess.run(["cp", "-a", site, copy_site], check=True)
+            subprocess.run([prolific, *change, "--content", copy, "--now", NOW], check=True, capture_output=True)
+            result.append(build(copy, copy_site))
+        return result
+
+    record("rebuild after one ballot", after(["vote", slug, "--voter", voter, ids[0]]))
+    record("rebuild after one closed round", after(["close", slug]))
+
+    def command(args, stdin=None):
+        result = []
+        for _ in range(runs):
+            copy = fresh_copy(content, size)
+            full = [prolific, *args, "--content", copy, "--now", NOW]
+            if stdin is not None:
+                path = os.path.join(os.path.dirname(copy), "snippet.md")
+                with open(path, "w") as f:
+                    f.write(stdin)
+                full += ["--file", path]
+            result.append(timed(full))
+        return result
+
+    record("submit", command(["submit", slug, "--author", author], stdin="A benchmark snippet.\n"))
+    record("vote", command(["vote", slug, "--voter", voter, ids[0]]))
+    record("close", command(["close", slug]))
+    record("check", [timed([prolific, "check", "--content", content, "--now", NOW]) for _ in range(runs)])
+    return rows
+
+
+def table(results, runs):
+    sizes = list(results)
+    head = "| operation | " + " | ".join(f"{s}: wall s / CPU s / peak MB" for s in sizes) + " |"
+    lines = [head, "| --- |" + " --- |" * len(sizes)]
+    for op in results[sizes[0]]:
+        cells = [f"{results[s][op][0]:.2f} / {results[s][op][1]:.2f} / {results[s][op][2]:.0f}" for s in sizes]
+        lines.append(f"| {op} | " + " | ".join(cells) + " |")
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            model = re.search(r"model name\s*:\s*(.*)", f.read())
+            cpu = model.group(1) if model else cpu
+    except OSError:
+        pass
+    machine = f"{os.cpu_count()} cores ({cpu}), {platform.system()} {platform.release()}; median of {runs} run(s), `--now {NOW}`"
+    return "\n".join(lines) + f"\n\nMachine: {machine}.\n"
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--sizes", default="small,medium,large")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--smoke", action="store_true", help="small only, one run: for CI")
+    parser.add_argument("--out", help="a Markdown file whose BENCH block gets the table")
+    args = parser.parse_args()
+    sizes = ["small"] if args.smoke else args.sizes.split(",")
+    runs = 1 if args.smoke else args.runs
+    results = {size: measure(size, runs) for size in sizes}
+    text = table(results, runs)
+    print(text)
+    if args.out:
+        with open(args.out) as f:
+            doc = f.read()
+        begin, end = "<!-- BENCH:BEGIN -->", "<!-- BENCH:END -->"
+        if begin not in doc or end not in doc:
+            sys.exit(f"bench: {args.out} has no {begin} … {end} block")
+        before, rest = doc.split(begin, 1)
+        _, after = rest.split(end, 1)
+        with open(args.out, "w") as f:
+            f.write(before + begin + "\n" + text + end + after)
+
+
+if __name__ == "__main__":
+    main()
