@@ -24,7 +24,13 @@ It refused, or found errors; each is printed as
 .IR path : line : column ": error: " message
 (or just
 .BI "error: " message
-when no file is involved). A refused command changes nothing.
+when no file is involved). A refused command changes nothing, with two exceptions, each saying
+what it did: a
+.B \-\-commit
+whose git step fails after the change was made leaves the change, uncommitted; and
+.B close \-\-due
+that could not close one round keeps the others it closed (committed, with
+.BR \-\-commit ).
 .TP
 .B 64
 The arguments could not be parsed.
@@ -35,7 +41,9 @@ The content directory (see
 .BR \-\-content ):
 .IR prolific.yml ,
 .IR users/ ,
-.IR projects/ .
+.IR projects/ ,
+.I reports/
+(readers' reports of snippets, for moderation).
 .TP
 .I Templates/
 The site's templates, beside the content directory.
@@ -44,6 +52,18 @@ The site's templates, beside the content directory.
 Where
 .B prolific build
 writes the site.
+.SH ENVIRONMENT
+.TP
+.B PROLIFIC_FORGE_LOGIN
+The forge account that opened the pull request, for
+.B prolific check \-\-since
+when
+.B \-\-forge\-login
+is not given (empty counts as unset). A player whose profile names a
+.B forge
+login must then be that login, and a maintainer's email counts only if a profile at that revision
+lists both the email and the login. CI sets it from the forge's record of who opened the pull
+request; see docs/rules.md, "Pull-request checks".
 .SH SEE ALSO
 .BR git (1)
 .PP

@@ -10,7 +10,7 @@ public struct Prolific: AsyncParsableCommand {
         commandName: "prolific",
         abstract: "A collaborative finish-the-story game played in a folder of Markdown files.",
         discussion: """
-            A project starts with starter text. Each round, contributors submit snippets and vote;
+            A project starts with starter text. Each round, contributors submit snippets and vote; \
             a maintainer closes the round and the winning snippet continues the story.
             """,
         version: "0.1.0",

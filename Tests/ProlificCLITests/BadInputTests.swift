@@ -34,6 +34,13 @@ import Testing
         #expect(try folder.snapshot("game/Content") == before, "the content changed", sourceLocation: sourceLocation)
     }
 
+    @Test func theTopLevelHelpIsWrappedAsOneParagraph() throws {
+        let help = try CLI.run(["--help"], in: folder.url)
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("Each round, contributors submit snippets"))
+        #expect(!help.stdout.contains("and vote;\n"), "a line break in the source, not where the text wraps: \(help.stdout)")
+    }
+
     @Test func badArguments() throws {
         try expectRefused(["user", "add", "Ann!", "--name", "A"], saying: "'Ann!' is not a handle")
         try expectRefused(["user", "add", "../x", "--name", "A"], saying: "is not a handle")

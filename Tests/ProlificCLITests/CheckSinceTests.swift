@@ -55,7 +55,7 @@ import Testing
         let passed = try prolific("check", "--since", base)
         #expect(passed.status == 0, "\(passed.stdout)\(passed.stderr)")
         #expect(passed.stdout == "")
-        #expect(passed.stderr.contains("Checked 2 users, 1 projects, 1 rounds, 1 snippets and 1 ballots: 0 errors, 0 warnings."))
+        #expect(passed.stderr.contains("Checked 2 users, 1 project, 1 round, 1 snippet and 1 ballot: 0 errors, 0 warnings."))
         #expect(passed.stderr.contains("Checked 2 commits since '\(base)': 0 changes not allowed."))
 
         // A problem in the content as a whole still fails the check, with or without --since.
@@ -131,6 +131,16 @@ import Testing
         #expect(
             bad.stderr
                 == "error: 'no-such-branch' is not a commit of the repository; --since takes a revision such as origin/main or a commit id\n")
+        // With --json, standard output is still a list of problems: this one.
+        let json = try prolific("check", "--since", "no-such-branch", "--json")
+        #expect(json.status == 1)
+        #expect(json.stderr == bad.stderr)
+        let listed = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]], "\(json.stdout)")
+        #expect(listed.count == 1)
+        #expect(listed.first?["severity"] as? String == "error")
+        #expect(
+            listed.first?["message"] as? String
+                == "'no-such-branch' is not a commit of the repository; --since takes a revision such as origin/main or a commit id")
         let login = try prolific("check", "--since", base, "--forge-login", "not a login")
         #expect(login.status != 0 && login.stderr.contains("--forge-login 'not a login' is not a forge login"))
         let alone = try prolific("check", "--forge-login", "bo-gh")
@@ -144,6 +154,11 @@ import Testing
             #expect(
                 outside.stderr
                     == "error: 'game/Content' is not in a git repository; --since judges the commits since a revision, so it needs one\n")
+            let outsideJSON = try CLI.run(["check", "--content", "game/Content", "--since", "HEAD", "--json"], in: elsewhere.url)
+            #expect(outsideJSON.status == 1)
+            #expect(outsideJSON.stderr == outside.stderr)
+            let listed = try JSONSerialization.jsonObject(with: Data(outsideJSON.stdout.utf8)) as? [[String: Any]]
+            #expect(listed?.map { $0["message"] as? String } == [String(outside.stderr.dropFirst("error: ".count).dropLast())])
         }
     }
 }

@@ -86,6 +86,14 @@ import Testing
         #expect(due.status == 0, "\(due.stderr)")
         #expect(try lastCommit().subject == "prolific: close round 2 of moon (winner ann-20260102010000)")
         #expect(try git("status", "--porcelain").isEmpty)
+
+        // Nothing due: said once, without a "nothing to commit" after it.
+        let nothing = try run("close", "--due", "--commit", now: "2026-01-05T00:00:00Z")
+        #expect(nothing.status == 0 && nothing.stdout == "No round is due at 2026-01-05T00:00:00Z.\n")
+        #expect(nothing.stderr.isEmpty, "\(nothing.stderr)")
+
+        _ = try run("user", "remove", "bo", "--commit", now: "2026-01-05T01:00:00Z")
+        #expect(try lastCommit().subject == "prolific: remove user @bo")
     }
 
     @Test func withoutARepositoryCommitIsRefusedBeforeAnythingChanges() throws {
@@ -94,7 +102,7 @@ import Testing
         let before = try folder.snapshot("game/Content")
         let result = try run("user", "add", "ann", "--name", "Ann", "--commit")
         #expect(result.status == 1)
-        #expect(result.stderr == "error: --commit: 'game/Content' is not in a git repository; run 'git init' there, or leave out --commit\n")
+        #expect(result.stderr == "error: --commit: 'game/Content' is not in a git repository; run 'git init' in the game's folder, 'game', or leave out --commit\n")
         #expect(try folder.snapshot("game/Content") == before)
     }
 

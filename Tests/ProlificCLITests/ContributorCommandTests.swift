@@ -67,8 +67,18 @@ import Testing
 
     @Test func newBallotWritesTheBallotOrSaysWhatToChoose() throws {
         _ = try run("submit", "moon", "--author", "bo", now: "2026-01-01T01:00:00Z", input: "Bo's.")
-        try expectRefused(["new", "ballot", "moon", "--voter", "ann"], saying: "error: name the snippets @ann approves; round 1 of 'moon' has bo-20260101010000")
         try expectRefused(["new", "ballot", "moon", "--voter", "bo"], saying: "round 1 of 'moon' has no snippets @bo may vote for")
+        _ = try run("submit", "moon", "--author", "cy", now: "2026-01-01T01:30:00Z", input: "Cy's.")
+        // Without ids it is a question: the ids one may choose on standard output, nothing written.
+        let before = try folder.snapshot("game/Content")
+        let choices = try run("new", "ballot", "moon", "--voter", "ann")
+        #expect(choices.status == 0, "\(choices.stderr)")
+        #expect(Set(choices.stdout.split(separator: "\n")) == ["bo-20260101010000", "cy-20260101013000"])
+        #expect(choices.stderr.contains("The snippets @ann may approve in round 1 of 'moon'; name one or more"))
+        #expect(try folder.snapshot("game/Content") == before)
+        #expect(try run("new", "ballot", "moon", "--voter", "bo").stdout == "cy-20260101013000\n")
+        try expectRefused(["new", "ballot", "moon", "--voter", "ann"], now: "2026-01-03T00:00:00Z", saying: "stopped taking")
+        try expectRefused(["new", "ballot", "moon", "--voter", "nobody"], saying: "error: unknown user 'nobody'")
         try expectRefused(["new", "ballot", "moon", "--voter", "bo", "bo-20260101010000"], saying: "@bo cannot vote for their own snippet")
         try expectRefused(["new", "ballot", "moon", "--voter", "ann", "cy-20260101010000"], saying: "'cy-20260101010000' is not a submission of round 1")
 
@@ -76,6 +86,9 @@ import Testing
         #expect(written.status == 0, "\(written.stderr)")
         #expect(written.stdout == "\(round)/votes/ann.yml\n")
         #expect(try folder.read("\(round)/votes/ann.yml") == "voter: ann\ncast: 2026-01-01T02:00:00Z\nfor:\n- bo-20260101010000\n")
+        let again = try run("new", "ballot", "moon", "--voter", "ann")
+        #expect(again.status == 0 && again.stdout == choices.stdout)
+        #expect(again.stderr.contains("@ann already has a ballot in round 1 of 'moon': edit the 'for' list of \(round)/votes/ann.yml"))
         try expectRefused(
             ["new", "ballot", "moon", "--voter", "ann", "bo-20260101010000"],
             saying: "\(round)/votes/ann.yml:1:1: error: @ann already has a ballot in round 1 of 'moon'; edit this file")

@@ -45,6 +45,8 @@ import Testing
             #expect(page.contains(".SS \(command)\n"), "no section for \(command)")
         }
         #expect(page.contains("\\fB\\-\\-commit\\fR"))
+        #expect(page.contains(".I reports/\n"), "FILES lists reports/")
+        #expect(page.contains(".SH ENVIRONMENT\n.TP\n.B PROLIFIC_FORGE_LOGIN\n"))
         // No line may start with a roff control character by accident.
         for line in page.split(separator: "\n") where line.hasPrefix("'") { Issue.record("line starts with a quote: \(line)") }
 

@@ -96,4 +96,73 @@ import Testing
         let missing = try Shell.attempt(["sh", script.path], in: world.game, environment: world.environment)
         #expect(missing.status != 0 && missing.errors.contains("set DEST to where the site goes"))
     }
+
+    /// Runs the cron script in the game's folder, copying the site to `www`.
+    func runCronScript(in world: RecipeGame, to www: URL) throws -> Shell.Result {
+        try Shell.attempt(
+            ["sh", examples.appendingPathComponent("cron/publish.sh").path], in: world.game,
+            environment: world.environment.merging(["DEST": www.path + "/", "PROLIFIC": CLI.executable.path]) { _, new in new })
+    }
+
+    /// Makes the game's next `times` pushes lose a race: its pre-push hook, which git runs after it
+    /// read origin's main and before it updates it, first merges a pull request on origin (an empty
+    /// commit of cy's, "Merged pull request N"), as a maintainer could between the script's pull and push.
+    func mergeOnOriginBeforeEachPush(in world: RecipeGame, times: Int) throws {
+        let merger = world.folder.url.appendingPathComponent("merger")
+        try Shell.run(["git", "clone", "--quiet", world.origin.path, merger.path], in: world.folder.url, environment: world.environment)
+        let count = world.folder.url.appendingPathComponent("merged-count").path
+        let hook = world.game.appendingPathComponent(".git/hooks/pre-push")
+        try Data(
+            """
+            #!/bin/sh
+            n=$(cat '\(count)' 2>/dev/null || echo 0)
+            [ "$n" -lt \(times) ] || exit 0
+            n=$((n + 1)) && echo "$n" > '\(count)'
+            unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE
+            cd '\(merger.path)'
+            git pull --quiet --ff-only origin main
+            git -c user.name=Cy -c user.email=cy@example.org commit --quiet --allow-empty -m "Merged pull request $n"
+            git push --quiet origin main
+
+            """.utf8
+        ).write(to: hook)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: hook.path)
+    }
+
+    @Test func cronScriptPushesOnTopOfAPullRequestMergedWhileItRan() throws {
+        let world = try RecipeGame()
+        try mergeOnOriginBeforeEachPush(in: world, times: 1)
+        let www = world.folder.url.appendingPathComponent("www")
+        let run = try runCronScript(in: world, to: www)
+        #expect(run.status == 0, "\(run.errors)\(run.output)")
+        #expect(
+            try world.originLog().prefix(3) == [
+                "prolific: close round 1 of moon (winner \(world.cyMoon))", "Merged pull request 1", "The game so far",
+            ])
+        #expect(try world.git("rev-parse", "HEAD") == (try world.git("rev-parse", "origin/main")))
+        #expect(FileManager.default.fileExists(atPath: www.appendingPathComponent("index.html").path))
+    }
+
+    @Test func cronScriptPublishesWhenThePushFailsAndPushesOnTheNextRun() throws {
+        let world = try RecipeGame()
+        // Two merges, one before each push: the push and its one retry both lose.
+        try mergeOnOriginBeforeEachPush(in: world, times: 2)
+        let www = world.folder.url.appendingPathComponent("www")
+        let lost = try runCronScript(in: world, to: www)
+        #expect(lost.status == 1)
+        #expect(lost.errors.contains("publish.sh: the site is published, but the closing commits were not pushed to origin main"), "\(lost.errors)")
+        #expect(try world.originLog().prefix(3) == ["Merged pull request 2", "Merged pull request 1", "The game so far"])
+        // The site was copied all the same.
+        #expect(FileManager.default.fileExists(atPath: www.appendingPathComponent("index.html").path))
+
+        // The next hour the closing goes on top of both merges: the clone is not stuck.
+        let next = try runCronScript(in: world, to: www)
+        #expect(next.status == 0, "\(next.errors)\(next.output)")
+        #expect(
+            try world.originLog().prefix(4) == [
+                "prolific: close round 1 of moon (winner \(world.cyMoon))", "Merged pull request 2", "Merged pull request 1",
+                "The game so far",
+            ])
+        #expect(try world.git("status", "--porcelain").isEmpty)
+    }
 }

@@ -118,6 +118,37 @@ import Testing
         #expect(ChangeRules.profile(ann.handle, .modified, before: bare, after: taken, by: by("k@example.org", maintainer: true)).isEmpty)
     }
 
+    @Test func aProfileListsNoMaintainersEmailAndNoneAnotherProfileLists() {
+        let maintainers: Set<String> = ["keeper@example.org"]
+        let bo = profile("bo", emails: ["bo@example.org"])
+        var keepers = bo
+        keepers.emails.append("Keeper@Example.org")
+        let found = ChangeRules.emails(of: bo.handle, before: bo, after: keepers, maintainers: maintainers, others: [ann], by: by("bo@example.org"))
+        #expect(rules(found) == [.maintainersOnly])
+        #expect(found.first?.message == "Keeper@Example.org is a maintainer's email; only a maintainer may add it to a profile")
+        #expect(found.first?.position == TextPosition(line: 4, column: 9))
+        var anns = bo
+        anns.emails.append("ANN@example.org")
+        let taken = ChangeRules.emails(of: bo.handle, before: bo, after: anns, maintainers: maintainers, others: [ann], by: by("bo@example.org"))
+        #expect(rules(taken) == [.emailTaken])
+        #expect(taken.first?.message == "ANN@example.org is already listed in @ann's profile; an email belongs to one profile only")
+        // A new profile adds all its emails; its own are no other profile's.
+        #expect(ChangeRules.addedEmails(before: nil, after: ann) == ann.emails)
+        #expect(ChangeRules.emails(of: ann.handle, before: nil, after: ann, maintainers: maintainers, others: [ann], by: by("ann@example.org")).isEmpty)
+        // Emails listed before the commit are not judged again, and a maintainer may add any.
+        #expect(ChangeRules.emails(of: bo.handle, before: keepers, after: keepers, maintainers: maintainers, others: [], by: by("bo@example.org")).isEmpty)
+        #expect(
+            ChangeRules.emails(of: bo.handle, before: bo, after: keepers, maintainers: maintainers, others: [], by: by("k@x.org", maintainer: true))
+                .isEmpty)
+    }
+
+    @Test func aMaintainerJudgedAsAPlayerIsToldTheForgeBindingIsMissing() {
+        #expect(
+            ChangeRules.unboundMaintainer(email: "keeper@example.org", forgeLogin: "mallory")
+                == "keeper@example.org is a maintainer's email, but the forge binding is missing: no profile on the base revision "
+                + "lists it in 'emails' with 'forge: mallory', so the commit is judged as a player's")
+    }
+
     // MARK: Snippets and ballots
 
     func snippet(_ author: String, at time: String) -> Submission { Make.submission(author, at: time) }
@@ -184,6 +215,44 @@ import Testing
         // Stamped exactly at the commit is fine.
         let now = snippet("ann", at: "2026-11-03T12:00:00Z")
         #expect(ChangeRules.submission(now.id, in: moon, one, .added, after: now, round: open, profile: ann, by: by("ann@example.org")).isEmpty)
+    }
+
+    @Test func aCommitMadeAfterTheDeadlineChangesNothingInTheRound() {
+        let own = snippet("ann", at: "2026-11-03T10:00:00Z")
+        let late = by("ann@example.org", at: "2026-11-08T00:00:00Z")
+        for kind in [ChangeKind.added, .modified, .deleted] {
+            let found = ChangeRules.submission(
+                own.id, in: moon, one, kind, after: kind == .deleted ? nil : own, round: open, profile: ann, by: late)
+            #expect(rules(found) == [.afterDeadline], "\(kind)")
+        }
+        // A ballot whose `cast` stays in time while its `for` changes: the commit's time decides.
+        let ballot = Make.ballot("ann", at: "2026-11-03T11:00:00Z", for: [Make.id("bo", "2026-11-02T10:00:00Z")])
+        let inTime = by("ann@example.org", at: "2026-11-07T23:59:59Z")
+        #expect(ChangeRules.ballot(ann.handle, in: moon, one, .modified, after: ballot, round: open, profile: ann, by: inTime).isEmpty)
+        let found = ChangeRules.ballot(ann.handle, in: moon, one, .modified, after: ballot, round: open, profile: ann, by: late)
+        #expect(rules(found) == [.afterDeadline])
+        #expect(
+            found.first?.message
+                == "committed at 2026-11-08T00:00:00Z, not before round 1's deadline (2026-11-08T00:00:00Z); "
+                + "nothing in the round may be added, changed or removed once its deadline has passed")
+        // A closed round says so once; a maintainer may still.
+        #expect(rules(ChangeRules.ballot(ann.handle, in: moon, one, .modified, after: ballot, round: closed, profile: ann, by: late)) == [.closedRound])
+        #expect(
+            ChangeRules.ballot(
+                ann.handle, in: moon, one, .modified, after: ballot, round: open, profile: ann,
+                by: by("k@example.org", maintainer: true, at: "2026-11-09T00:00:00Z")
+            ).isEmpty)
+    }
+
+    @Test func aRoundClosedOnTheBaseTakesNothingFromThePullRequest() {
+        #expect(ChangeRules.roundOnBase(moon, one, open, base: "origin/main").isEmpty)
+        #expect(ChangeRules.roundOnBase(moon, one, nil, base: "origin/main").isEmpty, "no round.md on the base: the commits' own rules judge it")
+        let found = ChangeRules.roundOnBase(moon, one, closed, base: "origin/main")
+        #expect(rules(found) == [.closedRound])
+        #expect(
+            found.first?.message
+                == "round 1 of 'moon' closed at 2026-11-02T00:00:00Z on the base branch ('origin/main'), so nothing in it may be "
+                + "added, changed or removed: withdraw this change, or rebase the pull request on 'origin/main' and make it in an open round")
     }
 
     @Test func everyViolationOfOneChangeIsReported() {

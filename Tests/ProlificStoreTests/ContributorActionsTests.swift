@@ -81,6 +81,25 @@ import Testing
             } == ["error: @bob cannot vote for their own snippet '\(bob.id)'"])
     }
 
+    @Test func ballotChoicesAnswerWithoutWriting() throws {
+        let bob = try world.game("2026-11-02T10:00:00Z").submit(to: moon, by: Make.handle("bob"), ending: false, body: "Bob.")
+        let cat = try world.game("2026-11-02T11:00:00Z").submit(to: moon, by: Make.handle("cat"), ending: false, body: "Cat.")
+        let game = world.game("2026-11-03T00:00:00Z")
+        let before = try world.snapshot()
+        let forAnn = try game.ballotChoices(in: moon, for: Make.handle("ann"))
+        #expect(forAnn.round == Make.number(1) && Set(forAnn.choices) == [bob.id, cat.id] && forAnn.existing == nil)
+        #expect(try game.ballotChoices(in: moon, for: Make.handle("bob")).choices == [cat.id])
+        #expect(try world.snapshot() == before && game.changes.paths.isEmpty)
+
+        _ = try game.newBallot(in: moon, by: Make.handle("ann"), for: [cat.id.rawValue])
+        #expect(
+            try world.game("2026-11-03T01:00:00Z").ballotChoices(in: moon, for: Make.handle("ann")).existing
+                == "\(world.root)/projects/moon/rounds/0001/votes/ann.yml")
+        #expect(
+            thrown { () throws(Diagnostics) in try world.game("2026-11-03T01:00:00Z").ballotChoices(in: moon, for: Make.handle("dee")) }
+                == ["error: unknown user 'dee': there is no \(world.root)/users/dee.md"])
+    }
+
     @Test func followRewritesOnlyTheFollows() throws {
         let profile = """
             ---

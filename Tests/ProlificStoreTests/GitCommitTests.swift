@@ -58,7 +58,19 @@ import Testing
         guard Git(folder: elsewhere.root).output(["rev-parse", "--is-inside-work-tree"]) != "true" else { return }
         #expect(
             thrown { () throws(Diagnostics) in try GitCommit.checkReady(root: elsewhere.root) }
-                == ["error: --commit: '\(elsewhere.root)' is not in a git repository; run 'git init' there, or leave out --commit"])
+                == [
+                    "error: --commit: '\(elsewhere.root)' is not in a git repository; run 'git init' in the game's folder, "
+                        + "'\(elsewhere.root.dropLast("/Content".count))', or leave out --commit"
+                ])
+    }
+
+    @Test func theGamesFolderHoldsTheContentDirectory() {
+        #expect(GitCommit.gameFolder(of: "game/Content") == "game")
+        #expect(GitCommit.gameFolder(of: "game/Content/") == "game")
+        #expect(GitCommit.gameFolder(of: "Content") == ".")
+        #expect(GitCommit.gameFolder(of: "/srv/tales/Content") == "/srv/tales")
+        #expect(GitCommit.gameFolder(of: "/Content") == "/")
+        #expect(GitCommit.gameFolder(of: ".") == "..")
     }
 
     @Test func aFailingCommitSaysTheChangeWasMade() throws {

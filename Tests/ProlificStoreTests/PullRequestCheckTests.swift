@@ -36,8 +36,8 @@ struct ChangeRepository {
         return try #require(git.output(["rev-parse", "HEAD"]))
     }
 
-    func check(forgeLogin: String? = nil) throws -> [ChangeProblem] {
-        try PullRequestCheck(layout: ContentLayout(root: playground.root)).run(since: base, forgeLogin: forgeLogin).problems
+    func check(forgeLogin: String? = nil, since: String? = nil) throws -> [ChangeProblem] {
+        try PullRequestCheck(layout: ContentLayout(root: playground.root)).run(since: since ?? base, forgeLogin: forgeLogin).problems
     }
 
     func write(_ text: String, to relative: String) throws { try playground.directory.write(text, to: "Content/\(relative)") }
@@ -216,13 +216,49 @@ struct ChangeRepository {
         #expect(
             summary(problems) == [
                 "submissions/ann-20261031230000.md outside-window ann@example.org",
-                "submissions/bob-20261105000000.md after-commit bob@example.org", "votes/cat.yml outside-window cat@example.org",
+                "submissions/bob-20261105000000.md after-commit bob@example.org", "votes/cat.yml after-deadline cat@example.org",
+                "votes/cat.yml outside-window cat@example.org",
             ])
+        try #require(problems.count == 4)
         #expect(problems[1].message == "submitted at 2026-11-05T00:00:00Z, after the commit was made at 2026-11-04T00:00:00Z")
         #expect(problems[1].position == TextPosition(line: 3, column: 12))
         #expect(
-            problems[2].message
+            problems[3].message
                 == "cast at 2026-11-08T00:00:00Z, outside round 1's window (from 2026-11-01T00:00:00Z, before 2026-11-08T00:00:00Z)")
+    }
+
+    @Test func entriesCommittedAfterTheDeadlineAreRefused() throws {
+        let repo = try ChangeRepository()
+        let ann = try repo.snippet("ann", at: "2026-11-02T10:00:00Z")
+        try repo.commit(as: "ann", at: "2026-11-02T10:00:00Z")
+        try repo.ballot("bob", at: "2026-11-03T00:00:00Z", for: ["ann-20261102100000"])
+        try repo.commit(as: "bob", at: "2026-11-03T00:00:00Z")
+        #expect(try repo.check() == [])
+        // Round 1's deadline is 2026-11-08T00:00:00Z, and nobody has closed it yet. bob changes his
+        // choices but keeps his `cast`; ann revises her snippet; cat adds one stamped in time; ann
+        // withdraws hers. The commits' own times give them away.
+        try repo.ballot("bob", at: "2026-11-03T00:00:00Z", for: ["ann-20261102100000", "cat-20261107000000"])
+        let late = try repo.commit(as: "bob", at: "2026-11-08T00:00:00Z")
+        try repo.write(try repo.read(ann) + "And then some.\n", to: ann)
+        try repo.commit(as: "ann", at: "2026-11-08T01:00:00Z")
+        try repo.snippet("cat", at: "2026-11-07T00:00:00Z")
+        try repo.commit(as: "cat", at: "2026-11-08T02:00:00Z")
+        try repo.remove(ann)
+        try repo.commit(as: "ann", at: "2026-11-09T00:00:00Z")
+
+        let problems = try repo.check()
+        #expect(
+            summary(problems) == [
+                "votes/bob.yml after-deadline bob@example.org", "submissions/ann-20261102100000.md after-deadline ann@example.org",
+                "submissions/cat-20261107000000.md after-deadline cat@example.org",
+                "submissions/ann-20261102100000.md after-deadline ann@example.org",
+            ])
+        #expect(problems.first?.commit == late)
+        #expect(
+            problems.first?.message
+                == "committed at 2026-11-08T00:00:00Z, not before round 1's deadline (2026-11-08T00:00:00Z); "
+                + "nothing in the round may be added, changed or removed once its deadline has passed")
+        #expect(problems.first?.position == nil, "about the commit, not a key: 1:1")
     }
 
     @Test func profilesCanBeRegisteredButNotTakenOver() throws {
@@ -244,14 +280,52 @@ struct ChangeRepository {
         let problems = try repo.check()
         #expect(
             summary(problems) == [
-                "users/ann.md not-owner bob@example.org", "users/eve.md self-registration eve@example.org",
+                "users/ann.md not-owner bob@example.org", "users/ann.md email-taken bob@example.org",
+                "users/eve.md self-registration eve@example.org", "users/eve.md email-taken eve@example.org",
                 "users/dan.md self-registration bob@example.org", "users/bob.md maintainers-only cat@example.org",
             ])
+        try #require(problems.count == 6)
         #expect(
             problems[0].message
                 == "only @ann may change this profile; bob@example.org is not one of the emails in @ann's profile before this commit")
-        #expect(problems[1].message == "a new profile lists its author's email in 'emails'; eve@example.org is not listed")
-        #expect(problems[1].position == TextPosition(line: 4, column: 9))
+        #expect(problems[2].message == "a new profile lists its author's email in 'emails'; eve@example.org is not listed")
+        #expect(problems[2].position == TextPosition(line: 4, column: 9))
+    }
+
+    @Test func aProfileMayNotListAMaintainersEmailOrOneAnotherProfileLists() throws {
+        var config = Config.defaults(title: "Test")
+        config.maintainers = ["boss@example.org"]
+        let repo = try ChangeRepository(config: config)
+        func list(_ email: String, in handle: String) throws {
+            let path = "users/\(handle).md"
+            try repo.write(try repo.read(path).replacingOccurrences(of: "emails: [", with: "emails: [\(email), "), to: path)
+        }
+        // bob lists a maintainer's email in his own profile: with a forge login, his profile would
+        // bind it to his login, and make him a maintainer once merged.
+        try list("Boss@Example.org", in: "bob")
+        try repo.commit(as: "bob", at: "2026-11-02T00:00:00Z")
+        // cat lists the keeper's (who committed prolific.yml), and her new work address.
+        try list("keeper@example.org", in: "cat")
+        try list("cat@work.example", in: "cat")
+        try repo.commit(as: "cat", at: "2026-11-02T01:00:00Z")
+        // dan registers with his own email and ann's.
+        try repo.write("---\nname: Dan\njoined: 2026-11-02T00:00:00Z\nemails: [dan@example.org, ANN@example.org]\n---\n", to: "users/dan.md")
+        try repo.commit(as: "dan", at: "2026-11-02T02:00:00Z")
+        // An email of one's own that no other profile lists is fine.
+        try list("bob@work.example", in: "bob")
+        try repo.commit(as: "bob", at: "2026-11-02T03:00:00Z")
+
+        let problems = try repo.check()
+        #expect(
+            summary(problems) == [
+                "users/bob.md maintainers-only bob@example.org", "users/cat.md maintainers-only cat@example.org",
+                "users/dan.md email-taken dan@example.org",
+            ])
+        try #require(problems.count == 3)
+        #expect(problems[0].message == "Boss@Example.org is a maintainer's email; only a maintainer may add it to a profile")
+        #expect(problems[0].position == TextPosition(line: 2, column: 9))
+        #expect(problems[2].message == "ANN@example.org is already listed in @ann's profile; an email belongs to one profile only")
+        #expect(problems[2].position == TextPosition(line: 4, column: 9))
     }
 
     @Test func aForgeLoginMustMatchTheProfilesAndBindsMaintainers() throws {
@@ -291,7 +365,75 @@ struct ChangeRepository {
         #expect(Set(unbound.map(\.authorEmail)) == ["boss@example.org", ChangeRepository.keeper])
         try repo.write("---\nname: Boss\njoined: 2026-10-01T00:00:00Z\nemails: [boss@example.org]\nforge: boss-gh\n---\n", to: "users/boss.md")
         try repo.commit(as: "boss@example.org", at: "2026-11-08T02:00:00Z")
-        #expect(try repo.check(forgeLogin: "boss-gh").count == 6, "the binding must be on the base revision already")
+        // The binding must be on the base revision already: made in the pull request, it is a
+        // player's profile listing a maintainer's email, refused too.
+        let binding = try repo.check(forgeLogin: "boss-gh")
+        #expect(binding.count == 7)
+        #expect(summary(Array(binding.suffix(1))) == ["users/boss.md maintainers-only boss@example.org"])
+        // Each says why a maintainer's email was judged as a player's.
+        #expect(unbound.allSatisfy { $0.message.contains("is a maintainer's email, but the forge binding is missing") })
+        #expect(
+            unbound.first { $0.authorEmail == "boss@example.org" }?.message.hasSuffix(
+                "; boss@example.org is a maintainer's email, but the forge binding is missing: no profile on the base revision "
+                    + "lists it in 'emails' with 'forge: boss-gh', so the commit is judged as a player's") == true)
+    }
+
+    @Test func aMaintainerBoundToTheForgeLoginIsTrustedWithTheContentInASubfolder() throws {
+        var config = Config.defaults(title: "Test")
+        config.maintainers = ["boss@example.org"]
+        let repo = try ChangeRepository(config: config)
+        #expect(repo.playground.root.hasSuffix("/Content"), "the layout 'prolific init' makes: Content/ below the repository's top")
+        try repo.write("---\nname: Boss\njoined: 2026-10-01T00:00:00Z\nemails: [Boss@Example.org]\nforge: boss-gh\n---\n", to: "users/boss.md")
+        let bound = try repo.commit(as: ChangeRepository.keeper, at: "2026-11-01T01:00:00Z")
+        try repo.write(try repo.read("prolific.yml") + "# Kept by boss.\n", to: "prolific.yml")
+        try repo.commit(as: "boss@example.org", at: "2026-11-02T00:00:00Z")
+        #expect(try repo.check(forgeLogin: "boss-gh", since: bound) == [])
+        #expect(try repo.check(forgeLogin: "BOSS-GH", since: bound) == [])
+        #expect(summary(try repo.check(forgeLogin: "mallory", since: bound)) == ["Content/prolific.yml maintainers-only boss@example.org"])
+    }
+
+    @Test func aPullRequestMayNotTouchARoundThatClosedOnTheBaseBranch() throws {
+        let repo = try ChangeRepository()
+        let moon = Make.slug("moon")
+        // ann's pull request, made while round 1 is open, passes.
+        try repo.git.run(["checkout", "--quiet", "-b", "ann-branch"])
+        try repo.snippet("ann", at: "2026-11-02T10:00:00Z")
+        let annCommit = try repo.commit(as: "ann", at: "2026-11-02T10:00:00Z")
+        #expect(try repo.check(since: "main") == [])
+        // Meanwhile, main plays round 1 and closes it.
+        try repo.git.run(["checkout", "--quiet", "main"])
+        let bob = try repo.playground.game("2026-11-02T11:00:00Z").submit(to: moon, by: Make.handle("bob"), ending: false, body: "Bob.")
+        _ = try repo.playground.game("2026-11-03T00:00:00Z").vote(in: moon, by: Make.handle("cat"), for: [bob.id.rawValue])
+        try repo.commit(as: ChangeRepository.keeper, at: "2026-11-03T00:00:00Z")
+        _ = try repo.playground.game("2026-11-08T00:00:00Z").close(moon)
+        try repo.commit(as: ChangeRepository.keeper, at: "2026-11-08T00:00:00Z")
+
+        // Checked again against main, the same pull request would break main once merged.
+        try repo.git.run(["checkout", "--quiet", "ann-branch"])
+        let problems = try repo.check(since: "main")
+        #expect(summary(problems) == ["submissions/ann-20261102100000.md closed-round ann@example.org"])
+        #expect(problems.first?.commit == annCommit)
+        #expect(
+            problems.first?.message
+                == "round 1 of 'moon' closed at 2026-11-08T00:00:00Z on the base branch ('main'), so nothing in it may be added, "
+                + "changed or removed: withdraw this change, or rebase the pull request on 'main' and make it in an open round")
+        // Merging main into the branch hides nothing.
+        try repo.git.run(
+            ["-c", "user.email=ann@example.org", "-c", "user.name=Ann", "merge", "--quiet", "--no-edit", "main"],
+            environment: ["GIT_AUTHOR_DATE": "1794200000 +0000", "GIT_COMMITTER_DATE": "1794200000 +0000"])
+        #expect(summary(try repo.check(since: "main")) == ["submissions/ann-20261102100000.md closed-round ann@example.org"])
+
+        // Made on top of main, bob's edit of his winning snippet is refused once, for its commit.
+        try repo.git.run(["checkout", "--quiet", "-b", "bob-branch", "main"])
+        let winner = "projects/moon/rounds/0001/submissions/\(bob.id).md"
+        try repo.write(try repo.read(winner) + "Bob again.\n", to: winner)
+        try repo.commit(as: "bob", at: "2026-11-09T00:00:00Z")
+        #expect(summary(try repo.check(since: "main")) == ["submissions/\(bob.id).md closed-round bob@example.org"])
+        // A maintainer may still edit a closed round (a winner's text is the story's).
+        try repo.git.run(["checkout", "--quiet", "-b", "keeper-branch", "main"])
+        try repo.write(try repo.read(winner) + "Edited.\n", to: winner)
+        try repo.commit(as: ChangeRepository.keeper, at: "2026-11-09T00:00:00Z")
+        #expect(try repo.check(since: "main") == [])
     }
 
     @Test func aMergeIsJudgedOnlyOnWhatItChangedItself() throws {

@@ -12,8 +12,9 @@ struct CheckCommand: ParsableCommand {
         discussion: """
             Prints each problem as path:line:column: error: message and exits 1 if there were any errors.
             With --since REV, also judges every commit since REV (git log REV..HEAD): contributors may add \
-            their own snippets and ballots to open rounds and create or edit their own profile; each change \
-            that breaks a rule is printed with its commit and author. See docs/rules.md, "Pull-request checks".
+            their own snippets and ballots to open rounds before their deadline and create or edit their own \
+            profile; each change that breaks a rule is printed with its commit and author. See docs/rules.md, \
+            "Pull-request checks".
             """)
 
     @Flag(help: "Print the problems as JSON.")
@@ -59,8 +60,23 @@ struct CheckCommand: ParsableCommand {
         try Terminal.guarded {
             let reader = global.game.reader
             // First, so that a bad revision is one clear error rather than a line after a report.
-            let changes = try since.map { revision throws(Diagnostics) in
-                try PullRequestCheck(layout: reader.layout).run(since: revision, forgeLogin: try Self.login(forgeLogin))
+            let changes: PullRequestCheck.Report?
+            do {
+                changes = try since.map { revision throws(Diagnostics) in
+                    try PullRequestCheck(layout: reader.layout).run(since: revision, forgeLogin: try Self.login(forgeLogin))
+                }
+            } catch let diagnostics as Diagnostics {
+                // With --json, standard output is a list of problems even then; the line goes to stderr too.
+                if json {
+                    print(
+                        try Terminal.json(
+                            diagnostics.all.map {
+                                Problem(
+                                    path: $0.path, line: $0.position?.line, column: $0.position?.column,
+                                    severity: $0.severity.rawValue, message: $0.message)
+                            }))
+                }
+                throw diagnostics
             }
             let (content, loadProblems) = reader.loadAll()
             var problems = loadProblems
@@ -93,8 +109,8 @@ struct CheckCommand: ParsableCommand {
                     let snippets = content.projects.reduce(0) { $0 + $1.rounds.reduce(0) { $0 + $1.submissions.count } }
                     let ballots = content.projects.reduce(0) { $0 + $1.rounds.reduce(0) { $0 + $1.ballots.count } }
                     Terminal.error(
-                        "Checked \(content.users.count) users, \(content.projects.count) projects, \(rounds) rounds, "
-                            + "\(snippets) snippets and \(ballots) ballots: \(errors) error\(errors == 1 ? "" : "s"), "
+                        "Checked \(Self.count(content.users.count, "user")), \(Self.count(content.projects.count, "project")), "
+                            + "\(Self.count(rounds, "round")), \(Self.count(snippets, "snippet")) and \(Self.count(ballots, "ballot")): \(errors) error\(errors == 1 ? "" : "s"), "
                             + "\(problems.count - errors) warning\(problems.count - errors == 1 ? "" : "s").")
                 }
                 if let changes, let since {
@@ -116,4 +132,7 @@ struct CheckCommand: ParsableCommand {
         }
         return value
     }
+
+    /// `1 user`, `3 users`.
+    static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
 }

@@ -39,9 +39,12 @@ struct CloseCommand: ParsableCommand {
             }
             let (reports, problems) = try game.closeDue()
             for report in reports { print(Self.describe(report)) }
-            if reports.isEmpty && problems.isEmpty { print("No round is due at \(game.now).") }
+            let nothingDue = reports.isEmpty && problems.isEmpty
+            if nothingDue { print("No round is due at \(game.now).") }
             // What closed is committed even when another project failed to: it is done either way.
-            try commit.finish(game, message: Self.commitMessage(reports, now: game.now))
+            // With nothing due, "nothing to commit" would only repeat it (a close completed after a
+            // crash is still committed).
+            try commit.finish(game, message: Self.commitMessage(reports, now: game.now), quietIfUnchanged: nothingDue)
             if !problems.isEmpty { throw Diagnostics(problems) }
         }
     }

@@ -58,7 +58,7 @@ struct NewBallotCommand: ParsableCommand {
         abstract: "Write your ballot file in a project's open round and print its path.",
         discussion: """
             The same rules as 'vote' apply, but an existing ballot is never replaced: edit it instead. \
-            Without ids, the command lists the snippets you may approve.
+            Without ids, it writes nothing and lists the ids of the snippets you may approve, one a line.
             """)
 
     @Argument(help: "The project's slug.", transform: Parse.slug)
@@ -67,7 +67,7 @@ struct NewBallotCommand: ParsableCommand {
     @Option(help: "Your handle.", transform: Parse.handle)
     var voter: Handle
 
-    @Argument(help: "The ids of the snippets you approve.")
+    @Argument(help: "The ids of the snippets you approve (none: list the ones you may approve).")
     var ids: [String] = []
 
     @OptionGroup var commit: CommitOption
@@ -76,6 +76,20 @@ struct NewBallotCommand: ParsableCommand {
     func run() throws {
         try Terminal.guarded {
             let game = global.game
+            if ids.isEmpty {
+                // A question, not a change: the answer on standard output, what to do with it on standard error.
+                let answer = try game.ballotChoices(in: project, for: voter)
+                for id in answer.choices { print(id.rawValue) }
+                if let existing = answer.existing {
+                    Terminal.error(
+                        "@\(voter) already has a ballot in round \(answer.round) of '\(project)': edit the 'for' list of \(existing).")
+                } else {
+                    Terminal.error(
+                        "The snippets @\(voter) may approve in round \(answer.round) of '\(project)'; name one or more: "
+                            + "prolific new ballot \(project) --voter \(voter) ID...")
+                }
+                return
+            }
             try commit.prepare(game)
             let draft = try game.newBallot(in: project, by: voter, for: ids)
             print(draft.ballot.origin.path)

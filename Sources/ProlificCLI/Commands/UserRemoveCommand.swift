@@ -28,7 +28,7 @@ struct UserRemoveCommand: ParsableCommand {
             print(
                 "Removed @\(handle)"
                     + (ballots == 0 ? "" : "; withdrew \(ballots) ballot\(ballots == 1 ? "" : "s") in open rounds") + ".")
-            try commit.finish(game, message: "prolific: remove user \(handle)")
+            try commit.finish(game, message: "prolific: remove user @\(handle)")
         }
     }
 }

@@ -21,14 +21,15 @@ struct CommitOption: ParsableArguments {
     }
 
     /// After the action: with --commit, commits the files `game` changed with `message` (a subject
-    /// line, then optionally a blank line and more). Nothing changed is said, not an error.
-    func finish(_ game: Game, message: @autoclosure () -> String) throws(Diagnostics) {
+    /// line, then optionally a blank line and more). Nothing changed is said, not an error, unless
+    /// `quietIfUnchanged`: for a command that already said it had nothing to do.
+    func finish(_ game: Game, message: @autoclosure () -> String, quietIfUnchanged: Bool = false) throws(Diagnostics) {
         guard enabled else { return }
         let text = message()
         if let hash = try GitCommit.commit(game.changes.paths, root: game.layout.root, message: text) {
             let subject = text.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? text
             Terminal.error("Committed \(hash): \(subject)")
-        } else {
+        } else if !quietIfUnchanged {
             Terminal.error("Nothing to commit: no file changed.")
         }
     }

@@ -41,9 +41,17 @@ enum Terminal {
         return text.replacingOccurrences(of: "\r\n", with: "\n")
     }
 
+    /// `value` as pretty-printed JSON, with sorted keys, and empty lists and objects as `[]` and `{}`.
     static func json<T: Encodable>(_ value: T) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
+        return compactingEmpty(String(decoding: try encoder.encode(value), as: UTF8.self))
+    }
+
+    /// Foundation's pretty printer writes an empty array as `[`, a blank line and `]` (an object the
+    /// same): this makes it `[]`. A line break never occurs inside a JSON string (it is `\n` there),
+    /// so a bracket, a line break and only spaces up to the closing bracket is always an empty container.
+    static func compactingEmpty(_ json: String) -> String {
+        json.replacing(#/\[\n[ ]*\n[ ]*\]/#, with: "[]").replacing(#/\{\n[ ]*\n[ ]*\}/#, with: "{}")
     }
 }

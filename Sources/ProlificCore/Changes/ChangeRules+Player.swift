@@ -46,8 +46,43 @@ extension ChangeRules {
         }
     }
 
-    /// A player adds, changes or removes their own snippet only in an open round; its `submitted`
-    /// falls inside the round's window and not after the commit.
+    /// A player adds to a profile no email that is a maintainer's (with a forge login, the profile
+    /// would bind that email to the player's login, and make them a maintainer once merged) and none
+    /// that another profile lists: an email speaks for one player. `maintainers` are the
+    /// maintainers' emails, lowercased, as of the base revision; `others` are the other profiles as
+    /// the commit left them.
+    public static func emails(
+        of handle: Handle, before: User?, after: User?, maintainers: Set<String>, others: [User], by author: ChangeAuthor
+    ) -> [ChangeViolation] {
+        if author.isMaintainer { return [] }
+        guard let after else { return [] }
+        let at = after.origin.positions["emails"]
+        var found: [ChangeViolation] = []
+        for email in addedEmails(before: before, after: after) {
+            if maintainers.contains(email.lowercased()) {
+                found.append(
+                    ChangeViolation(.maintainersOnly, "\(email) is a maintainer's email; only a maintainer may add it to a profile", at: at))
+            } else if let other = others.first(where: { $0.handle != handle && $0.emails.contains { GitIdentity.same($0, email) } })
+            {
+                found.append(
+                    ChangeViolation(
+                        .emailTaken, "\(email) is already listed in @\(other.handle)'s profile; an email belongs to one profile only",
+                        at: at))
+            }
+        }
+        return found
+    }
+
+    /// The emails `after` lists that `before` didn't (compared without case), in file order.
+    public static func addedEmails(before: User?, after: User?) -> [String] {
+        guard let after else { return [] }
+        let old = before?.emails ?? []
+        return after.emails.filter { email in !old.contains { GitIdentity.same($0, email) } }
+    }
+
+    /// A player adds, changes or removes their own snippet only in an open round, with a commit made
+    /// before the round's deadline; its `submitted` falls inside the round's window and not after
+    /// the commit.
     public static func submission(
         _ id: SubmissionID, in slug: Slug, _ number: RoundNumber, _ kind: ChangeKind, after: Submission?, round: Round?,
         profile: User?, by author: ChangeAuthor
@@ -57,8 +92,9 @@ extension ChangeRules {
             "snippet", owner: id.author, in: slug, number, kind, stamp: stamp, round: round, profile: profile, by: author)
     }
 
-    /// A player adds, replaces or removes their own ballot only in an open round; its `cast` falls
-    /// inside the round's window and not after the commit.
+    /// A player adds, replaces or removes their own ballot only in an open round, with a commit made
+    /// before the round's deadline; its `cast` falls inside the round's window and not after the
+    /// commit.
     public static func ballot(
         _ voter: Handle, in slug: Slug, _ number: RoundNumber, _ kind: ChangeKind, after: Ballot?, round: Round?,
         profile: User?, by author: ChangeAuthor
@@ -75,7 +111,9 @@ extension ChangeRules {
     }
 
     /// The rules snippets and ballots share. `round` is the round as it was before the commit (as
-    /// after it, for a round the commit creates); nil when it has no readable round.md.
+    /// after it, for a round the commit creates); nil when it has no readable round.md. The commit's
+    /// own time (`author.time`) is held to the deadline: a `cast` or `submitted` left as it was
+    /// doesn't make a late change to the file (a ballot's `for`, a snippet's text) an early one.
     static func entry(
         _ what: String, owner: Handle, in slug: Slug, _ number: RoundNumber, _ kind: ChangeKind, stamp: Stamp?,
         round: Round?, profile: User?, by author: ChangeAuthor
@@ -98,6 +136,12 @@ extension ChangeRules {
             found.append(
                 ChangeViolation(
                     .closedRound, "round \(number) of '\(slug)' closed at \(closed); nothing in it may be added, changed or removed"))
+        } else if author.time >= round.closes {
+            found.append(
+                ChangeViolation(
+                    .afterDeadline,
+                    "committed at \(author.time), not before round \(number)'s deadline (\(round.closes)); "
+                        + "nothing in the round may be added, changed or removed once its deadline has passed"))
         }
         if let stamp, kind != .deleted {
             let at = stamp.origin.positions[stamp.key]

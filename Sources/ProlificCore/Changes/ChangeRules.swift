@@ -1,9 +1,10 @@
 /// What a commit may change in the content: the pull-request checks of `prolific check --since`.
 ///
 /// A contributor may add their own snippet to an open round, add or replace their own ballot in an
-/// open round, and create or edit their own profile. Nobody may change another player's files,
-/// touch a closed round, or change prolific.yml or round.md (the maintainers' and the CLI's); a
-/// project's owner may change its title, tags and starter text. Maintainers may change anything.
+/// open round (before its deadline), and create or edit their own profile (listing no maintainer's
+/// email and none another profile lists). Nobody may change another player's files, touch a closed
+/// round, or change prolific.yml or round.md (the maintainers' and the CLI's); a project's owner may
+/// change its title, tags and starter text. Maintainers may change anything.
 /// Each rule takes the file's values before and after the commit (nil when absent or unreadable)
 /// and who made it, and returns every violation, so one run explains them all.
 public enum ChangeRules {
@@ -20,6 +21,27 @@ public enum ChangeRules {
             profile.forge.map { GitIdentity.same($0, login) } == true
                 && profile.emails.contains { GitIdentity.same($0, email) }
         }
+    }
+
+    /// Why a commit by a maintainer's email is judged as a player's: with a forge login, the email
+    /// counts only through a profile on the base revision that lists it with that login.
+    public static func unboundMaintainer(email: String, forgeLogin: String) -> String {
+        "\(email) is a maintainer's email, but the forge binding is missing: no profile on the base revision lists it in "
+            + "'emails' with 'forge: \(forgeLogin)', so the commit is judged as a player's"
+    }
+
+    /// A pull request changes nothing in a round that is closed on the branch it goes into (`base`,
+    /// as the check was given it), however open the round was when its commits were made: each
+    /// commit is judged against its own parent, so without this a round closed on the base branch
+    /// after the pull request branched off would take a late entry and break the recorded tally.
+    public static func roundOnBase(_ slug: Slug, _ number: RoundNumber, _ round: Round?, base: String) -> [ChangeViolation] {
+        guard let closed = round?.closed else { return [] }
+        return [
+            ChangeViolation(
+                .closedRound,
+                "round \(number) of '\(slug)' closed at \(closed) on the base branch ('\(base)'), so nothing in it may be added, "
+                    + "changed or removed: withdraw this change, or rebase the pull request on '\(base)' and make it in an open round")
+        ]
     }
 
     /// Whether a commit speaks for `owner`: their profile lists the commit's author email and, when

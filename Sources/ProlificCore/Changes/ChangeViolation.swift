@@ -18,6 +18,10 @@ public struct ChangeViolation: Hashable, Sendable {
         case outsideWindow = "outside-window"
         /// An entry stamped after the commit that made it.
         case afterCommit = "after-commit"
+        /// An entry added, changed or removed by a commit made at or after its round's deadline.
+        case afterDeadline = "after-deadline"
+        /// An email added to a profile while another profile lists it.
+        case emailTaken = "email-taken"
     }
 
     public var rule: Rule

@@ -39,6 +39,15 @@ extension ContentLayout {
         return .other
     }
 
+    /// The round whose folder holds `relative` (`projects/<slug>/rounds/NNNN/…`), at any depth.
+    static func round(holding relative: String) -> (slug: Slug, number: RoundNumber)? {
+        let parts = relative.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count >= 5, parts[0] == "projects", parts[2] == "rounds", let slug = Slug(parts[1]),
+            let number = RoundNumber(folderName: parts[3])
+        else { return nil }
+        return (slug, number)
+    }
+
     /// The path of `file` inside the content directory; nil for `.other`, which has no one path.
     static func relativePath(of file: ContentFile) -> String? {
         let layout = ContentLayout(root: ".")

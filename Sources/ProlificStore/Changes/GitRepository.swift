@@ -64,7 +64,21 @@ struct GitRepository {
             commit.parents.count > 1
             ? ["diff-tree", "--no-commit-id", "-r", "-z", "-c", "--name-status", commit.id]
             : ["diff-tree", "--no-commit-id", "-r", "-z", "--no-renames", "--root", "--name-status", commit.id]
-        guard let data = run(arguments) else { return nil }
+        return run(arguments).map(Self.nameStatus)
+    }
+
+    /// The paths (from the repository's top) a pull request from HEAD into `base` changes as a
+    /// whole: from where HEAD branched off `base` (their merge base; `base` itself when they share
+    /// no history) to HEAD, as `git diff base...HEAD` shows them, renames as a removal and an addition.
+    func changes(fromMergeBaseWith base: String) -> [(path: String, kind: ChangeKind)]? {
+        let mergeBase = text(["merge-base", "--end-of-options", base, "HEAD"])?.trimmingCharacters(in: .whitespacesAndNewlines)
+        let from = mergeBase.flatMap { $0.isEmpty ? nil : $0 } ?? base
+        return run(["diff-tree", "-r", "-z", "--no-renames", "--name-status", from, "HEAD", "--"]).map(Self.nameStatus)
+    }
+
+    /// Parses `--name-status -z` output: a status (one letter, or one per parent for a merge) and
+    /// a path, each ended by NUL.
+    static func nameStatus(_ data: Data) -> [(path: String, kind: ChangeKind)] {
         let fields = data.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
         var result: [(path: String, kind: ChangeKind)] = []
         var index = 0
@@ -83,9 +97,12 @@ struct GitRepository {
 
     /// The names of the entries of the folder `path` (from the repository's top) at `revision`;
     /// nil when it has no such folder.
+    ///
+    /// `--full-tree`: git runs in the content directory, and from a subdirectory ls-tree lists only
+    /// the entries under that subdirectory's path, even of a tree named from the top.
     func names(in path: String, at revision: String) -> [String]? {
         let tree = path.hasSuffix("/") ? String(path.dropLast()) : path
-        guard let data = run(["ls-tree", "-z", "--name-only", "\(revision):\(tree)"]) else { return nil }
+        guard let data = run(["ls-tree", "--full-tree", "-z", "--name-only", "\(revision):\(tree)"]) else { return nil }
         return data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
     }
 

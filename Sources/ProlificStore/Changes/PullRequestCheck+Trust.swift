@@ -23,7 +23,7 @@ extension PullRequestCheck {
             if let known = decided[key] { return known }
             var profiles: [User] = []
             if forgeLogin != nil, maintainers.contains(key) {
-                if baseProfiles == nil { baseProfiles = Self.profiles(at: base, files: &files) }
+                if baseProfiles == nil { baseProfiles = files.profiles(at: base) }
                 profiles = baseProfiles ?? []
             }
             let trusted = ChangeRules.isMaintainer(email: email, forgeLogin: forgeLogin, maintainers: maintainers, profiles: profiles)
@@ -31,12 +31,11 @@ extension PullRequestCheck {
             return trusted
         }
 
-        /// Every profile that parses at `revision`.
-        static func profiles(at revision: String, files: inout RevisionFiles) -> [User] {
-            let names = files.git.names(in: "\(files.prefix)users", at: revision) ?? []
-            let handles = names.compactMap { name in name.hasSuffix(".md") ? Handle(name.dropLast(3)) : nil }
-            _ = files.prefetch(handles.compactMap { ContentLayout.relativePath(of: .profile($0)).map { (revision, $0) } })
-            return handles.compactMap { files.profile($0, at: revision) }
+        /// Why `email` wasn't trusted though it is a maintainer's: the forge login isn't bound to
+        /// it on the base revision. nil when it is trusted, or isn't a maintainer's at all.
+        func unbound(_ email: String, trusted: Bool) -> String? {
+            guard !trusted, let forgeLogin, maintainers.contains(email.lowercased()) else { return nil }
+            return ChangeRules.unboundMaintainer(email: email, forgeLogin: forgeLogin)
         }
     }
 }

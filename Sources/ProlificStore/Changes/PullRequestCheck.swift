@@ -4,7 +4,9 @@ import ProlificCore
 /// judged by `ChangeRules` against the files as they were at that commit.
 ///
 /// Commits are taken parents first (`git log --reverse --topo-order REV..HEAD`); a commit is
-/// compared with its first parent (a merge only in the paths it changed from every parent). Who
+/// compared with its first parent (a merge only in the paths it changed from every parent). Then
+/// the pull request as a whole (`git diff REV...HEAD`) is held to the rounds as they are on `REV`:
+/// nothing a player changed may be in a round closed there. Who
 /// made a commit is its author email; maintainers are the `maintainers` of prolific.yml as of
 /// `REV` and whoever committed prolific.yml up to `REV`, so a pull request can't promote its own
 /// author. Files outside the content directory, and names starting with `.`, are not judged.
@@ -20,7 +22,8 @@ public struct PullRequestCheck: Sendable {
         public var base: String
         /// How many commits were judged.
         public var commits: Int
-        /// Every change not allowed, in commit order, then by path.
+        /// Every change not allowed, in commit order, then by path; then those of the pull request
+        /// as a whole (in rounds closed on the base).
         public var problems: [ChangeProblem]
     }
 
@@ -44,6 +47,9 @@ public struct PullRequestCheck: Sendable {
         trust.maintainers = Set(
             ((files.config(at: base)?.maintainers ?? []) + (git.authors(of: "prolific.yml", upTo: base) ?? [])).map { $0.lowercased() })
         var problems: [ChangeProblem] = []
+        // The latest player's (not a maintainer's) commit that changed each path, and every path changed.
+        var byPlayer: [String: GitRepository.Commit] = [:]
+        var changedInRange: Set<String> = []
         for commit in commits {
             guard let changed = git.changes(of: commit) else { throw Self.gitFailed("read the changes of commit \(commit.id)") }
             let changes = changed.compactMap { change -> Change? in
@@ -52,21 +58,50 @@ public struct PullRequestCheck: Sendable {
                 return ContentLayout.file(at: relative).map { Change(relative: relative, file: $0, kind: change.kind) }
             }
             guard !changes.isEmpty else { continue }
-            let author = ChangeAuthor(
-                email: commit.authorEmail, forgeLogin: forgeLogin,
-                isMaintainer: trust.isMaintainer(commit.authorEmail, files: &files), time: commit.time)
+            let trusted = trust.isMaintainer(commit.authorEmail, files: &files)
+            let author = ChangeAuthor(email: commit.authorEmail, forgeLogin: forgeLogin, isMaintainer: trusted, time: commit.time)
+            changedInRange.formUnion(changes.map(\.relative))
             if author.isMaintainer { continue }
+            for change in changes { byPlayer[change.relative] = commit }
             guard files.prefetch(Self.needs(changes, parent: commit.parents.first, commit: commit.id)) else {
                 throw Self.gitFailed("read the files of commit \(commit.id)")
             }
+            // A maintainer's email judged as a player's says why: the forge binding is missing.
+            let unbound = trust.unbound(commit.authorEmail, trusted: trusted).map { "; \($0)" } ?? ""
             for change in changes.sorted(by: { $0.relative < $1.relative }) {
-                for violation in judge(change, in: commit, by: author, files: &files) {
+                for violation in judge(change, in: commit, by: author, maintainers: trust.maintainers, files: &files) {
                     problems.append(
                         ChangeProblem(
                             path: "\(layout.root)/\(change.relative)", position: violation.position, commit: commit.id,
                             authorName: commit.authorName, authorEmail: commit.authorEmail, rule: violation.rule,
-                            message: violation.message))
+                            message: violation.message + unbound))
                 }
+            }
+        }
+
+        // The pull request as a whole, against the base: nothing in a round closed there.
+        guard let overall = git.changes(fromMergeBaseWith: base) else { throw Self.gitFailed("compare HEAD with '\(revision)'") }
+        let flagged = Set(problems.filter { $0.rule == .closedRound }.map(\.path))
+        for change in overall where change.path.hasPrefix(prefix) {
+            let relative = String(change.path.dropFirst(prefix.count))
+            let path = "\(layout.root)/\(relative)"
+            guard ContentLayout.file(at: relative) != nil, !flagged.contains(path),
+                let (slug, number) = ContentLayout.round(holding: relative)
+            else { continue }
+            // A path no commit of the range changed by itself (a merge's doing) is the last commit's.
+            var commit = byPlayer[relative]
+            if commit == nil, !changedInRange.contains(relative), let last = commits.last,
+                !trust.isMaintainer(last.authorEmail, files: &files)
+            {
+                commit = last
+            }
+            guard let commit else { continue }
+            let unbound = trust.unbound(commit.authorEmail, trusted: false).map { "; \($0)" } ?? ""
+            for violation in ChangeRules.roundOnBase(slug, number, files.round(slug, number, at: base), base: revision) {
+                problems.append(
+                    ChangeProblem(
+                        path: path, position: violation.position, commit: commit.id, authorName: commit.authorName,
+                        authorEmail: commit.authorEmail, rule: violation.rule, message: violation.message + unbound))
             }
         }
         return Report(base: base, commits: commits.count, problems: problems)
@@ -80,9 +115,9 @@ public struct PullRequestCheck: Sendable {
     }
 
     /// Applies the rule for the change's kind of file, with the values it needs.
-    func judge(_ change: Change, in commit: GitRepository.Commit, by author: ChangeAuthor, files: inout RevisionFiles)
-        -> [ChangeViolation]
-    {
+    func judge(
+        _ change: Change, in commit: GitRepository.Commit, by author: ChangeAuthor, maintainers: Set<String>, files: inout RevisionFiles
+    ) -> [ChangeViolation] {
         let parent = commit.parents.first
         let before = change.kind == .added ? nil : parent
         let after: String? = change.kind == .deleted ? nil : commit.id
@@ -96,8 +131,11 @@ public struct PullRequestCheck: Sendable {
         case .config, .round, .other:
             return ChangeRules.maintainersOnly(change.file, change.kind, by: author)
         case .profile(let handle):
-            return ChangeRules.profile(
-                handle, change.kind, before: files.profile(handle, at: before), after: files.profile(handle, at: after), by: author)
+            let (old, new) = (files.profile(handle, at: before), files.profile(handle, at: after))
+            // The other profiles are read only when the commit adds an email to this one.
+            let others = ChangeRules.addedEmails(before: old, after: new).isEmpty ? [] : files.profiles(at: commit.id)
+            return ChangeRules.profile(handle, change.kind, before: old, after: new, by: author)
+                + ChangeRules.emails(of: handle, before: old, after: new, maintainers: maintainers, others: others, by: author)
         case .avatar(let handle):
             return ChangeRules.avatar(handle, change.kind, profile: owner(handle), by: author)
         case .report(let id):

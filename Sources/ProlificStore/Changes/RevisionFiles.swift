@@ -85,6 +85,14 @@ struct RevisionFiles {
         }
     }
 
+    /// Every profile that parses at `revision`.
+    mutating func profiles(at revision: String) -> [User] {
+        let names = git.names(in: "\(prefix)users", at: revision) ?? []
+        let handles = names.compactMap { name in name.hasSuffix(".md") ? Handle(name.dropLast(3)) : nil }
+        _ = prefetch(handles.compactMap { ContentLayout.relativePath(of: .profile($0)).map { (revision, $0) } })
+        return handles.compactMap { profile($0, at: revision) }
+    }
+
     /// A file as it was before `commit` (at `parent`), or, when it didn't exist then, as `commit`
     /// made it: a profile or round created in the same commit as the entry that needs it.
     mutating func beforeOrMade<T>(

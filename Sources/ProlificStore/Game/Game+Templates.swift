@@ -18,10 +18,34 @@ extension Game {
         public var round: RoundNumber
     }
 
+    /// What `new ballot` without ids answers: the snippets `voter` may approve in a project's open round.
+    public struct BallotChoices: Sendable {
+        public var round: RoundNumber
+        /// In the neutral order every list of a round's snippets uses.
+        public var choices: [SubmissionID]
+        /// The voter's ballot file in that round, if they have one: to edit rather than write anew.
+        public var existing: String?
+    }
+
+    /// The snippets `voter` may approve in the open round of `slug`: a question, so it writes no
+    /// ballot. Refuses when the round takes no ballots or has nothing `voter` may choose.
+    public func ballotChoices(in slug: Slug, for voter: Handle) throws(Diagnostics) -> BallotChoices {
+        try locked { () throws(Diagnostics) in
+            let user = try reader.loadUser(voter)
+            let project = try settle(try reader.loadProjectStrictly(slug))
+            do throws(RuleViolation) {
+                let round = try Play.acceptingRound(of: project, now: now)
+                let open = try Play.candidates(for: user, in: round, of: slug, now: now)
+                let existing = round.ballots.contains(where: { $0.voter == voter }) ? layout.ballotFile(slug, round.number, voter) : nil
+                return BallotChoices(round: round.number, choices: open, existing: existing)
+            } catch { throw Self.refuse(error) }
+        }
+    }
+
     /// The ballot file of `voter` for `choices` in the open round of `slug`.
     ///
     /// Unlike `vote`, it never replaces a ballot: the voter edits the one they have. Without
-    /// choices it refuses, naming the snippets the voter may choose from.
+    /// choices it refuses, naming the snippets the voter may choose from (`ballotChoices` lists them).
     public func newBallot(in slug: Slug, by voter: Handle, for choices: [String]) throws(Diagnostics) -> BallotDraft {
         try locked { () throws(Diagnostics) in
             let user = try reader.loadUser(voter)

@@ -14,7 +14,9 @@ public enum GitCommit {
             inside.output.trimmingCharacters(in: .whitespacesAndNewlines) == "true"
         else {
             throw Diagnostics([
-                .plain("--commit: '\(root)' is not in a git repository; run 'git init' there, or leave out --commit")
+                .plain(
+                    "--commit: '\(root)' is not in a git repository; run 'git init' in the game's folder, "
+                        + "'\(gameFolder(of: root))', or leave out --commit")
             ])
         }
         guard let identity = GitProcess.run(["var", "GIT_COMMITTER_IDENT"], in: root), identity.succeeded else {
@@ -41,6 +43,15 @@ public enum GitCommit {
         if GitProcess.run(["diff", "--cached", "--quiet", "--"] + relative, in: root)?.status == 0 { return nil }
         try run(["commit", "--quiet", "--message", message, "--"] + relative, in: root)
         return try run(["rev-parse", "--short", "HEAD"], in: root).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The folder holding the content directory `root` (and `Templates/` beside it): the one
+    /// `prolific init` made, which is the game's repository.
+    static func gameFolder(of root: String) -> String {
+        let root = ContentLayout(root: root).root
+        if root == "." { return ".." }
+        guard let slash = root.lastIndex(of: "/") else { return "." }
+        return slash == root.startIndex ? "/" : String(root[..<slash])
     }
 
     /// `path` as git sees it from `root`: the actions name every path as `<root>/…`.
