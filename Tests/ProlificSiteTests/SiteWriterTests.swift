@@ -16,6 +16,23 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: parent.path) == ["Site"])
     }
 
+    @Test func makesMissingParentFoldersAndKeepsUnchangedFiles() throws {
+        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("prolific-site-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let out = parent.appendingPathComponent("a/b/Site").path
+        let first = try SiteWriter.write(
+            [OutputFile(path: "same.html", contents: Array("same".utf8)), OutputFile(path: "x/new.html", contents: Array("1".utf8))],
+            to: out)
+        #expect(first == SiteWriter.Report(written: 2, unchanged: 0))
+        let inode = try FileManager.default.attributesOfItem(atPath: "\(out)/same.html")[.systemFileNumber] as? Int
+        let second = try SiteWriter.write(
+            [OutputFile(path: "same.html", contents: Array("same".utf8)), OutputFile(path: "x/new.html", contents: Array("2".utf8))],
+            to: out)
+        #expect(second == SiteWriter.Report(written: 1, unchanged: 1))
+        #expect(try FileManager.default.attributesOfItem(atPath: "\(out)/same.html")[.systemFileNumber] as? Int == inode, "kept, not rewritten")
+        #expect(try String(contentsOfFile: "\(out)/x/new.html", encoding: .utf8) == "2")
+    }
+
     @Test func refusesToReplaceAFile() throws {
         let parent = FileManager.default.temporaryDirectory.appendingPathComponent("prolific-site-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: parent) }

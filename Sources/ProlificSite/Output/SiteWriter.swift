@@ -36,6 +36,11 @@ public enum SiteWriter {
         try? manager.removeItem(atPath: staging)
         let report: Report
         do {
+            try manager.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        } catch {
+            throw Diagnostics([Diagnostic(path: output, message: "cannot make its folder: \(error.localizedDescription)")])
+        }
+        do {
             report = try fill(staging, with: files, previous: exists ? output : nil)
         } catch {
             try? manager.removeItem(atPath: staging)
