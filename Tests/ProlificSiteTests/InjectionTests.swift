@@ -29,7 +29,7 @@ import ZIPFoundation
         let content = HostileSite.content { _, _ in payload.text }
         let files = try HostileSite.build(content)
         let problems = SiteCheck.problems(in: files, content: content)
-        SiteCheck.expectNone(problems, knownBugs: payload.knownBug.map { [$0] } ?? [])
+        SiteCheck.expectNone(problems)
         for problem in HostileSite.missingText(payload.text, in: files) { Issue.record(Comment(rawValue: problem)) }
     }
 
@@ -43,7 +43,7 @@ import ZIPFoundation
         }
         let files = try HostileSite.build(content)
         let problems = SiteCheck.problems(in: files, content: content)
-        SiteCheck.expectNone(problems, knownBugs: payloads.compactMap(\.knownBug))
+        SiteCheck.expectNone(problems)
         let pages = Dictionary(uniqueKeysWithValues: files.map { ($0.path, String(decoding: $0.contents, as: UTF8.self)) })
         for user in content.sortedUsers {
             let page = HTMLScan(pages[SitePath.user(user.handle)] ?? "")
@@ -294,28 +294,16 @@ import ZIPFoundation
 // MARK: - The corpus
 
 extension InjectionTests {
-    /// A hostile text, named for the test report. `knownBug` marks a payload that gets through today:
-    /// the problems it causes are recorded as a known issue until the product is fixed.
+    /// A hostile text, named for the test report.
     struct Payload: Sendable, CustomTestStringConvertible {
         let label: String
         let text: String
-        var knownBug: KnownBug? = nil
         var testDescription: String { label }
-    }
-
-    /// A bug the corpus found, and how to tell the problems it explains from any other.
-    struct KnownBug: Sendable, Hashable {
-        let reason: String
-        /// Texts that every problem this bug causes contains.
-        let markers: [String]
-
-        func explains(_ problem: String) -> Bool { markers.allSatisfy(problem.contains) }
     }
 }
 
 private enum InjectionCorpus {
     typealias Payload = InjectionTests.Payload
-    typealias KnownBug = InjectionTests.KnownBug
 
     // Two payloads below are regressions of bugs this corpus found: swift-mustache's own escaping
     // compares whole Characters, so a `"` sharing a grapheme cluster (a combining mark, a ZWJ, a
@@ -569,17 +557,9 @@ private enum SiteCheck {
         return problems
     }
 
-    /// Records one issue per file with problems; those a known bug explains as a known issue, so
-    /// the suite stays green and turns red once the bug is fixed.
-    static func expectNone(_ problems: [String], knownBugs: [InjectionTests.KnownBug]) {
-        let explained = problems.filter { problem in knownBugs.contains { $0.explains(problem) } }
-        for issue in byFile(problems.filter { problem in !knownBugs.contains { $0.explains(problem) } }) {
-            Issue.record(Comment(rawValue: issue))
-        }
-        guard !knownBugs.isEmpty else { return }
-        withKnownIssue(Comment(rawValue: Set(knownBugs.map(\.reason)).sorted().joined(separator: "; "))) {
-            for issue in byFile(explained) { Issue.record(Comment(rawValue: issue)) }
-        }
+    /// Records one issue per file with problems.
+    static func expectNone(_ problems: [String]) {
+        for issue in byFile(problems) { Issue.record(Comment(rawValue: issue)) }
     }
 
     /// Problems (each starting with its file's path) as one message per file, the first few listed.

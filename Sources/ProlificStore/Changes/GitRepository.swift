@@ -135,30 +135,10 @@ struct GitRepository {
     }
 
     /// Runs git with `input` on standard input; nil when git is missing or fails.
-    ///
-    /// The input goes through a temporary file rather than a pipe: git may stop reading early,
-    /// and writing to a pipe nobody reads would block, or end the process with SIGPIPE.
     func run(_ arguments: [String], input: Data? = nil) -> Data? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["git", "-C", folder, "-c", "core.quotePath=false"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        var inputFile: URL? = nil
-        defer { if let inputFile { try? FileManager.default.removeItem(at: inputFile) } }
-        if let input {
-            let file = FileManager.default.temporaryDirectory.appendingPathComponent("prolific-git-\(UUID().uuidString)")
-            inputFile = file
-            guard (try? input.write(to: file)) != nil, let handle = try? FileHandle(forReadingFrom: file) else { return nil }
-            process.standardInput = handle
-        } else {
-            process.standardInput = FileHandle.nullDevice
-        }
-        do { try process.run() } catch { return nil }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { return nil }
-        return data
+        guard let result = GitProcess.run(["-c", "core.quotePath=false"] + arguments, in: folder, input: input),
+            result.succeeded
+        else { return nil }
+        return result.output
     }
 }

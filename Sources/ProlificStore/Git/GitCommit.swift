@@ -10,8 +10,8 @@ import ProlificCore
 public enum GitCommit {
     /// Refuses unless the content directory `root` is inside a git work tree and git knows who commits.
     public static func checkReady(root: String) throws(Diagnostics) {
-        guard let inside = GitProcess.run(["rev-parse", "--is-inside-work-tree"], in: root), inside.succeeded,
-            inside.output.trimmingCharacters(in: .whitespacesAndNewlines) == "true"
+        guard let inside = GitProcess.run(literalPaths: true, ["rev-parse", "--is-inside-work-tree"], in: root), inside.succeeded,
+            inside.text.trimmingCharacters(in: .whitespacesAndNewlines) == "true"
         else {
             throw Diagnostics([
                 .plain(
@@ -19,7 +19,7 @@ public enum GitCommit {
                         + "'\(gameFolder(of: root))', or leave out --commit")
             ])
         }
-        guard let identity = GitProcess.run(["var", "GIT_COMMITTER_IDENT"], in: root), identity.succeeded else {
+        guard let identity = GitProcess.run(literalPaths: true, ["var", "GIT_COMMITTER_IDENT"], in: root), identity.succeeded else {
             throw Diagnostics([
                 .plain(
                     "--commit: git does not know who commits; set it with 'git config user.name NAME' and 'git config user.email EMAIL'")
@@ -34,13 +34,13 @@ public enum GitCommit {
         for path in paths {
             let inside = relativePath(path, root: root)
             // A path that is gone and was never committed has nothing to record.
-            if FileSystem.exists(path) || GitProcess.run(["ls-files", "--error-unmatch", "--", inside], in: root)?.succeeded == true {
+            if FileSystem.exists(path) || GitProcess.run(literalPaths: true, ["ls-files", "--error-unmatch", "--", inside], in: root)?.succeeded == true {
                 relative.append(inside)
             }
         }
         guard !relative.isEmpty else { return nil }
         try run(["add", "--all", "--"] + relative, in: root)
-        if GitProcess.run(["diff", "--cached", "--quiet", "--"] + relative, in: root)?.status == 0 { return nil }
+        if GitProcess.run(literalPaths: true, ["diff", "--cached", "--quiet", "--"] + relative, in: root)?.status == 0 { return nil }
         try run(["commit", "--quiet", "--message", message, "--"] + relative, in: root)
         return try run(["rev-parse", "--short", "HEAD"], in: root).trimmingCharacters(in: .whitespacesAndNewlines)
     }
@@ -64,7 +64,7 @@ public enum GitCommit {
     @discardableResult
     private static func run(_ arguments: [String], in root: String) throws(Diagnostics) -> String {
         let command = "git \(arguments.first ?? "")"
-        guard let result = GitProcess.run(arguments, in: root) else {
+        guard let result = GitProcess.run(literalPaths: true, arguments, in: root) else {
             throw Diagnostics([.plain("--commit: the change was made but not committed: cannot run git")])
         }
         guard result.succeeded else {
@@ -73,54 +73,6 @@ public enum GitCommit {
                 .plain("--commit: the change was made but not committed: '\(command)' failed: \(why.isEmpty ? "exit \(result.status)" : why)")
             ])
         }
-        return result.output
-    }
-}
-
-/// Runs git in a folder and collects what it printed.
-enum GitProcess {
-    struct Result {
-        var status: Int32
-        var output: String
-        var errors: String
-        var succeeded: Bool { status == 0 }
-    }
-
-    /// Runs `git -C folder arguments…`; nil when git can't be started. Paths are taken
-    /// literally, never as patterns.
-    static func run(_ arguments: [String], in folder: String) -> Result? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["git", "--literal-pathspecs", "-C", folder] + arguments
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        do { try process.run() } catch { return nil }
-        // Read standard error on another thread, so neither pipe can fill up and stall git.
-        let errorData = ErrorCollector(errors.fileHandleForReading)
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus, output: String(decoding: data, as: UTF8.self),
-            errors: String(decoding: errorData.wait(), as: UTF8.self))
-    }
-
-    /// Reads a pipe to its end in the background.
-    private final class ErrorCollector: @unchecked Sendable {
-        private let done = DispatchSemaphore(value: 0)
-        private var data = Data()
-
-        init(_ handle: FileHandle) {
-            DispatchQueue.global().async {
-                self.data = handle.readDataToEndOfFile()
-                self.done.signal()
-            }
-        }
-
-        func wait() -> Data {
-            done.wait()
-            return data
-        }
+        return result.text
     }
 }

@@ -57,17 +57,7 @@ public enum GitEvidence {
 
     /// Runs git in `folder`; nil when git is missing or fails (not a repository).
     static func git(_ arguments: [String], in folder: String) -> String? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["git", "-C", folder] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        do { try process.run() } catch { return nil }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { return nil }
-        return String(decoding: data, as: UTF8.self)
+        guard let result = GitProcess.run(arguments, in: folder), result.succeeded else { return nil }
+        return result.text
     }
 }
