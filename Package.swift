@@ -15,6 +15,8 @@ let package = Package(
         // `prolific serve`: a small HTTP server with no dependencies of its own (SwiftNIO-based
         // servers take minutes longer to build on a fresh clone).
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+        // SHA-256 digests that make closed rounds tamper-evident.
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // libcmark from the system (Debian: libcmark-dev).
@@ -28,7 +30,9 @@ let package = Package(
         // The on-disk format of a content directory: reading, writing, locking.
         .target(
             name: "ProlificStore",
-            dependencies: ["ProlificCore", .product(name: "Yams", package: "Yams")]
+            dependencies: [
+                "ProlificCore", .product(name: "Yams", package: "Yams"), .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         // Renders a loaded content value into a static site.
         .target(
