@@ -21,7 +21,7 @@ import Testing
         for (handle, day) in [("ann", "01"), ("bo", "02"), ("cy", "03"), ("di", "05")] {
             try #require(try run("user", "add", handle, "--name", handle.capitalized + " Doe", now: "2026-01-\(day)T00:00:00Z").status == 0)
         }
-        try folder.write("png", to: "di.png")
+        try folder.writePNG(to: "di.png")
         try #require(try run("user", "add", "eve", "--name", "Eve Doe", "--avatar", "di.png", now: "2026-01-05T00:00:00Z").status == 0)
         try #require(
             try run(

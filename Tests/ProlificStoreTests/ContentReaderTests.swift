@@ -79,8 +79,8 @@ import Testing
         try FileManager.default.createDirectory(atPath: world.directory.path("Content/projects/sun"), withIntermediateDirectories: true)
         // Not reported: hidden files, and images beside Markdown.
         try world.directory.write("x", to: "\(round1)/submissions/.DS_Store")
-        try world.directory.write("x", to: "\(round1)/submissions/figure.PNG")
-        try world.directory.write("x", to: "Content/projects/moon/cover.jpg")
+        try world.directory.writeImage(to: "\(round1)/submissions/figure.PNG")
+        try world.directory.writeImage(to: "Content/projects/moon/cover.jpg")
         try world.directory.write("x", to: "Content/.prolific/cache")
 
         #expect(
@@ -117,8 +117,8 @@ import Testing
         let world = try playedTwoRounds()
         try world.directory.write("x", to: "Content/projects/moon/rounds/0001/notes.txt")
         try world.directory.write("x", to: "Content/notes.txt")
-        try world.directory.write("x", to: "Content/users/ann.png")
-        try world.directory.write("x", to: "Content/projects/moon/rounds/0001/map.png")
+        try world.directory.writeImage(to: "Content/users/ann.png")
+        try world.directory.writeImage(to: "Content/projects/moon/rounds/0001/map.png")
         #expect(
             problems(world) == [
                 "Content/notes.txt:1:1: error: unexpected file; expected prolific.yml, users/, projects/ or reports/",
@@ -128,16 +128,33 @@ import Testing
 
     @Test func imagesAreFoundAndSVGAndOversizedImagesRefused() throws {
         let world = try playedTwoRounds()
-        try world.directory.write("x", to: "Content/users/ann.png")
-        try world.directory.write("x", to: "Content/projects/moon/rounds/0001/submissions/map.jpg")
+        try world.directory.writeImage(to: "Content/users/ann.png")
+        try world.directory.writeImage(to: "Content/projects/moon/rounds/0001/submissions/map.jpg")
         try world.directory.write("<svg/>", to: "Content/users/bob.svg")
-        try world.directory.write(String(repeating: "x", count: ContentReader.maximumMediaSize + 1), to: "Content/projects/moon/big.gif")
+        try world.directory.writeImage(to: "Content/projects/moon/big.gif", padding: ContentReader.maximumMediaSize)
         let (content, _) = world.reader.loadAll()
         #expect(content?.media == ["users/ann.png", "projects/moon/rounds/0001/submissions/map.jpg"])
         #expect(
             problems(world) == [
                 "Content/projects/moon/big.gif:1:1: error: the image is 2.0 MiB; images may be at most 2 MiB",
                 "Content/users/bob.svg:1:1: error: SVG images are not allowed (they can carry script); use PNG, JPEG, GIF, WebP or AVIF",
+            ])
+    }
+
+    /// An SVG or HTML page named `.png` would still run script if a host sniffed it: its bytes must be the kind its name says.
+    @Test func anImageWhoseBytesAreAnotherKindIsRefused() throws {
+        let world = try playedTwoRounds()
+        try world.directory.write("<svg xmlns='http://www.w3.org/2000/svg' onload='alert(1)'/>", to: "Content/users/ann.png")
+        try world.directory.writeImage(to: "Content/projects/moon/cover.gif")
+        try FileManager.default.moveItem(
+            atPath: world.directory.path("Content/projects/moon/cover.gif"), toPath: world.directory.path("Content/projects/moon/cover.webp"))
+        try world.directory.writeImage(to: "Content/projects/moon/ok.jpeg")
+        let (content, _) = world.reader.loadAll()
+        #expect(content?.media == ["projects/moon/ok.jpeg"])
+        #expect(
+            problems(world) == [
+                "Content/projects/moon/cover.webp:1:1: error: is not the image its name says: its bytes are not a WebP image",
+                "Content/users/ann.png:1:1: error: is not the image its name says: its bytes are not a PNG image",
             ])
     }
 

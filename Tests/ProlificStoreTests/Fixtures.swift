@@ -40,6 +40,14 @@ final class TemporaryDirectory {
         try String(contentsOfFile: path(relative), encoding: .utf8)
     }
 
+    /// A tiny file whose first bytes are those of the image kind its extension names.
+    func writeImage(to relative: String, padding: Int = 0) throws {
+        let file = path(relative)
+        try FileManager.default.createDirectory(
+            atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try Data(ImageBytes.header(for: relative) + [UInt8](repeating: 0, count: padding)).write(to: URL(fileURLWithPath: file))
+    }
+
     func exists(_ relative: String) -> Bool {
         FileManager.default.fileExists(atPath: path(relative))
     }
@@ -108,5 +116,18 @@ final class Playground {
             Game.ProjectRequest(
                 slug: Make.slug("moon"), title: "The Moon", owner: Make.handle("ann"), rounds: rounds,
                 roundLength: Make.span("7d"), tags: ["space"], starter: "The moon was late."))
+    }
+}
+
+/// The first bytes of each image kind the site copies, for tests that need an image file.
+enum ImageBytes {
+    static func header(for name: String) -> [UInt8] {
+        switch name.split(separator: ".").last?.lowercased() {
+        case "png": [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        case "jpg", "jpeg": [0xFF, 0xD8, 0xFF, 0xE0]
+        case "gif": Array("GIF89a".utf8)
+        case "webp": Array("RIFF\0\0\0\0WEBP".utf8)
+        default: [0, 0, 0, 0x18] + Array("ftypavif".utf8)
+        }
     }
 }

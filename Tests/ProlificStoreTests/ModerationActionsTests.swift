@@ -131,7 +131,7 @@ import Testing
         let (world, bob1, _) = try playground()
         let settings = "# Our settings.\n" + (try world.directory.read("Content/prolific.yml"))
         try world.directory.write(settings, to: "Content/prolific.yml")
-        try world.directory.write("png", to: "Content/users/bob.png")
+        try world.directory.writeImage(to: "Content/users/bob.png")
         let profile = try world.directory.read("Content/users/bob.md")
         try world.directory.write(profile.replacingOccurrences(of: "joined:", with: "avatar: bob.png\njoined:"), to: "Content/users/bob.md")
         _ = try world.game("2026-11-05T00:00:00Z").close(moon)

@@ -82,6 +82,7 @@ struct CheckCommand: ParsableCommand {
             var problems = loadProblems
             if let content {
                 problems += ContentCheck.problems(in: content, evidence: reader.evidence(content.config))
+                problems += RoundSeal(layout: reader.layout).problems(in: content)
             }
             problems.sort()
             let refused = changes?.problems ?? []

@@ -13,6 +13,9 @@ public struct Round: Hashable, Sendable {
     public var extensions: [Extension]
     /// Snippets a maintainer hid, with who, when and why (see `Moderation`).
     public var hidden: [Hidden]
+    /// The SHA-256 of every file in the round's folder, recorded at close (see `Seal`); nil while
+    /// open, and for rounds closed before seals existed.
+    public var seal: Seal?
     /// A maintainer's note for the round, the body of round.md.
     public var note: String
     public var submissions: [Submission]
@@ -22,7 +25,8 @@ public struct Round: Hashable, Sendable {
     public init(
         number: RoundNumber, opened: Timestamp, closes: Timestamp, closed: Timestamp? = nil,
         winner: SubmissionID? = nil, tally: TallyRecord? = nil, extensions: [Extension] = [], note: String = "",
-        submissions: [Submission] = [], ballots: [Ballot] = [], hidden: [Hidden] = [], origin: Origin
+        submissions: [Submission] = [], ballots: [Ballot] = [], hidden: [Hidden] = [], seal: Seal? = nil,
+        origin: Origin
     ) {
         self.number = number
         self.opened = opened
@@ -32,6 +36,7 @@ public struct Round: Hashable, Sendable {
         self.tally = tally
         self.extensions = extensions
         self.hidden = hidden
+        self.seal = seal
         self.note = note
         self.submissions = submissions
         self.ballots = ballots

@@ -2,7 +2,7 @@ import ProlificCore
 import Yams
 
 /// `rounds/NNNN/round.md`: `opened`, `closes`, any `extended` deadlines; written at close:
-/// `closed`, `winner`, `tally`; by `moderate hide`: `hidden`. The body is an optional note from
+/// `closed`, `winner`, `tally`, `sealed`; by `moderate hide`: `hidden`. The body is an optional note from
 /// the maintainers.
 ///
 /// ```yaml
@@ -49,11 +49,12 @@ enum RoundFile {
             if let method, let ballots { tally = TallyRecord(method: method, ballots: ballots, scores: scores) }
         }
         let hidden = parseHidden(&fields)
+        let seal = parseSeal(&fields)
         fields.finish()
         guard fields.isValid, let opened, let closes else { throw Diagnostics(fields.diagnostics) }
         return Round(
             number: number, opened: opened, closes: closes, closed: closed, winner: winner, tally: tally,
-            extensions: extensions, note: document.body, hidden: hidden, origin: fields.origin)
+            extensions: extensions, note: document.body, hidden: hidden, seal: seal, origin: fields.origin)
     }
 
     static func render(_ round: Round) throws(AtomicFile.Failure) -> String {
@@ -83,6 +84,7 @@ enum RoundFile {
             yaml.node("tally", nested.mapping)
         }
         if !round.hidden.isEmpty { yaml.node("hidden", hiddenNode(round.hidden)) }
+        if let seal = round.seal { yaml.node("sealed", sealNode(seal)) }
         return FrontMatter.join(yaml: try yaml.yaml(), body: round.note)
     }
 }

@@ -91,7 +91,8 @@ extension Game {
         }
     }
 
-    /// Writes a close plan: the round file first (the deciding write), then whatever settles the project.
+    /// Writes a close plan: the round file with its seal first (the deciding write), then whatever
+    /// settles the project.
     private func apply(_ plan: Closing.Plan, to project: Project) throws(Diagnostics) -> CloseReport {
         var project = project
         switch plan {
@@ -99,7 +100,9 @@ extension Game {
             try write({ () throws(AtomicFile.Failure) in try RoundFile.render(round) }, to: layout.roundFile(project.slug, round.number))
             project.rounds[project.rounds.count - 1] = round
             return CloseReport(project: project, outcome: .extended(round))
-        case .close(let round):
+        case .close(var round):
+            // Sealed under the lock, from the files as they are now: what the tally counted.
+            round.seal = try RoundSeal(layout: layout).seal(project.slug, round.number)
             try write({ () throws(AtomicFile.Failure) in try RoundFile.render(round) }, to: layout.roundFile(project.slug, round.number))
             project.rounds[project.rounds.count - 1] = round
             project = try settle(project)

@@ -44,6 +44,9 @@ extension Game {
             guard AvatarImage.allowedExtensions.contains(avatar.fileExtension) else {
                 throw Self.refuse("the avatar must be a PNG, JPEG, GIF, WebP or AVIF image, not '.\(avatar.fileExtension)'")
             }
+            guard ImageSignature.matches(avatar.bytes, fileExtension: avatar.fileExtension) else {
+                throw Self.refuse("the avatar is not \(ContentReader.kindName("x.\(avatar.fileExtension)")): its bytes say otherwise")
+            }
             guard avatar.bytes.count <= ContentReader.maximumMediaSize else {
                 throw Self.refuse("the avatar is \(ContentReader.mebibytes(avatar.bytes.count)) MiB; images may be at most \(ContentReader.maximumMediaSize >> 20) MiB")
             }

@@ -6,7 +6,8 @@ extension ContentReader {
 
     /// Every image beside the content files, by its path inside the content directory; too big
     /// or unsafe ones are reported. SVG is refused: an SVG file can carry script, and it would run
-    /// when a reader opens the image by its address.
+    /// when a reader opens the image by its address. So is a file whose bytes are not the kind
+    /// its name says (SVG or HTML named `.png`).
     func scanMedia(into problems: inout [Diagnostic]) -> Set<String> {
         var found: Set<String> = []
         func walk(_ relative: String, depth: Int) {
@@ -24,6 +25,11 @@ extension ContentReader {
                     } else if let size = FileSystem.size(shown), size > Self.maximumMediaSize {
                         problems.append(
                             Diagnostic(path: shown, message: "the image is \(Self.mebibytes(size)) MiB; images may be at most \(Self.maximumMediaSize >> 20) MiB"))
+                    } else if let dot = entry.name.lastIndex(of: "."),
+                        !ImageSignature.matches(ImageSignature.head(of: shown), fileExtension: String(entry.name[entry.name.index(after: dot)...]))
+                    {
+                        problems.append(
+                            Diagnostic(path: shown, message: "is not the image its name says: its bytes are not \(Self.kindName(entry.name))"))
                     } else {
                         found.insert(path)
                     }
@@ -33,6 +39,17 @@ extension ContentReader {
         }
         walk("", depth: 0)
         return found
+    }
+
+    /// "a PNG image" for `x.png`.
+    static func kindName(_ name: String) -> String {
+        switch name.split(separator: ".").last?.lowercased() {
+        case "png": "a PNG image"
+        case "jpg", "jpeg": "a JPEG image"
+        case "gif": "a GIF image"
+        case "webp": "a WebP image"
+        default: "an AVIF image"
+        }
     }
 
     public static func mebibytes(_ bytes: Int) -> String {

@@ -66,6 +66,16 @@ final class TemporaryFolder {
         try String(contentsOf: url.appendingPathComponent(relative), encoding: .utf8)
     }
 
+    /// A small PNG file: the PNG signature and `padding` zero bytes.
+    @discardableResult
+    func writePNG(to relative: String, padding: Int = 8) throws -> Data {
+        let bytes = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 0, count: padding))
+        let file = url.appendingPathComponent(relative)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try bytes.write(to: file)
+        return bytes
+    }
+
     func exists(_ relative: String) -> Bool {
         FileManager.default.fileExists(atPath: url.appendingPathComponent(relative).path)
     }

@@ -1,0 +1,82 @@
+import Crypto
+import ProlificCore
+
+/// Seals closed rounds and checks the seals: the file side of `Seal` and `SealCheck`.
+///
+/// A round's sealed files are every regular file under its folder except `round.md` and hidden
+/// (dot) names, found without following links (the loader refuses links anyway).
+public struct RoundSeal: Sendable {
+    public let layout: ContentLayout
+
+    public init(layout: ContentLayout) {
+        self.layout = layout
+    }
+
+    /// The seal of a round's folder as it is now, for `close` to record.
+    public func seal(_ slug: Slug, _ number: RoundNumber) throws(Diagnostics) -> Seal {
+        let files = try files(in: layout.roundFolder(slug, number))
+        return Seal(digest: Self.sha256(Array(Seal.manifest(files).utf8)), files: files)
+    }
+
+    /// Every closed round's changes since its seal, as `check` reports them. Rounds without a
+    /// seal (closed before seals existed) are not checked.
+    public func problems(in content: Content) -> [Diagnostic] {
+        let found = Parallel.map(content.projects) { project in
+            var problems: [Diagnostic] = []
+            for round in project.rounds {
+                guard let seal = round.seal else { continue }
+                let folder = layout.roundFolder(project.slug, round.number)
+                do throws(Diagnostics) {
+                    let changes = SealCheck.changes(
+                        seal, found: try files(in: folder), manifestDigest: Self.sha256(Array(Seal.manifest(seal.files).utf8)))
+                    problems += SealCheck.problems(changes, folder: folder, round: round)
+                } catch {
+                    problems += error.all
+                }
+            }
+            return problems
+        }
+        return found.flatMap { $0 }
+    }
+
+    /// The files of a round folder with their hashes, sorted by path.
+    func files(in folder: String) throws(Diagnostics) -> [Seal.File] {
+        var files: [Seal.File] = []
+        try collect(folder, prefix: "", into: &files)
+        return files.sorted()
+    }
+
+    private func collect(_ folder: String, prefix: String, into files: inout [Seal.File]) throws(Diagnostics) {
+        let entries: [FileSystem.Entry]
+        do throws(FileSystem.Failure) { entries = try FileSystem.list(folder) ?? [] } catch {
+            throw Diagnostics([Diagnostic(path: error.path, message: error.message)])
+        }
+        for entry in entries where !entry.name.hasPrefix(".") {
+            let relative = prefix + entry.name
+            switch entry.kind {
+            case .file where relative != "round.md":
+                let bytes: [UInt8]
+                do throws(FileSystem.Failure) { bytes = try FileSystem.readBytes("\(folder)/\(entry.name)") } catch {
+                    throw Diagnostics([Diagnostic(path: error.path, message: error.message)])
+                }
+                files.append(Seal.File(path: relative, digest: Self.sha256(bytes)))
+            case .directory:
+                try collect("\(folder)/\(entry.name)", prefix: relative + "/", into: &files)
+            default:
+                continue
+            }
+        }
+    }
+
+    /// Lowercase hex SHA-256 of `bytes`.
+    static func sha256(_ bytes: [UInt8]) -> String {
+        let hex = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(64)
+        for byte in SHA256.hash(data: bytes) {
+            text.append(hex[Int(byte >> 4)])
+            text.append(hex[Int(byte & 0x0f)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+}

@@ -1,0 +1,47 @@
+import ProlificCore
+import Testing
+
+@Suite struct SealCheckTests {
+    let a = Seal.File(path: "submissions/ann-20261102101500.md", digest: String(repeating: "a", count: 64))
+    let b = Seal.File(path: "votes/bob.yml", digest: String(repeating: "b", count: 64))
+
+    @Test func manifestIsSha256sumFormatSortedByPath() {
+        #expect(Seal.manifest([b, a]) == "\(a.digest)  \(a.path)\n\(b.digest)  \(b.path)\n")
+    }
+
+    @Test func anUnchangedFolderHasNoChanges() {
+        #expect(SealCheck.changes(Seal(digest: "d", files: [a, b]), found: [b, a], manifestDigest: "d").isEmpty)
+    }
+
+    @Test func additionsEditsAndRemovalsAreNamedInPathOrder() {
+        let edited = Seal.File(path: b.path, digest: String(repeating: "c", count: 64))
+        let added = Seal.File(path: "votes/cat.yml", digest: b.digest)
+        let changes = SealCheck.changes(Seal(digest: "d", files: [a, b]), found: [edited, added], manifestDigest: "d")
+        #expect(changes == [.removed(a.path), .changed(b.path), .added(added.path)])
+    }
+
+    @Test func aListThatNoLongerMatchesItsDigestIsReported() {
+        #expect(SealCheck.changes(Seal(digest: "d", files: [a]), found: [a], manifestDigest: "e") == [.listEdited])
+    }
+
+    @Test func problemsNameTheFileAndPointAtTheSeal() {
+        var origin = Origin(path: "C/projects/moon/rounds/0001/round.md")
+        origin.positions["sealed.files.\(b.path)"] = TextPosition(line: 12, column: 20)
+        let round = Round(
+            number: RoundNumber(1)!, opened: Timestamp(iso8601: "2026-11-01T00:00:00Z")!,
+            closes: Timestamp(iso8601: "2026-11-08T00:00:00Z")!, closed: Timestamp(iso8601: "2026-11-08T00:00:00Z")!,
+            origin: origin)
+        let problems = SealCheck.problems([.changed(b.path), .added("votes/cat.yml")], folder: "C/projects/moon/rounds/0001", round: round)
+        #expect(
+            problems.map(\.description) == [
+                "C/projects/moon/rounds/0001/votes/bob.yml:1:1: error: changed after round 1 closed on 2026-11-08T00:00:00Z: it no longer matches the SHA-256 sealed in round.md\nC/projects/moon/rounds/0001/round.md:12:20: note: sealed here when the round closed",
+                "C/projects/moon/rounds/0001/votes/cat.yml:1:1: warning: added after round 1 closed on 2026-11-08T00:00:00Z: it is not part of the sealed round",
+            ])
+    }
+
+    @Test func digestsAreLowercaseHexOfSixtyFourDigits() {
+        #expect(Seal.isDigest(Substring(a.digest)))
+        #expect(!Seal.isDigest(Substring(String(repeating: "A", count: 64))))
+        #expect(!Seal.isDigest(Substring(String(repeating: "a", count: 63))))
+    }
+}
