@@ -61,6 +61,9 @@ struct RoundPages {
             },
             "hasVotes": !votes.isEmpty,
             "votes": votes,
+            "seal": round.seal.map { seal -> [String: Any] in
+                ["digest": seal.digest, "filesLabel": Display.count(seal.files.count, "file")]
+            } ?? false,
         ]
     }
 }

@@ -426,6 +426,9 @@ enum DefaultTheme {
 {{/votes}}
 </ul>
 {{/hasVotes}}
+{{#seal}}
+<p class="seal">Sealed when it closed: the SHA-256 of its {{filesLabel}} is <code>{{digest}}</code>. <code>prolific check</code> names any file changed since.</p>
+{{/seal}}
 </section>
 </article>
 {{/main}}
@@ -573,7 +576,7 @@ h1, h2, h3 { line-height: 1.25; font-weight: 600; }
 h1 { font-size: 2.1rem; margin: 0.25rem 0 0.5rem; }
 h2 { font-size: 1.4rem; margin-top: 2.5rem; }
 h3 { font-size: 1.15rem; }
-.meta, .eyebrow, .credit, .deadline, .progress-line, .neutral-note, .site-footer, .tags, .label, .handle {
+.meta, .seal, .eyebrow, .credit, .deadline, .progress-line, .neutral-note, .site-footer, .tags, .label, .handle {
   font-family: var(--sans);
   font-size: 0.9rem;
   color: var(--muted);
