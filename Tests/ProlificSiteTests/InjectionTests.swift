@@ -380,7 +380,9 @@ private enum InjectionCorpus {
 
 private enum HostileSite {
     static let now = Timestamp(iso8601: "2026-01-12T12:00:00Z")!
-    static let baseURL = "https://example.org/"
+    /// A base URL with every character prolific.yml allows that HTML, XML or iCalendar would need
+    /// to escape or would treat specially (`&`, `;`, `,`, `'`-free sub-delimiters, `@`, `%`).
+    static let baseURL = "https://example.org:8443/~a&b;c,d(e)!$*+=@%41/"
 
     /// Every field a player or maintainer writes that reaches the site.
     enum Field: Int, CaseIterable {

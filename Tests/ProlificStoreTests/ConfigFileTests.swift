@@ -73,7 +73,25 @@ import Testing
     @Test func baseURLMustBeAbsolute() {
         #expect(
             errors("title: T\nbase-url: example.org\n")
-                == ["Content/prolific.yml:2:11: error: 'base-url' must be an absolute http(s) URL, found 'example.org'"])
+                == [
+                    "Content/prolific.yml:2:11: error: 'base-url' must be an absolute http(s) URL with a host and no spaces, quotes, angle brackets, '?' or '#', found 'example.org'"
+                ])
+    }
+
+    /// The base URL goes into every page, feed and calendar: only plain URL characters.
+    @Test(arguments: [
+        #"'https://x.org/"><script>alert(1)</script>'"#, #"'https://x.org/ onmouseover=alert(1)'"#,
+        #"'javascript:alert(1)//https://'"#, #"https://"#, #"'https:///path'"#, #"'https://x.org/?q=1'"#,
+        #"'https://x.org/#top'"#, #""https://x.org/\0""#, #"'https://x.org/a''b'"#, #""https://x.org/\u202Eevil""#,
+        #"'https://x.org/a`b'"#, #"'https://x.org/{a}'"#, #"'https://x.org/<b>'"#, #""https://x.org/\tb""#,
+    ])
+    func baseURLRefusesWhatWouldNeedEscaping(_ value: String) {
+        let problems = errors("title: T\nbase-url: \(value)\n") ?? []
+        #expect(problems.count == 1 && problems.first?.contains("error: 'base-url' must be an absolute http(s) URL") == true, "\(problems)")
+    }
+
+    @Test func baseURLTakesPortsUserinfoAndSubDelimiters() throws {
+        #expect(try parse("title: T\nbase-url: https://a.example:8443/~me/x%20y/(1)*;=,+!$&@/\n").baseURL == "https://a.example:8443/~me/x%20y/(1)*;=,+!$&@/")
     }
 
     @Test func notAMapping() {

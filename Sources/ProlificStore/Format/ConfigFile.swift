@@ -40,8 +40,10 @@ enum ConfigFile {
         }
         let former = parseFormer(&fields)
         fields.finish()
-        if let baseURL, !(baseURL.hasPrefix("https://") || baseURL.hasPrefix("http://")) {
-            fields.report("'base-url' must be an absolute http(s) URL, found '\(baseURL)'", at: "base-url")
+        if let baseURL, !Self.isBaseURL(baseURL) {
+            fields.report(
+                "'base-url' must be an absolute http(s) URL with a host and no spaces, quotes, angle brackets, '?' or '#', found '\(baseURL)'",
+                at: "base-url")
         }
         guard fields.isValid, let title, let baseURL else { throw Diagnostics(fields.diagnostics) }
         let fallback = Config.defaults()
@@ -49,6 +51,27 @@ enum ConfigFile {
             title: title, baseURL: baseURL.hasSuffix("/") ? baseURL : baseURL + "/",
             roundLength: length ?? fallback.roundLength, rounds: rounds ?? fallback.rounds, maintainers: maintainers,
             badges: badges ?? Badge.defaults, former: former, origin: fields.origin)
+    }
+
+    /// The characters a base URL may have past its scheme: those of a URL's host and path
+    /// (RFC 3986), but no quotes, no query and no fragment. It goes into every page, feed and
+    /// calendar; the site escapes it too, but a value that needs escaping is a mistake anyway.
+    static let baseURLCharacters = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/%@!$&()*+,;=".utf8)
+
+    /// `http(s)://host[:port][/path]`, in plain URL characters.
+    static func isBaseURL(_ text: String) -> Bool {
+        let rest: Substring
+        if text.hasPrefix("https://") {
+            rest = text.dropFirst(8)
+        } else if text.hasPrefix("http://") {
+            rest = text.dropFirst(7)
+        } else {
+            return false
+        }
+        guard let host = rest.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).first, !host.isEmpty,
+            !host.hasPrefix(":"), !host.hasPrefix("@")
+        else { return false }
+        return rest.utf8.allSatisfy { baseURLCharacters.contains($0) }
     }
 
     /// `{id, name, description, counts, tiers: [bronze, silver, gold]}`.
