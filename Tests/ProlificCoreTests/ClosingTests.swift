@@ -47,6 +47,20 @@ import Testing
                 == "round 1 of 'moon' opened at 2026-11-01T00:00:00Z, after --now 2026-10-31T23:59:59Z")
     }
 
+    @Test func closingAtOrBeforeABallotIsRefused() throws {
+        let ballot = Make.ballot("cat", at: "2026-11-05T00:00:00Z", for: [bob.id])
+        #expect(
+            violation(project(submissions: [bob], ballots: [ballot]), .now, "2026-11-05T00:00:00Z")
+                == "@cat's ballot in round 1 of 'moon' was cast at 2026-11-05T00:00:00Z, not before --now 2026-11-05T00:00:00Z; "
+                + "a round closes after its last ballot (close it a second later)")
+        let plan = try Closing.plan(project(submissions: [bob], ballots: [ballot]), trigger: .now, now: Make.time("2026-11-05T00:00:01Z"))
+        guard case .close(let round) = plan else {
+            Issue.record("expected a close, got \(String(describing: plan))")
+            return
+        }
+        #expect(round.tally?.ballots == 1)
+    }
+
     @Test func dueButNotYetIsNothingToDo() throws {
         #expect(try Closing.plan(project(submissions: [bob]), trigger: .due, now: Make.time("2026-11-07T23:59:59Z")) == nil)
         #expect(try Closing.plan(project(), trigger: .due, now: Make.time("2026-11-07T23:59:59Z")) == nil)

@@ -15,6 +15,13 @@ import Testing
         #expect(noted.description == "a.md:2:1: error: twice\nb.md:3:7: note: the other")
     }
 
+    /// A file name or a quoted value from the content can't split the line or act on the terminal.
+    @Test func controlCharactersAreShownNotPrinted() {
+        let odd = Diagnostic(path: "users/a\nb\u{202E}.md", message: "found '\u{1B}[2J'")
+        #expect(odd.description == "users/a\\u{A}b\\u{202E}.md:1:1: error: found '\\u{1B}[2J'")
+        #expect(Diagnostic.visible("café, 東京 and tabs\tno") == "café, 東京 and tabs\\u{9}no")
+    }
+
     @Test func sortsByPathThenPositionThenMessage() {
         let unsorted = [
             Diagnostic(path: "b.md", position: TextPosition(line: 1, column: 1), message: "x"),

@@ -3,6 +3,10 @@ import ProlificCore
 import Testing
 @testable import ProlificSite
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 @Suite struct SiteWriterTests {
     @Test func replacesTheWholeSiteAndLeavesNoStagingFolders() throws {
         let parent = FileManager.default.temporaryDirectory.appendingPathComponent("prolific-site-\(UUID().uuidString)")
@@ -31,6 +35,32 @@ import Testing
         #expect(second == SiteWriter.Report(written: 1, unchanged: 1))
         #expect(try FileManager.default.attributesOfItem(atPath: "\(out)/same.html")[.systemFileNumber] as? Int == inode, "kept, not rewritten")
         #expect(try String(contentsOfFile: "\(out)/x/new.html", encoding: .utf8) == "2")
+    }
+
+    @Test func exchangesTheOldSiteForTheNewInOneStep() throws {
+        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("prolific-site-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: parent) }
+        for (name, page) in [("Site", "old"), ("next", "new")] {
+            try FileManager.default.createDirectory(at: parent.appendingPathComponent(name), withIntermediateDirectories: true)
+            try Data(page.utf8).write(to: parent.appendingPathComponent("\(name)/index.html"))
+        }
+        let site = parent.appendingPathComponent("Site").path, next = parent.appendingPathComponent("next").path
+        #expect(SiteWriter.exchange(next, site) == 0, "renameat2(RENAME_EXCHANGE) is refused here")
+        #expect(try String(contentsOfFile: "\(site)/index.html", encoding: .utf8) == "new")
+        #expect(try String(contentsOfFile: "\(next)/index.html", encoding: .utf8) == "old")
+    }
+
+    @Test func removesTheStagingFoldersOfBuildsThatNoLongerRun() throws {
+        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("prolific-site-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: parent) }
+        // A process id above the kernel's limit (2^22) belongs to no process; 1 always runs.
+        let gone = [".Site.building-99999999", ".Site.old-99999999"]
+        let kept = [".Site.building-1", ".Site.old-\(getpid())", ".Other.building-99999999"]
+        for name in gone + kept {
+            try FileManager.default.createDirectory(at: parent.appendingPathComponent("\(name)/a"), withIntermediateDirectories: true)
+        }
+        try SiteWriter.write([OutputFile(path: "index.html", contents: Array("new".utf8))], to: parent.appendingPathComponent("Site").path)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: parent.path).sorted() == (kept + ["Site"]).sorted())
     }
 
     @Test func refusesToReplaceAFile() throws {

@@ -90,6 +90,15 @@ import Testing
         #expect(problems.count == 1 && problems.first?.contains("error: 'base-url' must be an absolute http(s) URL") == true, "\(problems)")
     }
 
+    @Test func theTitleIsOneLineOfAtMostTwoHundredCharacters() {
+        #expect(
+            errors("title: \(String(repeating: "x", count: 201))\nbase-url: https://x.org/\n")
+                == ["Content/prolific.yml:1:8: error: the title is 201 characters; at most 200"])
+        #expect(
+            errors("title: \"a\\u001Bb\"\nbase-url: https://x.org/\n")
+                == ["Content/prolific.yml:1:8: error: the title must be one line without control characters"])
+    }
+
     @Test func baseURLTakesPortsUserinfoAndSubDelimiters() throws {
         #expect(try parse("title: T\nbase-url: https://a.example:8443/~me/x%20y/(1)*;=,+!$&@/\n").baseURL == "https://a.example:8443/~me/x%20y/(1)*;=,+!$&@/")
     }

@@ -75,7 +75,9 @@ import Testing
         try world.directory.write("x", to: "Content/projects/notes.md")
         try world.directory.write("x", to: "Content/projects/moon/draft.txt")
         try FileManager.default.createDirectory(atPath: world.directory.path("Content/projects/moon/rounds/1"), withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(atPath: world.directory.path("Content/projects/moon/rounds/0003"), withIntermediateDirectories: true)
+        // A round folder with something in it but no round.md (an empty one is no round: see isVacant).
+        try FileManager.default.createDirectory(
+            atPath: world.directory.path("Content/projects/moon/rounds/0003/submissions"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: world.directory.path("Content/projects/sun"), withIntermediateDirectories: true)
         // Not reported: hidden files, and images beside Markdown.
         try world.directory.write("x", to: "\(round1)/submissions/.DS_Store")
@@ -205,7 +207,7 @@ import Testing
     @Test func refusesContentFilesThatAreNotText() throws {
         let world = try playedTwoRounds()
         try Data([0x2D, 0x2D, 0x2D, 0x0A, 0xFF, 0xFE, 0x0A]).write(to: URL(fileURLWithPath: world.directory.path("Content/users/dan.md")))
-        #expect(problems(world) == ["Content/users/dan.md:1:1: error: is not valid UTF-8 text"])
+        #expect(problems(world) == ["Content/users/dan.md:2:1: error: is not valid UTF-8 text"])
     }
 
     @Test func missingThingsAreNamed() throws {

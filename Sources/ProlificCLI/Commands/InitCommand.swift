@@ -48,7 +48,9 @@ struct InitCommand: ParsableCommand {
             }
             let ignore = "\(root)/.gitignore"
             if !FileManager.default.fileExists(atPath: ignore) {
-                try Data("/Site/\n/Content/.prolific/\n".utf8).write(to: URL(fileURLWithPath: ignore))
+                // Besides the site and the caches: what a command or build killed midway leaves
+                // (its temporary file, the site it was building), which the next one removes.
+                try Data("/Site/\n/.Site.*/\n/Content/.prolific/\n.prolific-tmp-*\n".utf8).write(to: URL(fileURLWithPath: ignore))
             }
             print("Created \(content)\(wroteTemplates ? " and \(templates)" : "").")
             print("Next: cd \(root) && prolific user add HANDLE --name \"Your Name\"")

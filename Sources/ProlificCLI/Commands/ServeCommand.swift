@@ -31,7 +31,10 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
-        try Terminal.guarded { try Self.requireFolder(global.content) }
+        try Terminal.guarded {
+            try Self.requireFolder(global.content)
+            try SiteRun.checkOutput(out, content: global.content, templates: templates ?? SiteRun.templatesBeside(global.content))
+        }
         let builds = BuildCounter()
         let rebuilder = Rebuilder(
             site: SiteRun(global: global, out: out, templates: templates, showsProgress: false),

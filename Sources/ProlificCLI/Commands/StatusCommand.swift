@@ -85,8 +85,12 @@ struct StatusCommand: ParsableCommand {
                 reports: moderation.queue.filter { project == nil || $0.project == project }.map(QueuedReport.init),
                 problems: problems.count)
             print(json ? try Terminal.json(report) : text(report, detailed: project != nil))
+            // The overview of what could be read, then what couldn't, and a failing exit: a
+            // broken file is not a state to report as fine.
             if !problems.isEmpty {
+                for problem in problems.sorted() { Terminal.error(problem.description) }
                 Terminal.error("\(problems.count) problem\(problems.count == 1 ? "" : "s") in the content; run 'prolific check'.")
+                throw ExitCode.failure
             }
         }
     }

@@ -37,10 +37,10 @@ struct UserAddCommand: ParsableCommand {
             let bio = file == nil ? "" : try Terminal.readText(file: file, what: "bio")
             var picture: Game.AvatarImage? = nil
             if let avatar {
-                guard let data = FileManager.default.contents(atPath: avatar) else {
-                    throw Diagnostics([.plain("cannot read --avatar '\(avatar)'")])
-                }
-                picture = Game.AvatarImage(bytes: [UInt8](data), fileExtension: URL(fileURLWithPath: avatar).pathExtension)
+                let limit = ContentReader.maximumMediaSize
+                let bytes = try Terminal.readFile(
+                    avatar, option: "--avatar", limit: limit, tooBig: "images may be at most \(limit >> 20) MiB")
+                picture = Game.AvatarImage(bytes: bytes, fileExtension: URL(fileURLWithPath: avatar).pathExtension)
             }
             let user = try game.addUser(handle, name: name, bio: bio, avatar: picture)
             print("Added @\(user.handle) (\(user.name)).")

@@ -38,6 +38,7 @@ struct SiteRun {
             mark = now
         }
         let game = global.game
+        try Self.checkOutput(out, content: game.layout.root, templates: templates ?? Self.templatesBeside(global.content))
         let content = try game.reader.loadValid()
         let theme = try loadTheme()
         let evidence = game.reader.evidence(content.config)
@@ -56,6 +57,52 @@ struct SiteRun {
         return Summary(
             pages: files.filter { $0.path.hasSuffix(".html") }.count, files: files.count,
             seconds: Date().timeIntervalSince(start), written: report.written, phases: phases)
+    }
+
+    /// Refuses an `--out` folder that is, holds or lies inside the content directory or the
+    /// templates folder.
+    ///
+    /// Each build replaces the whole `--out` folder with the new site, so such an `--out` would
+    /// delete the content (`--out Content`, `--out .`), part of it (`--out Content/users`), or
+    /// the templates; inside the content, the site's files would also become content. Paths are
+    /// compared once symbolic links are resolved, so another spelling of the same folder is caught.
+    static func checkOutput(_ out: String, content: String, templates: String) throws(Diagnostics) {
+        let site = resolved(out)
+        for (folder, name) in [(content, "the content directory"), (templates, "the templates folder")] {
+            guard FileSystem.exists(folder) else { continue }
+            let kept = resolved(folder)
+            let relation: String
+            if site == kept {
+                relation = "is"
+            } else if isInside(kept, site) {
+                relation = "holds"
+            } else if isInside(site, kept) {
+                relation = "is inside"
+            } else {
+                continue
+            }
+            throw Diagnostics([
+                .plain(
+                    "--out '\(out)' \(relation) \(name) '\(folder)': each build replaces the whole --out folder, so the site must go elsewhere")
+            ])
+        }
+    }
+
+    private static func isInside(_ path: String, _ folder: String) -> Bool {
+        folder == "/" ? path != "/" : path.hasPrefix(folder + "/")
+    }
+
+    /// `path` absolute, with `.`, `..` and the symbolic links of the part that exists resolved.
+    static func resolved(_ path: String) -> String {
+        var url = URL(fileURLWithPath: path).standardizedFileURL
+        var missing: [String] = []
+        while !FileManager.default.fileExists(atPath: url.path), url.path != "/" {
+            missing.insert(url.lastPathComponent, at: 0)
+            url.deleteLastPathComponent()
+        }
+        var result = url.resolvingSymlinksInPath().path
+        for component in missing { result = result == "/" ? "/" + component : result + "/" + component }
+        return result
     }
 
     func loadTheme() throws -> Theme {

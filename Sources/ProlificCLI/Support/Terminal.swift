@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ProlificCore
+import ProlificStore
 
 /// Printing and failing, the same way in every command.
 enum Terminal {
@@ -23,22 +24,51 @@ enum Terminal {
 
     /// Markdown from `--file F` (`-` for standard input) or, without it, from standard input.
     static func readText(file: String?, what: String) throws -> String {
-        let data: Data
+        let bytes: [UInt8]
         if let file, file != "-" {
-            guard let contents = FileManager.default.contents(atPath: file) else {
-                throw Diagnostics([.plain("cannot read --file '\(file)'")])
-            }
-            data = contents
+            bytes = try readFile(file, option: "--file", limit: textLimit)
         } else {
             if isatty(FileHandle.standardInput.fileDescriptor) != 0 {
                 error("Reading the \(what) from standard input; end it with Ctrl-D.")
             }
-            data = FileHandle.standardInput.readDataToEndOfFile()
+            bytes = try readAll(FileHandle.standardInput.fileDescriptor, name: "standard input", limit: textLimit)
         }
-        guard let text = String(validating: [UInt8](data), as: UTF8.self) else {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
             throw Diagnostics([.plain("the \(what) in '\(file ?? "standard input")' is not valid UTF-8 text")])
         }
         return text.replacingOccurrences(of: "\r\n", with: "\n")
+    }
+
+    /// The most text read from `--file` or standard input: more than any text a command takes
+    /// (the action then says its own limit), far less than would exhaust memory.
+    static let textLimit = FileSystem.maximumFileSize
+
+    /// The bytes of the file an option names, at most `limit`. A bigger file, or an endless one
+    /// such as `/dev/zero` or a pipe that never closes, is refused with `tooBig` once `limit`
+    /// bytes are read, rather than read whole into memory.
+    static func readFile(_ path: String, option: String, limit: Int, tooBig: String? = nil) throws(Diagnostics) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw Diagnostics([.plain("cannot read \(option) '\(path)': \(String(cString: strerror(errno)))")])
+        }
+        defer { close(fd) }
+        return try readAll(fd, name: "\(option) '\(path)'", limit: limit, tooBig: tooBig)
+    }
+
+    /// Reads `fd` to its end; more than `limit` bytes is an error.
+    static func readAll(_ fd: Int32, name: String, limit: Int, tooBig: String? = nil) throws(Diagnostics) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else { throw Diagnostics([.plain("cannot read \(name): \(String(cString: strerror(errno)))")]) }
+            if n == 0 { return bytes }
+            guard bytes.count + n <= limit else {
+                throw Diagnostics([.plain("\(name) is more than \(limit >> 20) MiB; \(tooBig ?? "no text a command takes is that long")")])
+            }
+            bytes += chunk[..<n]
+        }
     }
 
     /// `value` as pretty-printed JSON, with sorted keys, and empty lists and objects as `[]` and `{}`.

@@ -84,13 +84,36 @@ public struct Diagnostic: Error, Hashable, Sendable, Comparable, CustomStringCon
         var text = ""
         if let path {
             let p = position ?? .start
-            text = "\(path):\(p.line):\(p.column): "
+            text = "\(Self.visible(path)):\(p.line):\(p.column): "
         }
-        text += "\(severity.rawValue): \(message)"
+        text += "\(severity.rawValue): \(Self.visible(message))"
         for note in notes {
-            text += "\n\(note.path):\(note.position.line):\(note.position.column): note: \(note.message)"
+            text += "\n\(Self.visible(note.path)):\(note.position.line):\(note.position.column): note: \(Self.visible(note.message))"
         }
         return text
+    }
+
+    /// `text` with control and bidirectional formatting characters written as `\u{1B}`.
+    ///
+    /// Paths and quoted values come from the content: a file named with a line break would split
+    /// the one line editors and CI annotators parse, an escape sequence would act on the
+    /// terminal, and a right-to-left override would show the line in another order.
+    public static func visible(_ text: String) -> String {
+        func hidden(_ c: Unicode.Scalar) -> Bool {
+            c.value < 0x20 || (0x7F...0x9F).contains(c.value) || (0x202A...0x202E).contains(c.value)
+                || (0x2066...0x2069).contains(c.value) || c.value == 0x2028 || c.value == 0x2029 || c.value == 0x200E
+                || c.value == 0x200F || c.value == 0x061C
+        }
+        guard text.unicodeScalars.contains(where: hidden) else { return text }
+        var shown = ""
+        for c in text.unicodeScalars {
+            if hidden(c) {
+                shown += "\\u{" + String(c.value, radix: 16, uppercase: true) + "}"
+            } else {
+                shown.unicodeScalars.append(c)
+            }
+        }
+        return shown
     }
 
     /// Files in path order, then by position, so reports are stable.

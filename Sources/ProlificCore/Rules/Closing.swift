@@ -16,7 +16,9 @@ public enum Closing {
     /// `close PROJECT` closes the open round now; a round with no submissions is an error.
     /// `close --due` closes a round whose deadline has passed; a due round with no submissions is
     /// extended by its round length (repeatedly, until its deadline is after `now`). Returns nil for
-    /// `--due` when the round is not due yet.
+    /// `--due` when the round is not due yet. A round closes after its last ballot: closing at or
+    /// before a ballot's `cast` (a vote in the same second) is refused, as the tally would leave
+    /// that ballot out.
     /// `count` is the tally: the fair tally against the round's history in the game, a plain count in tests.
     public static func plan(
         _ project: Project, trigger: Trigger, now: Timestamp, count: (Round) -> Tally.Outcome = Tally.count
@@ -50,6 +52,14 @@ public enum Closing {
             let steps = behind / length + 1
             extended.closes = Timestamp(secondsSinceEpoch: round.closes.secondsSinceEpoch + steps * length)
             return .extend(extended)
+        }
+        let uncounted = round.ballots.filter { $0.cast >= now && $0.cast < round.closes }
+        if let late = uncounted.min(by: { ($0.cast, $0.voter) < ($1.cast, $1.voter) }) {
+            // The tally counts ballots cast before the close: one recorded in the closing second (a
+            // vote racing the close) would be left out without a word. Closing waits for it instead.
+            throw RuleViolation(
+                "@\(late.voter)'s ballot in round \(round.number) of '\(project.slug)' was cast at \(late.cast), not before --now \(now); "
+                    + "a round closes after its last ballot (close it a second later)")
         }
         var closed = round
         closed.closed = now

@@ -54,17 +54,26 @@ public enum Tally {
 
     /// Scores are recorded to four decimals: enough to tell every split apart, short enough to read.
     public static func rounded(_ score: Double) -> Double {
-        (score * 10_000).rounded() / 10_000
+        guard abs(score) < largestRounded else { return score }
+        return (score * 10_000).rounded() / 10_000
     }
 
-    /// `2.5`, `1.3333`, `0`: at most four decimals and no trailing zeros, as round.md records scores.
+    /// `2.5`, `1.3333`, `-0.25`, `0`: at most four decimals and no trailing zeros, as round.md
+    /// records scores. Total: round.md is text anyone can edit, and the site prints what it holds.
     public static func format(_ score: Double) -> String {
+        guard abs(score) < largestRounded else { return String(score) }
         let scaled = Int64((score * 10_000).rounded())
-        let whole = scaled / 10_000
-        var fraction = String(abs(scaled % 10_000))
-        if fraction == "0" { return String(whole) }
+        let sign = scaled < 0 ? "-" : ""
+        let whole = scaled.magnitude / 10_000
+        var fraction = String(scaled.magnitude % 10_000)
+        if fraction == "0" { return sign + String(whole) }
         fraction = String(repeating: "0", count: 4 - fraction.count) + fraction
         while fraction.hasSuffix("0") { fraction.removeLast() }
-        return "\(whole).\(fraction)"
+        return "\(sign)\(whole).\(fraction)"
     }
+
+    /// Past this a `Double` has no fourth decimal left to round to (and ten-thousandths would
+    /// overflow `Int64`), so a score is kept as it is; no tally comes near: a score is at most
+    /// the number of ballots, so only a hand-edited round.md holds one.
+    static let largestRounded = 1e11
 }

@@ -3,6 +3,10 @@ public enum TextRules {
     public static let nameLimit = 100
     public static let titleLimit = 200
     public static let tagLimit = 40
+    /// Tags a project may carry. Each tag has a page listing its stories, and each story's card
+    /// shows all its tags, so a project with thousands of tags made the build quadratic: 20,000
+    /// tags (200 KB of project.md) ran for many minutes.
+    public static let tagCountLimit = 20
     /// Why a maintainer hid a snippet: one line, read in `status`.
     public static let reasonLimit = 500
     /// A reader's report: a short Markdown text.
@@ -27,6 +31,10 @@ public enum TextRules {
         if text.utf8.count > limit { return "the \(name) is \(text.utf8.count) bytes; at most \(limit)" }
         if text.unicodeScalars.contains("\0") { return "the \(name) contains a NUL character" }
         return nil
+    }
+
+    public static func problem(withTagCount count: Int) -> String? {
+        count > tagCountLimit ? "a project may have at most \(tagCountLimit) tags, found \(count)" : nil
     }
 
     public static func problem(withTag tag: String) -> String? {

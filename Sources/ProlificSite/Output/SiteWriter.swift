@@ -25,8 +25,8 @@ public enum SiteWriter {
         let output = output.hasSuffix("/") && output.count > 1 ? String(output.dropLast()) : output
         let url = URL(fileURLWithPath: output)
         let parent = url.deletingLastPathComponent().path
-        let staging = "\(parent)/.\(url.lastPathComponent).building-\(getpid())"
-        let retired = "\(parent)/.\(url.lastPathComponent).old-\(getpid())"
+        let name = url.lastPathComponent
+        let staging = sibling(of: output, "building")
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
         let exists = manager.fileExists(atPath: output, isDirectory: &isDirectory)
@@ -40,12 +40,39 @@ public enum SiteWriter {
         } catch {
             throw Diagnostics([Diagnostic(path: output, message: "cannot make its folder: \(error.localizedDescription)")])
         }
+        removeLeftovers(of: name, in: parent)
         do {
             report = try fill(staging, with: files, previous: exists ? output : nil)
         } catch {
             try? manager.removeItem(atPath: staging)
             throw Diagnostics([Diagnostic(path: output, message: "cannot write the site: \(error.message)")])
         }
+        try swapIn(staging, at: output, replacing: exists)
+        return report
+    }
+
+    /// Moves the finished `staging` folder to `output`.
+    ///
+    /// An existing site is exchanged with the new one in a single `renameat2(RENAME_EXCHANGE)`, so
+    /// `output` is never missing, not even for an instant or after a kill; the previous site, now
+    /// at `staging`, is removed afterwards. Where the filesystem can't exchange, the old site is
+    /// renamed aside first: a build killed between the two renames leaves no `output` until the
+    /// next build, but the old and new sites are still whole.
+    static func swapIn(_ staging: String, at output: String, replacing exists: Bool) throws(Diagnostics) {
+        let manager = FileManager.default
+        if exists {
+            switch exchange(staging, output) {
+            case 0:
+                try? manager.removeItem(atPath: staging)
+                return
+            case EINVAL, ENOSYS, ENOTSUP:
+                break
+            case let code:
+                try? manager.removeItem(atPath: staging)
+                throw Diagnostics([Diagnostic(path: output, message: "cannot swap the new site in: \(String(cString: strerror(code)))")])
+            }
+        }
+        let retired = sibling(of: output, "old")
         if exists {
             try? manager.removeItem(atPath: retired)
             guard rename(output, retired) == 0 else {
@@ -60,7 +87,40 @@ public enum SiteWriter {
             throw Diagnostics([Diagnostic(path: output, message: "cannot move the new site in place: \(message)")])
         }
         if exists { try? manager.removeItem(atPath: retired) }
-        return report
+    }
+
+    /// `.NAME.KIND-PID` beside `output`: this process's folder of that kind.
+    static func sibling(of output: String, _ kind: String) -> String {
+        let url = URL(fileURLWithPath: output)
+        return "\(url.deletingLastPathComponent().path)/.\(url.lastPathComponent).\(kind)-\(getpid())"
+    }
+
+    /// Exchanges two paths atomically with `renameat2(2)`: 0, or the `errno` (ENOSYS where the C
+    /// library lacks the call). Glibc has had it since 2.28, but Swift's Glibc module doesn't
+    /// import it, so it is looked up by name.
+    static func exchange(_ a: String, _ b: String) -> Int32 {
+        typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
+        let renameExchange: UInt32 = 1 << 1  // RENAME_EXCHANGE, from <linux/fs.h>
+        guard let program = dlopen(nil, RTLD_NOW) else { return ENOSYS }
+        defer { dlclose(program) }
+        guard let symbol = dlsym(program, "renameat2") else { return ENOSYS }
+        let renameat2 = unsafeBitCast(symbol, to: RenameAt2.self)
+        return renameat2(AT_FDCWD, a, AT_FDCWD, b, renameExchange) == 0 ? 0 : errno
+    }
+
+    /// Removes the `.NAME.building-PID` and `.NAME.old-PID` folders that builds killed before
+    /// they finished left beside `NAME`: those whose process no longer runs. A build still
+    /// running for the same output keeps its folder.
+    static func removeLeftovers(of name: String, in parent: String) {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: parent) else { return }
+        for entry in entries {
+            for prefix in [".\(name).building-", ".\(name).old-"] where entry.hasPrefix(prefix) {
+                guard let pid = pid_t(entry.dropFirst(prefix.count)), pid > 0, pid != getpid(),
+                    kill(pid, 0) != 0, errno == ESRCH
+                else { continue }
+                try? FileManager.default.removeItem(atPath: "\(parent)/\(entry)")
+            }
+        }
     }
 
     struct Failure: Error {

@@ -8,6 +8,10 @@
 
 /// Writes that never leave a half-written file: a temporary file in the same folder, flushed to
 /// disk, then renamed (replace) or linked (create-only) into place.
+///
+/// A command killed mid-write leaves its temporary file behind. The content ignores it (its name
+/// starts with a dot), and the next write to the same folder removes it: the name carries the
+/// writer's process id, so only files of processes that no longer run are removed.
 public enum AtomicFile {
     public enum Failure: Error, Sendable, CustomStringConvertible {
         /// Create-only: something is already at the path.
@@ -58,7 +62,8 @@ public enum AtomicFile {
     private static func writeTemporary(_ contents: [UInt8], beside path: String) throws(Failure) -> String {
         let folder = FileSystem.parentPath(path)
         do { try FileSystem.makeDirectories(folder) } catch { throw .io(path: folder, message: error.message) }
-        var template = Array("\(folder)/.prolific-tmp-XXXXXX".utf8CString)
+        removeLeftovers(in: folder)
+        var template = Array("\(folder)/\(temporaryPrefix)\(getpid())-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw .io(path: path, message: "cannot write: \(FileSystem.lastError())") }
         let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -81,6 +86,23 @@ public enum AtomicFile {
         }
         bytes.removeAll()
         return temporary
+    }
+
+    /// Temporary files are `.prolific-tmp-PID-XXXXXX`.
+    static let temporaryPrefix = ".prolific-tmp-"
+
+    /// Removes the temporary files in `folder` of processes that no longer run: left by a command
+    /// killed mid-write. Harmless as content, but `git status` would show them and
+    /// `git add Content` would commit them.
+    private static func removeLeftovers(in folder: String) {
+        guard let entries = try? FileSystem.list(folder) else { return }
+        for entry in entries where entry.kind == .file && entry.name.hasPrefix(temporaryPrefix) {
+            let rest = entry.name.dropFirst(temporaryPrefix.count)
+            guard let dash = rest.firstIndex(of: "-"), let pid = pid_t(rest[..<dash]), pid > 0, pid != getpid(),
+                kill(pid, 0) != 0, errno == ESRCH
+            else { continue }
+            unlink("\(folder)/\(entry.name)")
+        }
     }
 
     /// Makes the rename itself durable.

@@ -5,6 +5,7 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
+import ProlificCore
 
 /// Thin, fast wrappers over POSIX file calls.
 ///
@@ -17,6 +18,8 @@ public enum FileSystem {
     public struct Failure: Error, Sendable, CustomStringConvertible {
         public var path: String
         public var message: String
+        /// Where in the file the problem is, when it is about the file's bytes.
+        public var position: TextPosition? = nil
         public var description: String { "\(path): error: \(message)" }
     }
 
@@ -72,8 +75,11 @@ public enum FileSystem {
     }
 
     /// Reads a whole file as bytes, refusing symbolic links and files over the size limit.
+    ///
+    /// Opened without blocking: a named pipe where a content file should be would otherwise wait
+    /// forever for a writer; this way it is refused as not a regular file.
     public static func readBytes(_ path: String, limit: Int = maximumFileSize) throws(Failure) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else {
             let code = errno
             if code == ELOOP { throw Failure(path: path, message: "is a symbolic link; content files must be regular files") }
@@ -102,12 +108,48 @@ public enum FileSystem {
     }
 
     /// Reads a whole file as UTF-8 text; invalid UTF-8 is an error, never silently replaced.
+    ///
+    /// A NUL byte is an error too: no text a player writes has one, the YAML reader refuses it
+    /// anyway, and Markdown would turn it into a replacement character. Either way the error
+    /// points at the first offending byte, so a long file can be fixed without guessing.
     public static func readText(_ path: String) throws(Failure) -> String {
         let bytes = try readBytes(path)
+        if let nul = bytes.firstIndex(of: 0) {
+            throw Failure(path: path, message: "holds a NUL byte; content files are text", position: position(of: nul, in: bytes))
+        }
         guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw Failure(path: path, message: "is not valid UTF-8 text")
+            throw Failure(
+                path: path, message: "is not valid UTF-8 text", position: position(of: firstInvalidUTF8(bytes), in: bytes))
         }
         return text
+    }
+
+    /// The offset of the first byte that doesn't belong to a valid UTF-8 sequence.
+    static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int {
+        var decoder = UTF8()
+        var iterator = bytes.makeIterator()
+        var offset = 0
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar): offset += UTF8.width(scalar)
+            case .emptyInput, .error: return offset
+            }
+        }
+    }
+
+    /// The line and column (in characters, from 1) of byte `offset` of a UTF-8 file.
+    static func position(of offset: Int, in bytes: [UInt8]) -> TextPosition {
+        let before = bytes[..<offset]
+        let lineStart = before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
+        let line = before.reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
+        let column = String(decoding: bytes[lineStart..<offset], as: UTF8.self).unicodeScalars.count + 1
+        return TextPosition(line: line, column: column)
+    }
+
+    /// Whether `path` itself is a symbolic link.
+    public static func isSymlink(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK
     }
 
     public static func exists(_ path: String) -> Bool {

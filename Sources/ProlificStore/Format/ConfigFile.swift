@@ -40,6 +40,10 @@ enum ConfigFile {
         }
         let former = parseFormer(&fields)
         fields.finish()
+        if let title, let problem = TextRules.problem(withLine: title, named: "title", limit: TextRules.titleLimit) {
+            // Every page shows the site's title: the same limits as a project's.
+            fields.report(problem, at: "title")
+        }
         if let baseURL, !Self.isBaseURL(baseURL) {
             fields.report(
                 "'base-url' must be an absolute http(s) URL with a host and no spaces, quotes, angle brackets, '?' or '#', found '\(baseURL)'",

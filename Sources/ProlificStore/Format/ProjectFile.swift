@@ -16,6 +16,7 @@ enum ProjectFile {
             let trimmed = String(tag.trimmingCharacters(in: " \t"))
             return trimmed.isEmpty || trimmed.count > maximumTagLength || trimmed.contains("\n") ? nil : trimmed
         } ?? []
+        if let problem = TextRules.problem(withTagCount: tags.count) { fields.report(problem, at: "tags") }
         let status = fields.string("status").flatMap { raw -> Project.Status? in
             guard let status = Project.Status(rawValue: raw) else {
                 fields.report("'status' must be 'open' or 'complete', found '\(raw)'", at: "status")
@@ -31,9 +32,16 @@ enum ProjectFile {
             return visibility
         } ?? .listed
         fields.finish()
-        if let title, title.trimmingCharacters(in: " \t").isEmpty { fields.report("'title' must not be empty", at: "title") }
+        if let title, title.trimmingCharacters(in: " \t").isEmpty {
+            fields.report("'title' must not be empty", at: "title")
+        } else if let title, let problem = TextRules.problem(withLine: title, named: "title", limit: TextRules.titleLimit) {
+            // The limits `project new` keeps, for project files written by hand.
+            fields.report(problem, at: "title")
+        }
         if document.body.isEmpty {
             fields.report("the starter text (the body after the front matter) is empty", at: "")
+        } else if let problem = TextRules.problem(withBody: document.body, named: "starter text", limit: TextRules.starterLimit) {
+            fields.report(problem, atLine: document.bodyFirstLine)
         }
         guard fields.isValid, let title, let owner, let created, let rounds, let length, let status else {
             throw Diagnostics(fields.diagnostics)

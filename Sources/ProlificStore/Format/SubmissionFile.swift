@@ -16,8 +16,11 @@ enum SubmissionFile {
             fields.report(
                 "submitted \(submitted) does not match the file name '\(id).md' (\(id.time))", at: "submitted")
         }
-        if document.body.isEmpty, fields.isValid {
-            fields.report("the snippet (the body after the front matter) is empty", at: "")
+        if document.body.isEmpty {
+            if fields.isValid { fields.report("the snippet (the body after the front matter) is empty", at: "") }
+        } else if let problem = TextRules.problem(withBody: document.body, named: "snippet", limit: TextRules.snippetLimit) {
+            // The limit `submit` keeps, for snippets added by hand or by pull request.
+            fields.report(problem, atLine: document.bodyFirstLine)
         }
         guard fields.isValid, let author, let submitted else { throw Diagnostics(fields.diagnostics) }
         var origin = fields.origin

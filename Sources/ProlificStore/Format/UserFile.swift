@@ -31,6 +31,13 @@ enum UserFile {
         fields.finish()
         if let name, name.trimmingCharacters(in: " \t").isEmpty {
             fields.report("'name' must not be empty", at: "name")
+        } else if let name, let problem = TextRules.problem(withLine: name, named: "name", limit: TextRules.nameLimit) {
+            // The limits `user add` keeps, for profiles written by hand: a name is on every page
+            // that lists the player, so one long name would swamp the whole site.
+            fields.report(problem, at: "name")
+        }
+        if let problem = TextRules.problem(withBody: document.body, named: "bio", limit: TextRules.bioLimit, mayBeEmpty: true) {
+            fields.report(problem, atLine: document.bodyFirstLine)
         }
         guard fields.isValid, let name, let joined else { throw Diagnostics(fields.diagnostics) }
         return User(

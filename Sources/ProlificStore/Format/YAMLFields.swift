@@ -22,6 +22,14 @@ struct YAMLFields {
     init(yaml: String, path: String, firstLine: Int = 1) {
         self.path = path
         self.lineOffset = firstLine - 1
+        if let anchor = Self.aliasedAnchor(in: yaml) {
+            diagnostics.append(
+                Diagnostic(
+                    path: path, position: TextPosition(line: anchor.line + lineOffset, column: anchor.column),
+                    message: "YAML anchors ('&name') and aliases ('*name') are not allowed in content files"))
+            unreadable = true
+            return
+        }
         let root: Node?
         do {
             root = try Yams.compose(yaml: yaml, .basic, .default, .utf8)
@@ -53,6 +61,11 @@ struct YAMLFields {
 
     mutating func report(_ message: String, at key: String) {
         diagnostics.append(Diagnostic(path: path, position: positions[key] ?? .start, message: message))
+    }
+
+    /// Reports a problem of the Markdown body, which starts on `line` of the file.
+    mutating func report(_ message: String, atLine line: Int) {
+        diagnostics.append(Diagnostic(path: path, position: TextPosition(line: line, column: 1), message: message))
     }
 
     // MARK: Typed getters

@@ -70,7 +70,8 @@ extension Game {
             do throws(FileSystem.Failure) { entries = try FileSystem.list(layout.projectsFolder) ?? [] } catch {
                 throw Diagnostics([Diagnostic(path: error.path, message: error.message)])
             }
-            for entry in entries where entry.kind == .directory {
+            // A linked project folder is read as a project so that its refusal is reported.
+            for entry in entries where entry.kind == .directory || entry.kind == .symlink {
                 guard let slug = Slug(entry.name) else { continue }
                 do throws(Diagnostics) {
                     let project = try settle(try reader.loadProjectStrictly(slug))

@@ -31,8 +31,10 @@ extension Game {
                 starts.append((loaded.created, loaded.owner))
                 scanned[slug.rawValue] = HistoryCache.Scan(stamp: projectStamp, time: loaded.created, owner: loaded.owner)
             }
+            // `loadProject` reports a linked rounds/ without failing for it: don't list through it.
+            try reader.requireRealFolders(layout.roundsFolder(slug))
             for folder in (try? FileSystem.list(layout.roundsFolder(slug))) ?? [] where folder.kind == .directory {
-                guard let number = RoundNumber(folderName: folder.name) else { continue }
+                guard let number = RoundNumber(folderName: folder.name), !reader.isVacant(slug, number) else { continue }
                 let key = "\(slug)/\(number.folderName)"
                 let stamp = HistoryCache.stamp(layout, slug, number)
                 var closed: Timestamp?
@@ -42,7 +44,7 @@ extension Game {
                     let path = layout.roundFile(slug, number)
                     let text: String
                     do { text = try FileSystem.readText(path) } catch {
-                        throw Diagnostics([Diagnostic(path: error.path, message: error.message)])
+                        throw Diagnostics([Diagnostic(path: error.path, position: error.position, message: error.message)])
                     }
                     closed = try RoundFile.parse(text, path: path, number: number).closed
                 }
@@ -76,16 +78,17 @@ extension Game {
                 guard errors.isEmpty else { throw Diagnostics(errors.sorted()) }
             }
         }
-        let updated = HistoryCache(entries: needed, scanned: scanned, history: history)
-        if covered < needed.count || cache == nil { updated.save(layout) }
-        if scanned != previous { updated.saveScan(layout) }
-
-        for start in starts where start.created < cutoff { history.recordProject(owner: start.owner) }
+        // Everything that can fail is read before the cache is saved: a refused close changes nothing.
         var joined: [Handle: Timestamp] = [:]
         for ballot in closing.ballots where joined[ballot.voter] == nil {
             joined[ballot.voter] = try reader.loadUser(ballot.voter).joined
         }
         let evidence = reader.evidence(try reader.loadConfig())
+        let updated = HistoryCache(entries: needed, scanned: scanned, history: history)
+        if covered < needed.count || cache == nil { updated.save(layout) }
+        if scanned != previous { updated.saveScan(layout) }
+
+        for start in starts where start.created < cutoff { history.recordProject(owner: start.owner) }
         return TallyTimeline.context(for: closing, of: project.slug, history: history, joined: joined, evidence: evidence)
     }
 }

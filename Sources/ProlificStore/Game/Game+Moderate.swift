@@ -30,6 +30,7 @@ extension Game {
     /// that doesn't parse can be dismissed too: it may be junk.
     public func dismiss(_ id: ReportID) throws(Diagnostics) {
         try locked { () throws(Diagnostics) in
+            try reader.requireRealFolders(layout.reportsFolder)
             let path = layout.reportFile(id)
             guard FileSystem.exists(path), !FileSystem.isDirectory(path) else {
                 throw Self.refuse("unknown report '\(id)': there is no \(path)")

@@ -68,7 +68,8 @@ extension Game {
             throw Diagnostics([Diagnostic(path: error.path, message: error.message)])
         }
         var paths: [String] = []
-        for entry in entries where entry.kind == .directory {
+        // A linked project folder is one whose files can't be read (links are not followed): an error.
+        for entry in entries where entry.kind == .directory || entry.kind == .symlink {
             guard let slug = Slug(entry.name) else { continue }
             let (project, found) = reader.loadProject(slug, depth: .none)
             let errors = found.filter { $0.severity == .error }

@@ -52,6 +52,7 @@ extension Game {
             }
         }
         return try locked { () throws(Diagnostics) in
+            try reader.requireRealFolders(layout.usersFolder)
             let path = layout.userFile(handle)
             guard !FileSystem.exists(path) else { throw Diagnostics([Diagnostic(path: path, message: "user '\(handle)' already exists")]) }
             let former = try reader.loadConfig().former
@@ -103,6 +104,7 @@ extension Game {
             TextRules.problem(withBody: request.starter, named: "starter text", limit: TextRules.starterLimit),
         ]
         for tag in request.tags { problems.append(TextRules.problem(withTag: tag)) }
+        problems.append(TextRules.problem(withTagCount: Set(request.tags).count))
         if let rounds = request.rounds, !Config.roundLimitRange.contains(rounds) {
             problems.append("--rounds must be from 1 to \(RoundNumber.maximum), found \(rounds)")
         }
@@ -113,6 +115,7 @@ extension Game {
             guard owner.joined <= now else {
                 throw Self.refuse("@\(owner.handle) joined at \(owner.joined), after --now \(now)")
             }
+            try reader.requireRealFolders(layout.projectsFolder)
             let path = layout.projectFile(request.slug)
             if FileSystem.exists(layout.projectFolder(request.slug)) {
                 throw Diagnostics([Diagnostic(path: layout.projectFolder(request.slug), message: "project '\(request.slug)' already exists")])

@@ -4,6 +4,10 @@ extension ContentReader {
     /// Every report in `reports/` in name order, with the problems of those that don't parse.
     public func loadReports(into problems: inout [Diagnostic]) -> [Report] {
         let folder = layout.reportsFolder
+        do { try requireRealFolders(folder) } catch {
+            problems += error.all
+            return []
+        }
         let entries: [FileSystem.Entry]
         do { entries = try FileSystem.list(folder) ?? [] } catch {
             problems.append(Diagnostic(path: folder, message: error.message))
@@ -19,7 +23,7 @@ extension ContentReader {
             }
             let text: String
             do { text = try FileSystem.readText(path) } catch {
-                problems.append(Diagnostic(path: path, message: error.message))
+                problems.append(Diagnostic(path: path, position: error.position, message: error.message))
                 continue
             }
             do { reports.append(try ReportFile.parse(text, path: path, id: id)) } catch { problems += error.all }

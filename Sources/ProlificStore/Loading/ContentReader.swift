@@ -92,6 +92,7 @@ public struct ContentReader: Sendable {
 
     /// The profile of `handle`; a diagnostic if there is none.
     public func loadUser(_ handle: Handle) throws(Diagnostics) -> User {
+        try requireRealFolders(layout.usersFolder)
         let path = layout.userFile(handle)
         guard FileSystem.exists(path) else {
             throw Diagnostics([.plain("unknown user '\(handle)': there is no \(path)")])
@@ -105,6 +106,7 @@ public struct ContentReader: Sendable {
 
     /// A project and its rounds to `depth`; nil with problems if project.md can't be read.
     public func loadProject(_ slug: Slug, depth: Depth) -> (Project?, [Diagnostic]) {
+        do { try requireRealFolders(layout.projectsFolder, layout.projectFolder(slug)) } catch { return (nil, error.all) }
         let path = layout.projectFile(slug)
         var problems: [Diagnostic] = []
         var project: Project
@@ -126,6 +128,7 @@ public struct ContentReader: Sendable {
                     unexpected("\(layout.roundsFolder(slug))/\(entry.name)", entry, expected: "a round folder such as 0001"))
                 continue
             }
+            if isVacant(slug, number) { continue }
             numbers.append(number)
         }
         numbers.sort()
@@ -149,6 +152,17 @@ public struct ContentReader: Sendable {
         let errors = problems.filter { $0.severity == .error }
         guard let project, errors.isEmpty else { throw Diagnostics(errors.sorted()) }
         return project
+    }
+
+    /// Whether the folder of round `number` holds nothing but dot files: no round at all.
+    ///
+    /// Opening a round makes its folder, then links round.md into it; a command killed between
+    /// the two leaves the folder empty (or holding a temporary file). Git keeps no empty folder
+    /// either, so a clone has no such round; the next command on the project opens it.
+    func isVacant(_ slug: Slug, _ number: RoundNumber) -> Bool {
+        guard !FileSystem.exists(layout.roundFile(slug, number)) else { return false }
+        let entries = try? FileSystem.list(layout.roundFolder(slug, number))
+        return entries?.allSatisfy { $0.kind == .file && $0.name.hasPrefix(".") } ?? false
     }
 
     func loadRound(
@@ -196,7 +210,22 @@ public struct ContentReader: Sendable {
         do {
             return try FileSystem.readText(path)
         } catch {
-            throw Diagnostics([Diagnostic(path: path, message: error.message)])
+            throw Diagnostics([Diagnostic(path: path, position: error.position, message: error.message)])
+        }
+    }
+
+    /// Refuses each of `folders` that is a symbolic link.
+    ///
+    /// Reading everything lists each folder and reports the links in it without following them,
+    /// but the commands that go straight to one profile or one project (`submit`, `vote`,
+    /// `follow`, `user add`, `close`…) open paths through `users/`, `projects/` and
+    /// `projects/<slug>/`. A link there, which a pull request can add, would have them read, and
+    /// then write, files outside the content directory.
+    public func requireRealFolders(_ folders: String...) throws(Diagnostics) {
+        for folder in folders where FileSystem.isSymlink(folder) {
+            throw Diagnostics([
+                Diagnostic(path: folder, message: "is a symbolic link; links are not allowed in content, so it is not followed")
+            ])
         }
     }
 

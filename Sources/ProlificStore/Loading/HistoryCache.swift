@@ -70,8 +70,15 @@ struct HistoryCache {
 
     static func path(_ layout: ContentLayout) -> String { "\(layout.root)/\(file)" }
 
+    /// Whether `.prolific/` may be used: not when it is a symbolic link, which a pull request could
+    /// add to have `close` write the cache files wherever it points. The cache is only speed, so
+    /// then it is neither read nor written.
+    static func isUsable(_ layout: ContentLayout) -> Bool {
+        !FileSystem.isSymlink("\(layout.root)/.prolific")
+    }
+
     static func load(_ layout: ContentLayout) -> HistoryCache? {
-        guard let bytes = try? FileSystem.readBytes(path(layout), limit: 1 << 30) else { return nil }
+        guard isUsable(layout), let bytes = try? FileSystem.readBytes(path(layout), limit: 1 << 30) else { return nil }
         var r = BinaryReader(bytes)
         guard r.integer() == magic, let entryCount = r.count(minimumSize: 40) else { return nil }
         var entries: [Entry] = []
@@ -121,7 +128,7 @@ struct HistoryCache {
     /// What the last scan saw, from its own small file: it changes with every close, the history
     /// only when rounds are added to it.
     static func loadScan(_ layout: ContentLayout) -> [String: Scan]? {
-        guard let bytes = try? FileSystem.readBytes("\(layout.root)/\(scanFile)", limit: 1 << 30) else { return nil }
+        guard isUsable(layout), let bytes = try? FileSystem.readBytes("\(layout.root)/\(scanFile)", limit: 1 << 30) else { return nil }
         var r = BinaryReader(bytes)
         guard r.integer() == magic else { return nil }
         guard let scanCount = r.count(minimumSize: 24) else { return nil }
@@ -144,6 +151,7 @@ struct HistoryCache {
 
     /// Saves the scan table atomically; a failure to save only costs speed next time.
     func saveScan(_ layout: ContentLayout) {
+        guard Self.isUsable(layout) else { return }
         var w = BinaryWriter()
         w.integer(Self.magic)
         w.integer(Int64(scanned.count))
@@ -159,6 +167,7 @@ struct HistoryCache {
 
     /// Saves the history atomically; a failure to save only costs speed next time.
     func save(_ layout: ContentLayout) {
+        guard Self.isUsable(layout) else { return }
         var w = BinaryWriter()
         w.integer(Self.magic)
         w.integer(Int64(entries.count))
