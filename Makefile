@@ -17,7 +17,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 BINARY ?=
 
-.PHONY: all setup check-deps build release site test check-site templates demo fairness bench bench-smoke clean install uninstall
+.PHONY: all setup check-deps build release site test check-site templates demo fairness bench bench-smoke test-sanitize fuzz fuzz-smoke clean install uninstall stress
 
 all: site
 
@@ -46,6 +46,36 @@ test: setup check-deps
 	$(SWIFT) test --scratch-path $(SCRATCH)
 	@$(MAKE) --no-print-directory check-site
 	@$(MAKE) --no-print-directory bench-smoke
+	@$(MAKE) --no-print-directory fuzz-smoke
+
+# The long crash, concurrency and hostile-input runs (`make test` runs short ones): hundreds of
+# SIGKILLs per command, 8 processes × 200 operations (docs/reliability.md).
+stress: setup
+	PROLIFIC_STRESS=1 $(SWIFT) test --scratch-path $(SCRATCH) --filter 'CrashSafety|Concurrency|HostileInput'
+
+# The whole suite under AddressSanitizer, then ThreadSanitizer, each in its own build folder
+# (docs/reliability.md).
+# LeakSanitizer skips what Foundation, XCTest and libxml2 never free (scripts/sanitizers/lsan.supp).
+LSAN_OPTIONS_PROLIFIC := suppressions=$(CURDIR)/scripts/sanitizers/lsan.supp:print_suppressions=0
+test-sanitize: setup
+	$(SWIFT) build --scratch-path $(SCRATCH)-asan --build-tests --sanitize=address
+	LSAN_OPTIONS=$(LSAN_OPTIONS_PROLIFIC) $(SWIFT) test --scratch-path $(SCRATCH)-asan --skip-build --sanitize=address
+	$(SWIFT) build --scratch-path $(SCRATCH)-tsan --build-tests --sanitize=thread
+	$(SWIFT) test --scratch-path $(SCRATCH)-tsan --skip-build --sanitize=thread
+
+# libFuzzer on the content loaders and the identifier and time parsers (Sources/Fuzz/,
+# docs/reliability.md): FUZZ_RUNS executions per target, each from the seeds in Tests/Fuzz/Corpus/
+# plus what earlier runs found, kept in FUZZ_SCRATCH. Exits 1 on a crash, sanitizer report,
+# broken property, timeout or out-of-memory; the input is saved under $(FUZZ_SCRATCH)/fuzz/artifacts/.
+FUZZ_SCRATCH ?= .build-fuzz
+FUZZ_RUNS ?= 10000000
+FUZZ_SMOKE_RUNS ?= 30000
+fuzz: setup
+	FUZZ_SCRATCH=$(FUZZ_SCRATCH) SWIFT=$(SWIFT) bash scripts/fuzz.sh run $(FUZZ_RUNS)
+
+# A few tens of thousands of executions per target: proves the harnesses build and run (CI).
+fuzz-smoke: setup
+	FUZZ_SCRATCH=$(FUZZ_SCRATCH) SWIFT=$(SWIFT) bash scripts/fuzz.sh run $(FUZZ_SMOKE_RUNS)
 
 # Renders the demo into CHECK_SITE_DIR and checks it with real clients: the Nu HTML checker,
 # linkchecker, xmllint, feedparser, icalendar, EPUBCheck, axe-core and screenshots in Chromium.

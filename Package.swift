@@ -69,3 +69,18 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// `make fuzz`: the libFuzzer harnesses (docs/reliability.md). Declared only when PROLIFIC_FUZZ=1,
+// because they have no `main` of their own: they link only with `-sanitize=fuzzer`, whose libFuzzer
+// brings it, so an ordinary `swift build` or `swift test` must never see them.
+if Context.environment["PROLIFIC_FUZZ"] == "1" {
+    package.targets += [
+        .target(name: "FuzzSupport", path: "Sources/Fuzz/FuzzSupport"),
+        .executableTarget(
+            name: "FuzzContent", dependencies: ["FuzzSupport", "ProlificCore", "ProlificStore"],
+            path: "Sources/Fuzz/FuzzContent"),
+        .executableTarget(
+            name: "FuzzIdentifiers", dependencies: ["FuzzSupport", "ProlificCore", "ProlificStore"],
+            path: "Sources/Fuzz/FuzzIdentifiers"),
+    ]
+}
