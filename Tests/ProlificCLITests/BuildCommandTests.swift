@@ -43,4 +43,41 @@ import Testing
         #expect(second.stderr.contains("game/Content/users/eve.md:"), "\(second.stderr)")
         #expect(try folder.snapshot("game/Site") == before)
     }
+
+    /// A build with nothing changed since the last one ends at once and leaves the site alone;
+    /// any change of content, templates, site or `--now` builds again.
+    @Test func aBuildWithNothingChangedLeavesTheSiteAsItIs() throws {
+        let folder = try TemporaryFolder()
+        _ = try CLI.run(["init", "game", "--title", "Stamps"], in: folder.url)
+        try folder.write("---\nname: Ann\njoined: 2026-01-01T00:00:00Z\n---\nHello.\n", to: "game/Content/users/ann.md")
+        // Files changed less than two seconds before a build never count as unchanged (their
+        // clock tick may not be over): let the new ones settle.
+        Thread.sleep(forTimeInterval: 2.1)
+        func build(now: String = Self.now) throws -> String {
+            let result = try CLI.run(["build", "--content", "game/Content", "--out", "game/Site", "--now", now], in: folder.url)
+            #expect(result.status == 0, "\(result.stderr)")
+            return result.stderr
+        }
+        #expect(try build().hasPrefix("Built "))
+        let site = try folder.snapshot("game/Site")
+        let again = try build()
+        #expect(again.hasPrefix("game/Site/ is up to date: nothing changed since the last build"), "\(again)")
+        #expect(try folder.snapshot("game/Site") == site)
+
+        #expect(try build(now: "2026-11-23T12:00:00Z").hasPrefix("Built "), "another moment")
+        #expect(try build(now: "2026-11-23T12:00:00Z").contains("is up to date"))
+
+        try folder.write("---\nname: Annie\njoined: 2026-01-01T00:00:00Z\n---\nHello.\n", to: "game/Content/users/ann.md")
+        #expect(try build(now: "2026-11-23T12:00:00Z").hasPrefix("Built "), "a profile edited in place")
+        #expect(try folder.read("game/Site/users/ann/index.html").contains("Annie"))
+
+        try FileManager.default.removeItem(at: folder.url.appendingPathComponent("game/Site/users/ann/index.html"))
+        #expect(try build(now: "2026-11-23T12:00:00Z").hasPrefix("Built "), "a page of the site deleted")
+        #expect(folder.exists("game/Site/users/ann/index.html"))
+
+        let style = try folder.read("game/Templates/static/style.css")
+        try folder.write(style + "\n/* edited */\n", to: "game/Templates/static/style.css")
+        #expect(try build(now: "2026-11-23T12:00:00Z").hasPrefix("Built "), "a template edited")
+        #expect(try folder.read("game/Site/style.css").hasSuffix("/* edited */\n"))
+    }
 }

@@ -20,11 +20,18 @@ struct SiteRun {
         var seconds: Double
         /// Files whose bytes changed since the previous site; the others were kept.
         var written: Int
-        /// Seconds spent in each phase, in order: load, render, write.
+        /// Seconds spent in each phase, in order: load, render, write, stamp; or only check, when
+        /// nothing changed since the last build.
         var phases: [(name: String, seconds: Double)]
+        /// Whether the site was already what this build would write (`BuildStamp`).
+        var upToDate = false
 
         func line(out: String) -> String {
-            "Built \(pages) pages (\(files) files, \(written) changed) into \(out)/ in \(String(format: "%.2f", seconds)) s."
+            let time = String(format: "%.2f", seconds)
+            if upToDate {
+                return "\(out)/ is up to date: nothing changed since the last build (\(pages) pages, \(files) files; checked in \(time) s)."
+            }
+            return "Built \(pages) pages (\(files) files, \(written) changed) into \(out)/ in \(time) s."
         }
     }
 
@@ -38,7 +45,20 @@ struct SiteRun {
             mark = now
         }
         let game = global.game
-        try Self.checkOutput(out, content: game.layout.root, templates: templates ?? Self.templatesBeside(global.content))
+        let layout = game.layout
+        try Self.checkOutput(out, content: layout.root, templates: templates ?? Self.templatesBeside(global.content))
+        let templatesFolder = templates ?? Self.existingFolder(Self.templatesBeside(global.content))
+        let key = BuildStamp.key(
+            now: game.now, out: Self.resolved(out), templates: templatesFolder.map(Self.resolved), layout: layout)
+        if let stamp = BuildStamp.load(layout), stamp.isCurrent(key: key) {
+            lap("check")
+            return Summary(
+                pages: stamp.pages, files: stamp.files, seconds: Date().timeIntervalSince(start), written: 0,
+                phases: phases, upToDate: true)
+        }
+        // Taken before reading: a file changed while the build reads it differs from its record.
+        let contentBefore = BuildStamp.inventory(of: layout)
+        let templatesBefore = templatesFolder.map { FileInventory.take(of: $0) }
         let content = try game.reader.loadValid()
         let theme = try loadTheme()
         let evidence = game.reader.evidence(content.config)
@@ -54,9 +74,24 @@ struct SiteRun {
         lap("render")
         let report = try SiteWriter.write(files, to: out)
         lap("write")
+        let pages = files.filter { $0.path.hasSuffix(".html") }.count
+        if let contentBefore, templatesBefore ?? nil != nil || templatesFolder == nil,
+            let site = FileInventory.take(of: out, guardingRacyWrites: false)
+        {
+            BuildStamp(
+                key: key, content: contentBefore, templates: templatesBefore ?? nil, site: site, pages: pages,
+                files: files.count
+            ).save(layout)
+        }
+        lap("stamp")
         return Summary(
-            pages: files.filter { $0.path.hasSuffix(".html") }.count, files: files.count,
-            seconds: Date().timeIntervalSince(start), written: report.written, phases: phases)
+            pages: pages, files: files.count, seconds: Date().timeIntervalSince(start), written: report.written,
+            phases: phases)
+    }
+
+    /// `folder` if it is a folder, else nil.
+    static func existingFolder(_ folder: String) -> String? {
+        FileSystem.isDirectory(folder) ? folder : nil
     }
 
     /// Refuses an `--out` folder that is, holds or lies inside the content directory or the

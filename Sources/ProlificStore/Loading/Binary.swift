@@ -14,6 +14,9 @@ struct BinaryWriter {
     mutating func unsigned(_ value: UInt64) { integer(Int64(bitPattern: value)) }
     mutating func double(_ value: Double) { unsigned(value.bitPattern) }
 
+    /// Bytes as they are; the reader must know how many (write the count first).
+    mutating func raw(_ value: [UInt8]) { bytes += value }
+
     mutating func string(_ value: String) {
         let utf8 = Array(value.utf8)
         integer(Int64(utf8.count))
@@ -44,6 +47,12 @@ struct BinaryReader {
     mutating func count(minimumSize: Int = 1) -> Int? {
         guard let n = integer(), n >= 0, n <= Int64((bytes.count - offset) / max(1, minimumSize)) else { return nil }
         return Int(n)
+    }
+
+    mutating func raw(_ count: Int) -> [UInt8]? {
+        guard count >= 0, offset + count <= bytes.count else { return nil }
+        defer { offset += count }
+        return Array(bytes[offset..<(offset + count)])
     }
 
     mutating func string() -> String? {

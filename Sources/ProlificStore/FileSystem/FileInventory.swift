@@ -1,0 +1,240 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import ProlificCore
+
+/// What a folder held, entry by entry, with each entry's metadata: enough to tell later, by
+/// reading the metadata again, whether anything in it changed.
+///
+/// An entry is its path, kind, inode, size, and modification and change times. The change time
+/// (ctime) moves on every write and can't be set back (`touch -d` and `cp -p` set only mtime), and
+/// a folder's times move when an entry is added, removed or renamed in it, so an unchanged
+/// inventory means unchanged files. Checking stats the recorded paths, on every core, without
+/// listing folders again. Links are recorded, never followed.
+///
+/// A file written in the same clock tick as the inventory could change again without its times
+/// moving (git calls this "racily clean"): entries changed less than `racyWindow` before the
+/// inventory was taken are recorded as changed, so the next check fails and takes a new one.
+public struct FileInventory: Sendable, Equatable {
+    /// Entries modified this close to the moment of the inventory never count as unchanged.
+    static let racyWindow: Int64 = 2_000_000_000
+
+    /// The folder, as given.
+    public let root: String
+    /// Names of top-level entries left out.
+    let skipping: Set<String>
+    /// Every entry's path relative to `root`, each followed by a NUL (so a path is ready for
+    /// `lstat` once `root/` is put before it), in walk order.
+    private(set) var paths: [UInt8] = []
+    private(set) var stamps: [Stamp] = []
+
+    /// An entry's metadata. The root folder itself is the first entry, with the empty path.
+    struct Stamp: Equatable {
+        var kind: Int64
+        var inode: Int64
+        var size: Int64
+        var modified: Int64
+        var changed: Int64
+
+        /// What no entry ever has: a racy entry is recorded so.
+        static let never = Stamp(kind: -1, inode: -1, size: -1, modified: -1, changed: -1)
+
+        init(kind: Int64, inode: Int64, size: Int64, modified: Int64, changed: Int64) {
+            (self.kind, self.inode, self.size, self.modified, self.changed) = (kind, inode, size, modified, changed)
+        }
+
+        init(_ info: stat) {
+            self.init(
+                kind: Int64(info.st_mode & S_IFMT), inode: Int64(bitPattern: UInt64(info.st_ino)), size: Int64(info.st_size),
+                modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
+                changed: Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec))
+        }
+
+        var isDirectory: Bool { kind == Int64(S_IFDIR) }
+    }
+
+    public var count: Int { stamps.count }
+
+    /// The inventory of `root` and everything under it, except the top-level entries named in
+    /// `skipping` (`.prolific`, `.git`); nil if `root` or a folder under it can't be read.
+    ///
+    /// `guardingRacyWrites: false` is for a folder only this process wrote, just now (the built site).
+    public static func take(of root: String, skipping: Set<String> = [], guardingRacyWrites: Bool = true) -> FileInventory? {
+        take(of: root, skipping: skipping, racyAfter: guardingRacyWrites ? clock() - racyWindow : Int64.max)
+    }
+
+    /// The inventory, with every entry changed after `racyAfter` (nanoseconds since 1970) recorded as changed.
+    static func take(of root: String, skipping: Set<String>, racyAfter: Int64) -> FileInventory? {
+        var info = stat()
+        guard lstat(root, &info) == 0, Stamp(info).isDirectory else { return nil }
+        var inventory = FileInventory(root: root, skipping: skipping)
+        // The root's times are never compared (`rootIsUnchanged`), so it is never racy.
+        inventory.add([], Stamp(info), racyAfter: .max)
+        // The first two levels in order, then each folder found there walked on its own core:
+        // content is `projects/<slug>/…` and `users/…`, so the big subtrees spread evenly.
+        var subtrees: [[UInt8]] = []
+        guard let top = entries(of: root, []) else { return nil }
+        for (name, stamp) in top where !skipping.contains(String(decoding: name, as: UTF8.self)) {
+            inventory.add(name, stamp, racyAfter: racyAfter)
+            guard stamp.isDirectory else { continue }
+            guard let second = entries(of: root, name) else { return nil }
+            for (path, stamp) in second {
+                inventory.add(path, stamp, racyAfter: racyAfter)
+                if stamp.isDirectory { subtrees.append(path) }
+            }
+        }
+        let walked = Parallel.map(subtrees) { path in walk(root, path, racyAfter: racyAfter) }
+        for part in walked {
+            guard let part else { return nil }
+            inventory.paths += part.paths
+            inventory.stamps += part.stamps
+        }
+        return inventory
+    }
+
+    /// Whether every entry still has the metadata it had: nothing added, removed or written.
+    public func isUnchanged() -> Bool {
+        // Where each path starts in `paths`; the next one starts after its NUL.
+        var starts: [Int] = []
+        starts.reserveCapacity(stamps.count + 1)
+        starts.append(0)
+        for (i, byte) in paths.enumerated() where byte == 0 { starts.append(i + 1) }
+        guard starts.count == stamps.count + 1, rootIsUnchanged(starts) else { return false }
+        let chunk = 4096
+        let ranges = stride(from: 1, to: stamps.count, by: chunk).map { $0..<min(stamps.count, $0 + chunk) }
+        let prefix = Array(root.utf8) + [UInt8(ascii: "/")]
+        let results = Parallel.map(ranges) { range -> Bool in
+            var buffer = prefix
+            var info = stat()
+            for index in range {
+                buffer.replaceSubrange(prefix.count..., with: paths[starts[index]..<starts[index + 1]])
+                let found = buffer.withUnsafeBufferPointer { pointer in
+                    pointer.withMemoryRebound(to: CChar.self) { $0.baseAddress.map { lstat($0, &info) == 0 } ?? false }
+                }
+                guard found, Stamp(info) == stamps[index] else { return false }
+            }
+            return true
+        }
+        return results.allSatisfy { $0 }
+    }
+
+    /// Whether the root is the same folder with the same entries. Its own times are not compared:
+    /// they move when a skipped entry is made (the first build makes `.prolific/`), so its
+    /// entries are listed again instead.
+    private func rootIsUnchanged(_ starts: [Int]) -> Bool {
+        guard let recorded = stamps.first, let now = Self.stamp(root), now.kind == recorded.kind, now.inode == recorded.inode,
+            let listed = Self.entries(of: root, [])
+        else { return false }
+        var top: [[UInt8]] = []
+        for index in 1..<stamps.count {
+            let path = paths[starts[index]..<(starts[index + 1] - 1)]
+            if !path.contains(UInt8(ascii: "/")) { top.append(Array(path)) }
+        }
+        let present = listed.map(\.0).filter { !skipping.contains(String(decoding: $0, as: UTF8.self)) }
+        return present == top.sorted { $0.lexicographicallyPrecedes($1) }
+    }
+
+    /// The stamp of the entry at `path` (or, `following` links, of what it leads to); nil if there is none.
+    static func stamp(_ path: String, following: Bool = false) -> Stamp? {
+        var info = stat()
+        return (following ? stat(path, &info) : lstat(path, &info)) == 0 ? Stamp(info) : nil
+    }
+
+    private init(root: String, skipping: Set<String>) { (self.root, self.skipping) = (root, skipping) }
+
+    private mutating func add(_ path: [UInt8], _ stamp: Stamp, racyAfter: Int64) {
+        paths += path
+        paths.append(0)
+        let racy = max(stamp.modified, stamp.changed) > racyAfter
+        stamps.append(racy ? .never : stamp)
+    }
+
+    /// The subtree at `path` (which is already recorded), depth first in name order.
+    private static func walk(_ root: String, _ path: [UInt8], racyAfter: Int64) -> FileInventory? {
+        var part = FileInventory(root: root, skipping: [])
+        var pending = [path]
+        while let folder = pending.popLast() {
+            guard let found = entries(of: root, folder) else { return nil }
+            var folders: [[UInt8]] = []
+            for (entry, stamp) in found {
+                part.add(entry, stamp, racyAfter: racyAfter)
+                if stamp.isDirectory { folders.append(entry) }
+            }
+            pending += folders.reversed()
+        }
+        return part
+    }
+
+    /// The entries of the folder at `path` (relative to `root`) as (relative path, stamp), in
+    /// byte order of their names; nil if the folder can't be read.
+    private static func entries(of root: String, _ path: [UInt8]) -> [([UInt8], Stamp)]? {
+        let folder = path.isEmpty ? root : root + "/" + String(decoding: path, as: UTF8.self)
+        guard let dir = opendir(folder) else { return nil }
+        defer { closedir(dir) }
+        let descriptor = dirfd(dir)
+        var found: [([UInt8], Stamp)] = []
+        var info = stat()
+        while let entry = readdir(dir) {
+            // `d_name` is NUL-terminated in place: stat it through the folder, then copy its bytes.
+            let name: [UInt8]? = withUnsafePointer(to: &entry.pointee.d_name) { tuple in
+                tuple.withMemoryRebound(to: CChar.self, capacity: 256) { cName -> [UInt8]? in
+                    let length = strlen(cName)
+                    if length == 1 && cName[0] == 0x2E || length == 2 && cName[0] == 0x2E && cName[1] == 0x2E { return [] }
+                    guard fstatat(descriptor, cName, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
+                    return cName.withMemoryRebound(to: UInt8.self, capacity: length) { Array(UnsafeBufferPointer(start: $0, count: length)) }
+                }
+            }
+            guard let name else { return nil }
+            if name.isEmpty { continue }
+            found.append((path.isEmpty ? name : path + [UInt8(ascii: "/")] + name, Stamp(info)))
+        }
+        return found.sorted { $0.0.lexicographicallyPrecedes($1.0) }
+    }
+
+    /// The wall clock in nanoseconds, for the racy window (file times are wall-clock times).
+    static func clock() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+    }
+}
+
+extension FileInventory {
+    func encode(into writer: inout BinaryWriter) {
+        writer.string(root)
+        writer.integer(Int64(skipping.count))
+        for name in skipping.sorted() { writer.string(name) }
+        writer.integer(Int64(stamps.count))
+        writer.integer(Int64(paths.count))
+        writer.raw(paths)
+        for s in stamps {
+            for v in [s.kind, s.inode, s.size, s.modified, s.changed] { writer.integer(v) }
+        }
+    }
+
+    static func decode(from reader: inout BinaryReader) -> FileInventory? {
+        guard let root = reader.string(), let skippedCount = reader.count(minimumSize: 8) else { return nil }
+        var skipping: Set<String> = []
+        for _ in 0..<skippedCount {
+            guard let name = reader.string() else { return nil }
+            skipping.insert(name)
+        }
+        guard let count = reader.count(minimumSize: 41), let length = reader.count(), let paths = reader.raw(length) else {
+            return nil
+        }
+        var inventory = FileInventory(root: root, skipping: skipping)
+        inventory.paths = paths
+        inventory.stamps.reserveCapacity(count)
+        for _ in 0..<count {
+            guard let kind = reader.integer(), let inode = reader.integer(), let size = reader.integer(),
+                let modified = reader.integer(), let changed = reader.integer()
+            else { return nil }
+            inventory.stamps.append(Stamp(kind: kind, inode: inode, size: size, modified: modified, changed: changed))
+        }
+        return inventory
+    }
+}

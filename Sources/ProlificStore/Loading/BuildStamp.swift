@@ -1,0 +1,106 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import ProlificCore
+
+/// What the last build was made from and what it wrote, in `.prolific/build.stamp` inside the
+/// content directory: when nothing of it changed, the site on disk is already what a build would
+/// write, and `build` ends at once instead of reading and rendering everything again.
+///
+/// The inputs are every file under the content directory and the templates folder (by their
+/// metadata, `FileInventory`), and a key for the rest: the binary itself, `--now`, `--out`, which
+/// templates, and git's `HEAD` (tallies weigh who committed what). The output is every file of the
+/// site, so a site edited or deleted by hand is built again. Like `HistoryCache`, it is only speed:
+/// anything unreadable, missing or different means a full build, and a linked `.prolific/` is
+/// neither read nor written.
+public struct BuildStamp: Sendable {
+    static let magic: Int64 = 0x5052_4F4C_4255_4901  // "PROLBUI" v1
+    static let file = ".prolific/build.stamp"
+
+    /// The inputs that are not files: see `key(now:out:templates:layout:)`.
+    public var key: [String]
+    public var content: FileInventory
+    /// The templates folder, when the theme came from one (the built-in theme is in the binary).
+    public var templates: FileInventory?
+    public var site: FileInventory
+    /// The last build's counts, for its summary line.
+    public var pages: Int
+    public var files: Int
+
+    public init(key: [String], content: FileInventory, templates: FileInventory?, site: FileInventory, pages: Int, files: Int) {
+        (self.key, self.content, self.templates, self.site, self.pages, self.files) = (key, content, templates, site, pages, files)
+    }
+
+    /// The content directory as a build reads it: all but `.prolific/` (where this stamp and the
+    /// other caches live) and a `.git` folder (`HEAD` is in the key).
+    public static func inventory(of layout: ContentLayout) -> FileInventory? {
+        FileInventory.take(of: layout.root, skipping: [".prolific", ".git"])
+    }
+
+    /// The non-file inputs of a build: the running binary (its inode, size and time: a rebuilt
+    /// prolific may render differently), the moment, the output and templates folders as given,
+    /// and the commit git's evidence comes from ("" outside a repository).
+    public static func key(now: Timestamp, out: String, templates: String?, layout: ContentLayout) -> [String] {
+        let binary = FileInventory.stamp("/proc/self/exe", following: true)
+        let head = GitProcess.run(["rev-parse", "--verify", "--quiet", "HEAD"], in: layout.root)
+        return [
+            "binary \(binary.map { "\($0.inode) \($0.size) \($0.modified)" } ?? "unknown")",
+            "now \(now.iso8601)",
+            "out \(out)",
+            "templates \(templates ?? "(built-in)")",
+            "git \(head.flatMap { $0.succeeded ? $0.text : nil } ?? "")",
+        ]
+    }
+
+    /// Whether a build with `key` would write exactly the site that is there.
+    public func isCurrent(key: [String]) -> Bool {
+        guard key == self.key, !key[0].hasSuffix("unknown") else { return false }
+        return content.isUnchanged() && (templates?.isUnchanged() ?? true) && site.isUnchanged()
+    }
+
+    static func path(_ layout: ContentLayout) -> String { "\(layout.root)/\(file)" }
+
+    public static func load(_ layout: ContentLayout) -> BuildStamp? {
+        guard HistoryCache.isUsable(layout), let bytes = try? FileSystem.readBytes(path(layout), limit: 1 << 31) else {
+            return nil
+        }
+        var r = BinaryReader(bytes)
+        guard r.integer() == magic, let keyCount = r.count(minimumSize: 8) else { return nil }
+        var key: [String] = []
+        for _ in 0..<keyCount {
+            guard let part = r.string() else { return nil }
+            key.append(part)
+        }
+        guard let content = FileInventory.decode(from: &r), let hasTemplates = r.integer() else { return nil }
+        var templates: FileInventory? = nil
+        if hasTemplates == 1 {
+            guard let inventory = FileInventory.decode(from: &r) else { return nil }
+            templates = inventory
+        }
+        guard let site = FileInventory.decode(from: &r), let pages = r.integer(), let files = r.integer(), r.isAtEnd else {
+            return nil
+        }
+        return BuildStamp(key: key, content: content, templates: templates, site: site, pages: Int(pages), files: Int(files))
+    }
+
+    /// Saves the stamp atomically; a failure to save only costs speed next time.
+    public func save(_ layout: ContentLayout) {
+        guard HistoryCache.isUsable(layout) else { return }
+        var w = BinaryWriter()
+        w.integer(Self.magic)
+        w.integer(Int64(key.count))
+        for part in key { w.string(part) }
+        content.encode(into: &w)
+        w.integer(templates == nil ? 0 : 1)
+        templates?.encode(into: &w)
+        site.encode(into: &w)
+        w.integer(Int64(pages))
+        w.integer(Int64(files))
+        try? FileSystem.makeDirectories("\(layout.root)/.prolific")
+        try? AtomicFile.write(bytes: w.bytes, to: Self.path(layout))
+    }
+}

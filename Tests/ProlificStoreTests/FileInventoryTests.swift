@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+
+@testable import ProlificStore
+
+/// `FileInventory`: any write, addition, removal or rename under the folder is seen; what it
+/// skips is not; a file written just before the inventory never counts as unchanged.
+@Suite struct FileInventoryTests {
+    /// A small content-like tree, and its inventory with no racy window (files here are new).
+    func tree() throws -> (TemporaryDirectory, FileInventory) {
+        let folder = try TemporaryDirectory()
+        try folder.write("title: T\n", to: "prolific.yml")
+        try folder.write("name: Ann\n", to: "users/ann.md")
+        try folder.write("---\ntitle: Moon\n---\nOnce.\n", to: "projects/moon/project.md")
+        try folder.write("a snippet\n", to: "projects/moon/rounds/0001/submissions/ann-20260101000000.md")
+        try folder.write("cache\n", to: ".prolific/history.cache")
+        let inventory = try #require(FileInventory.take(of: folder.path, skipping: [".prolific"], racyAfter: .max))
+        // File times come from a clock that ticks every few milliseconds: let it move on, so a
+        // change below gets a time of its own.
+        Thread.sleep(forTimeInterval: 0.05)
+        return (folder, inventory)
+    }
+
+    @Test func anUntouchedTreeIsUnchanged() throws {
+        let (folder, inventory) = try tree()
+        #expect(inventory.count == 11, "the root, 4 files and 6 folders below it (not .prolific/)")
+        #expect(inventory.isUnchanged())
+        _ = folder
+    }
+
+    @Test func aWriteOfTheSameSizeIsSeenEvenWithTheOldTimePutBack() throws {
+        let (folder, inventory) = try tree()
+        let path = folder.path("projects/moon/rounds/0001/submissions/ann-20260101000000.md")
+        let old = try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date
+        try folder.write("a snippeT\n", to: "projects/moon/rounds/0001/submissions/ann-20260101000000.md")
+        try FileManager.default.setAttributes([.modificationDate: try #require(old)], ofItemAtPath: path)
+        #expect(!inventory.isUnchanged(), "the change time moved, though size and mtime are the old ones")
+    }
+
+    @Test func anAddedRemovedOrRenamedFileIsSeen() throws {
+        for change in ["add", "remove", "rename", "folder"] {
+            let (folder, inventory) = try tree()
+            switch change {
+            case "add": try folder.write("x\n", to: "projects/moon/rounds/0001/submissions/bob-20260101000000.md")
+            case "remove": try FileManager.default.removeItem(atPath: folder.path("users/ann.md"))
+            case "rename": try FileManager.default.moveItem(atPath: folder.path("users/ann.md"), toPath: folder.path("users/anne.md"))
+            default: try FileManager.default.createDirectory(atPath: folder.path("projects/sun"), withIntermediateDirectories: false)
+            }
+            #expect(!inventory.isUnchanged(), "\(change)")
+        }
+    }
+
+    @Test func skippedFoldersAreNotLookedAt() throws {
+        let (folder, inventory) = try tree()
+        try folder.write("another cache\n", to: ".prolific/history.cache")
+        try folder.write("new\n", to: ".prolific/build.stamp")
+        #expect(inventory.isUnchanged())
+        try FileManager.default.removeItem(atPath: folder.path(".prolific"))
+        #expect(inventory.isUnchanged(), "even made or removed: the root's times are not compared")
+        try folder.write("x\n", to: "reports/r.md")
+        #expect(!inventory.isUnchanged(), "but a new top-level entry is seen")
+    }
+
+    @Test func aLinkIsRecordedNotFollowed() throws {
+        let folder = try TemporaryDirectory()
+        let outside = try TemporaryDirectory()
+        try outside.write("secret\n", to: "secret.txt")
+        try folder.write("name: Ann\n", to: "users/ann.md")
+        try FileManager.default.createSymbolicLink(atPath: folder.path("users/link"), withDestinationPath: outside.path)
+        let inventory = try #require(FileInventory.take(of: folder.path, skipping: [], racyAfter: .max))
+        #expect(inventory.count == 4, "root, users/, ann.md and the link itself")
+        Thread.sleep(forTimeInterval: 0.05)
+        try outside.write("changed\n", to: "secret.txt")
+        #expect(inventory.isUnchanged(), "what a link leads to is not content")
+    }
+
+    @Test func entriesWrittenJustBeforeTheInventoryNeverCountAsUnchanged() throws {
+        let folder = try TemporaryDirectory()
+        try folder.write("name: Ann\n", to: "users/ann.md")
+        let racy = try #require(FileInventory.take(of: folder.path))
+        #expect(!racy.isUnchanged(), "written less than two seconds ago: it could still change within its clock tick")
+        let settled = try #require(FileInventory.take(of: folder.path, guardingRacyWrites: false))
+        #expect(settled.isUnchanged())
+    }
+
+    @Test func aMissingOrNonFolderRootHasNoInventory() throws {
+        let folder = try TemporaryDirectory()
+        try folder.write("x\n", to: "file")
+        #expect(FileInventory.take(of: folder.path("missing")) == nil)
+        #expect(FileInventory.take(of: folder.path("file")) == nil)
+    }
+
+    @Test func itSurvivesEncodingAndNeverTrapsOnACorruptCopy() throws {
+        let (folder, inventory) = try tree()
+        var writer = BinaryWriter()
+        inventory.encode(into: &writer)
+        var reader = BinaryReader(writer.bytes)
+        let decoded = try #require(FileInventory.decode(from: &reader))
+        #expect(decoded == inventory && reader.isAtEnd)
+        #expect(decoded.isUnchanged())
+        for cut in stride(from: 0, to: writer.bytes.count, by: 7) {
+            var truncated = BinaryReader(Array(writer.bytes[..<cut]))
+            #expect(FileInventory.decode(from: &truncated) == nil)
+        }
+        _ = folder
+    }
+}
