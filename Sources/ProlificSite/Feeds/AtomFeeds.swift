@@ -8,8 +8,10 @@ import ProlificCore
 /// so it never changes between builds. Only listed projects reach the site's and players' feeds.
 struct AtomFeeds {
     let site: SiteModel
-    /// Entries per feed; older ones drop off.
-    static let limit = 50
+    /// Entries per feed; older ones drop off. Readers poll a feed often and keep what they have
+    /// seen, so a feed needs only what is new since the last poll: 20 entries are weeks of a busy
+    /// project (WordPress and jekyll-feed keep 10). Each entry carries the whole snippet.
+    static let limit = 20
 
     /// One feed to write.
     struct Plan {
