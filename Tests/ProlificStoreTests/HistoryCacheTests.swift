@@ -76,6 +76,24 @@ import Testing
         #expect(HistoryCache.load(layout)?.entries.first?.stamp == HistoryCache.stamp(layout, Make.slug("sun"), Make.number(1)))
     }
 
+    /// `build` reads everything anyway: it saves the cache a `close` would, so the next close
+    /// reads only stamps, and that close decides exactly as one reading every file.
+    @Test func aBuildWarmsTheCacheForTheNextClose() throws {
+        let reference = try closeMoon(try world())
+        let world = try world()
+        let layout = ContentLayout(root: world.root)
+        try FileManager.default.removeItem(atPath: world.directory.path("Content/.prolific"))
+        let content = try world.reader.loadValid()
+        HistoryCache.warm(from: content, layout: layout)
+        let warmed = try #require(HistoryCache.load(layout))
+        #expect(warmed.entries.map { "\($0.slug)/\($0.number.value)" } == ["sun/1"])
+        #expect(warmed.scanned.keys.sorted() == ["moon", "moon/0001", "sun", "sun/0001", "sun/0002"])
+        let saved = try Data(contentsOf: URL(fileURLWithPath: cacheFile(world)))
+        HistoryCache.warm(from: content, layout: layout)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: cacheFile(world))) == saved, "an up-to-date cache is left as it is")
+        #expect(try closeMoon(world) == reference)
+    }
+
     @Test func binaryReaderNeverTrapsOnBadInput() {
         var reader = BinaryReader([1, 2, 3])
         #expect(reader.integer() == nil)

@@ -20,7 +20,8 @@ struct SiteRun {
         var seconds: Double
         /// Files whose bytes changed since the previous site; the others were kept.
         var written: Int
-        /// Seconds spent in each phase, in order: load, render, write, stamp; or only check, when
+        /// Seconds spent in each phase, in order: load, render, write, stamp (with the history
+        /// cache for `close`); or only check, when
         /// nothing changed since the last build.
         var phases: [(name: String, seconds: Double)]
         /// Whether the site was already what this build would write (`BuildStamp`).
@@ -74,6 +75,8 @@ struct SiteRun {
         lap("render")
         let report = try SiteWriter.write(files, to: out)
         lap("write")
+        // The next `close` then reads stamps instead of every closed round.
+        HistoryCache.warm(from: content, layout: layout)
         let pages = files.filter { $0.path.hasSuffix(".html") }.count
         if let contentBefore, templatesBefore ?? nil != nil || templatesFolder == nil,
             let site = FileInventory.take(of: out, guardingRacyWrites: false)

@@ -15,7 +15,7 @@ import ProlificCore
 /// differs, a round missing, or a cutoff the cached history can't serve, and it is rebuilt from the
 /// files. `check` never uses it. Edits in place that keep a folder's time (not what git or
 /// `prolific` do) are tampering with closed rounds, which `check` reports.
-struct HistoryCache {
+public struct HistoryCache {
     static let magic: Int64 = 0x5052_4F4C_4849_5302  // "PROLHIS" v2
     static let file = ".prolific/history.cache"
     static let scanFile = ".prolific/scan.cache"
@@ -66,6 +66,40 @@ struct HistoryCache {
         var info = stat()
         guard stat(path, &info) == 0 else { return Stamp(round: [-1, -1]) }
         return Stamp(round: [Int64(info.st_size), Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)])
+    }
+
+    /// Saves the cache `close` would build, from content a build has read in full, unless the
+    /// cache on disk already covers exactly those rounds: the next `close` then reads only the
+    /// stamps. Rounds are recorded in the order `close` records them (closing time, slug, number).
+    public static func warm(from content: Content, layout: ContentLayout) {
+        guard isUsable(layout) else { return }
+        var entries: [Entry] = []
+        var rounds: [String: Round] = [:]
+        var scanned: [String: Scan] = [:]
+        for project in content.projects {
+            scanned[project.slug.rawValue] = Scan(
+                stamp: stamp(file: layout.projectFile(project.slug)), time: project.created, owner: project.owner)
+            for round in project.rounds {
+                let key = "\(project.slug)/\(round.number.folderName)"
+                let roundStamp = stamp(layout, project.slug, round.number)
+                scanned[key] = Scan(stamp: roundStamp, time: round.closed)
+                guard let closed = round.closed else { continue }
+                entries.append(Entry(slug: project.slug, number: round.number, closed: closed, stamp: roundStamp))
+                rounds[key] = round
+            }
+        }
+        entries.sort { ($0.closed, $0.slug, $0.number) < ($1.closed, $1.slug, $1.number) }
+        let cached = load(layout)
+        if cached?.entries != entries {
+            var history = VotingHistory()
+            for entry in entries {
+                if let round = rounds["\(entry.slug)/\(entry.number.folderName)"] { history.record(round) }
+            }
+            HistoryCache(entries: entries, scanned: scanned, history: history).save(layout)
+        }
+        if cached?.scanned != scanned {
+            HistoryCache(entries: [], scanned: scanned, history: VotingHistory()).saveScan(layout)
+        }
     }
 
     static func path(_ layout: ContentLayout) -> String { "\(layout.root)/\(file)" }
