@@ -14,16 +14,16 @@ import Testing
     func render(
         _ template: String, _ data: [String: Any] = [:], partials: [String: String] = [:], legacyFirstLine: Bool = false
     ) throws -> Rendered {
-        var templates: [String: Template] = [:]
+        var templates: [String: [TemplateNode]] = [:]
         for (name, text) in partials.merging(["main": template], uniquingKeysWith: { $1 }) {
-            let bytes = Array(text.utf8)
-            templates[name] = Template(
-                nodes: try TemplateParser.parse(bytes, legacyFirstLine: legacyFirstLine), textSize: bytes.count)
+            templates[name] = try TemplateParser.parse(Array(text.utf8), legacyFirstLine: legacyFirstLine)
         }
-        var renderer = TemplateRenderer(templates: templates, root: data, capacity: 64)
-        renderer.render(templates["main"]?.nodes ?? [])
+        let program = TemplateProgram(templates: templates)
+        #expect(program.isConsistent)
+        let rendered = TemplateRenderer.render(program, template: "main", root: data, capacity: 64)
         return Rendered(
-            text: String(decoding: renderer.output, as: UTF8.self), missing: renderer.missing, tooDeep: renderer.tooDeep)
+            text: String(decoding: rendered?.output ?? [], as: UTF8.self), missing: rendered?.missing,
+            tooDeep: rendered?.tooDeep ?? false)
     }
 
     func text(_ template: String, _ data: [String: Any] = [:], partials: [String: String] = [:]) throws -> String {

@@ -32,9 +32,3 @@ struct TemplatePath: Sendable, Equatable {
         anchored = name.first == "." && !parts.isEmpty
     }
 }
-
-/// A compiled template: its node tree, and the size of its text, a hint for the output buffer.
-struct Template: Sendable {
-    let nodes: [TemplateNode]
-    let textSize: Int
-}

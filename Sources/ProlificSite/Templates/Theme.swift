@@ -15,7 +15,8 @@ public struct Theme: Sendable {
         "card", "tags", "pagination", "avatar",
     ]
 
-    let templates: [String: Template]
+    /// Every template, compiled.
+    let program: TemplateProgram
     /// Where each template came from, for messages.
     let templatePaths: [String: String]
     /// Files copied as they are into the site, by their path inside it.
@@ -58,7 +59,8 @@ public struct Theme: Sendable {
     }
 
     init(files: [(String, [UInt8])], folder: String) throws(Diagnostics) {
-        var templates: [String: Template] = [:]
+        var templates: [String: [TemplateNode]] = [:]
+        var textSize = 0
         var paths: [String: String] = [:]
         var statics: [(String, [UInt8])] = []
         var problems: [Diagnostic] = []
@@ -78,8 +80,8 @@ public struct Theme: Sendable {
             }
             do {
                 // The old loader put a pragma before line 1; `legacyFirstLine` keeps its effect.
-                let nodes = try TemplateParser.parse(bytes, legacyFirstLine: true)
-                templates[name] = Template(nodes: nodes, textSize: bytes.count)
+                templates[name] = try TemplateParser.parse(bytes, legacyFirstLine: true)
+                textSize = max(textSize, bytes.count)
                 paths[name] = path
                 broken.remove(name)
             } catch {
@@ -93,29 +95,31 @@ public struct Theme: Sendable {
             problems.append(Diagnostic(path: "\(folder)/\(name).mustache", message: "missing template '\(name)'"))
         }
         guard problems.isEmpty else { throw Diagnostics(problems) }
-        self.templates = templates
+        self.program = TemplateProgram(templates: templates)
+        guard program.isConsistent else {
+            throw Diagnostics([Diagnostic(path: folder, message: "internal error: the templates compiled inconsistently")])
+        }
         self.templatePaths = paths
         self.staticFiles = statics
-        self.outputCapacity = 2 * (templates["base"]?.textSize ?? 0) + 8192
+        self.outputCapacity = 4 * textSize + 8192
     }
 
     /// Renders the template `name` with `context`; a value the template names that the context
     /// lacks is an error, never silently empty output.
     func render(_ name: String, _ context: [String: Any]) throws(Diagnostics) -> [UInt8] {
-        guard let template = templates[name] else {
+        guard let rendered = TemplateRenderer.render(program, template: name, root: context, capacity: outputCapacity)
+        else {
             throw Diagnostics([.plain("missing template '\(name)'")])
         }
-        var renderer = TemplateRenderer(templates: templates, root: context, capacity: outputCapacity + template.textSize)
-        renderer.render(template.nodes)
         let path = templatePaths[name] ?? name
-        if let missing = renderer.missing {
+        if let missing = rendered.missing {
             throw Diagnostics([
                 Diagnostic(
                     path: path,
                     message: "unknown variable '\(missing)' (not a value of this page or any template it includes)")
             ])
         }
-        if renderer.tooDeep {
+        if rendered.tooDeep {
             throw Diagnostics([
                 Diagnostic(
                     path: path,
@@ -123,7 +127,7 @@ public struct Theme: Sendable {
             ])
         }
         // Pages stay in memory until the site is written: keep no spare capacity.
-        let output = renderer.output
+        let output = rendered.output
         guard output.capacity > output.count + output.count / 8 else { return output }
         return Array(unsafeUninitializedCapacity: output.count) { buffer, count in
             count = buffer.initialize(fromContentsOf: output)
