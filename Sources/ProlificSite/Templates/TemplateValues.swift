@@ -1,12 +1,13 @@
 /// How templates read the values pages give them: `[String: Any]` trees.
 ///
-/// Pages put in `String`, `Int`, `Bool`, `[String: Any]` (and `[String: String]`), and lists of
-/// those (`[[String: Any]]`, `[[String: String]]`, `[String: [[String: Any]]]` for the calendar's
-/// weeks). Those are recognised by their exact type, which costs a pointer comparison: a cast of
-/// `Any` to `[String: Any]` would also accept a `[String: String]` by converting it (allocating
-/// a new dictionary), and protocol casts look the conformance up. Anything else takes a slower path
-/// that treats it as swift-mustache did: optionals unwrapped, any string-keyed dictionary, any
-/// `Array`/`Set`/reversed collection as a list, other values by their stored properties (`Mirror`).
+/// Pages put in `String`, `Int`, `Bool`, `[String: Any]`, `[String: String]` (`site`,
+/// `generated`), lists of those (`[[String: Any]]`, `[[String: String]]`), and the calendar's weeks
+/// (`[[String: [[String: Any]]]]`). The common ones are recognised by their exact type, which costs
+/// a pointer comparison: a cast of `Any` to `[String: Any]` would also accept a `[String: String]`
+/// by converting it (allocating a new dictionary), and protocol casts look the conformance up.
+/// Anything else takes a slower path that treats it as swift-mustache did: optionals unwrapped,
+/// any string-keyed dictionary, any `Array`/`Set`/reversed collection as a list, other values by
+/// their stored properties (`Mirror`).
 enum TemplateValues {
     /// The member `name` of `value` (a dictionary's entry), or nil when it has none.
     static func member(_ name: String, of value: Any) -> Any? {

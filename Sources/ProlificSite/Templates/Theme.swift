@@ -4,10 +4,11 @@ import ProlificCore
 /// The templates and static files a site is rendered with: a `Templates/` folder, or the defaults
 /// compiled into the binary when there is none.
 ///
-/// Templates are Mustache, compiled once when the theme loads (`TemplateParser`) and rendered by
-/// our own small engine (`TemplateRenderer`): logic-less, so a template a user edits can't run code;
-/// `{{value}}` escapes HTML. It replaced swift-mustache, whose dynamic lookups were a quarter of a
-/// large build, and gives the same bytes for the same templates.
+/// Templates are Mustache (the spec's tags, no lambdas or transforms: docs/templates.md), compiled
+/// once when the theme loads (`TemplateParser`, `TemplateProgram`) and rendered by our own small
+/// engine (`TemplateRenderer`): logic-less, so a template a user edits can't run code; `{{value}}`
+/// escapes HTML (`HTMLEscaping`). It replaced swift-mustache, whose dynamic lookups were a quarter
+/// of a large build, and gives the same bytes for the same templates.
 public struct Theme: Sendable {
     /// The pages every theme must provide, as `<name>.mustache`.
     public static let requiredTemplates = [
