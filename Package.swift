@@ -9,7 +9,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
-        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         // EPUB downloads are zip files.
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         // `prolific serve`: a small HTTP server with no dependencies of its own (SwiftNIO-based
@@ -38,7 +37,7 @@ let package = Package(
         .target(
             name: "ProlificSite",
             dependencies: [
-                "ProlificCore", "CCmark", .product(name: "Mustache", package: "swift-mustache"),
+                "ProlificCore", "CCmark",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),

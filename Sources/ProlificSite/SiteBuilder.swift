@@ -65,7 +65,7 @@ public struct SiteBuilder {
         for start in stride(from: 0, to: jobs.count, by: batch) {
             let slice = Array(jobs[start..<min(jobs.count, start + batch)])
             files += try Parallel.map(slice) { (job: PageJob) throws(Diagnostics) in
-                OutputFile(path: job.context.path, text: try theme.render(job.template, job.context.values(job.values())))
+                OutputFile(path: job.context.path, contents: try theme.render(job.template, job.context.values(job.values())))
             }
             progress?(start + slice.count, jobs.count)
         }

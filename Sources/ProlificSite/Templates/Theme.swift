@@ -1,12 +1,14 @@
 import Foundation
-import Mustache
 import ProlificCore
 
 /// The templates and static files a site is rendered with: a `Templates/` folder, or the defaults
 /// compiled into the binary when there is none.
 ///
-/// Templates are Mustache (hummingbird-project/swift-mustache): logic-less, so a template a user
-/// edits can't run code; `{{value}}` escapes HTML; it has no dependencies of its own and builds fast.
+/// Templates are Mustache (the spec's tags, no lambdas or transforms: docs/templates.md), compiled
+/// once when the theme loads (`TemplateParser`, `TemplateProgram`) and rendered by our own small
+/// engine (`TemplateRenderer`): logic-less, so a template a user edits can't run code; `{{value}}`
+/// escapes HTML (`HTMLEscaping`). It replaced swift-mustache, whose dynamic lookups were a quarter
+/// of a large build, and gives the same bytes for the same templates.
 public struct Theme: Sendable {
     /// The pages every theme must provide, as `<name>.mustache`.
     public static let requiredTemplates = [
@@ -14,11 +16,14 @@ public struct Theme: Sendable {
         "card", "tags", "pagination", "avatar",
     ]
 
-    let library: MustacheLibrary
+    /// Every template, compiled.
+    let program: TemplateProgram
     /// Where each template came from, for messages.
     let templatePaths: [String: String]
     /// Files copied as they are into the site, by their path inside it.
     public let staticFiles: [(path: String, contents: [UInt8])]
+    /// The room reserved for a page's output before it is rendered.
+    let outputCapacity: Int
 
     /// The built-in templates.
     public static func builtIn() throws(Diagnostics) -> Theme {
@@ -55,8 +60,8 @@ public struct Theme: Sendable {
     }
 
     init(files: [(String, [UInt8])], folder: String) throws(Diagnostics) {
-        HTMLEscaping.register()
-        var library = MustacheLibrary()
+        var templates: [String: [TemplateNode]] = [:]
+        var textSize = 0
         var paths: [String: String] = [:]
         var statics: [(String, [UInt8])] = []
         var problems: [Diagnostic] = []
@@ -70,81 +75,79 @@ public struct Theme: Sendable {
             guard relative.hasSuffix(".mustache"), !relative.contains("/") else { continue }
             let name = String(relative.dropLast(".mustache".count))
             broken.insert(name)
-            guard let text = String(validating: bytes, as: UTF8.self) else {
+            guard String(validating: bytes, as: UTF8.self) != nil else {
                 problems.append(Diagnostic(path: path, message: "is not valid UTF-8 text"))
                 continue
             }
             do {
-                // Every template escapes with `HTMLEscaping`; the pragma adds nothing to the output.
-                library.register(try MustacheTemplate(string: HTMLEscaping.pragma + text), named: name)
+                // The old loader put a pragma before line 1; `legacyFirstLine` keeps its effect.
+                templates[name] = try TemplateParser.parse(bytes, legacyFirstLine: true)
+                textSize = max(textSize, bytes.count)
                 paths[name] = path
                 broken.remove(name)
-            } catch let error as MustacheTemplate.ParserError {
-                // The pragma sits before line 1's text: take its width off columns of line 1.
-                let line = error.context.lineNumber
-                let column = error.context.columnNumber - (line == 1 ? HTMLEscaping.pragma.count : 0)
+            } catch {
+                let (line, column) = error.position(in: bytes)
                 problems.append(
                     Diagnostic(
-                        path: path, position: TextPosition(line: line, column: max(1, column)),
-                        message: Self.describe(error.error)))
-            } catch {
-                problems.append(Diagnostic(path: path, message: "\(error)"))
+                        path: path, position: TextPosition(line: line, column: column), message: Self.describe(error.kind)))
             }
         }
         for name in Self.requiredTemplates where paths[name] == nil && !broken.contains(name) {
             problems.append(Diagnostic(path: "\(folder)/\(name).mustache", message: "missing template '\(name)'"))
         }
         guard problems.isEmpty else { throw Diagnostics(problems) }
-        self.library = library
+        self.program = TemplateProgram(templates: templates)
+        guard program.isConsistent else {
+            throw Diagnostics([Diagnostic(path: folder, message: "internal error: the templates compiled inconsistently")])
+        }
         self.templatePaths = paths
         self.staticFiles = statics
+        self.outputCapacity = 4 * textSize + 8192
     }
 
     /// Renders the template `name` with `context`; a value the template names that the context
     /// lacks is an error, never silently empty output.
-    func render(_ name: String, _ context: [String: Any]) throws(Diagnostics) -> String {
-        let root = StrictContext(context)
-        guard let text = library.render(root, withTemplate: name) else {
+    func render(_ name: String, _ context: [String: Any]) throws(Diagnostics) -> [UInt8] {
+        guard let rendered = TemplateRenderer.render(program, template: name, root: context, capacity: outputCapacity)
+        else {
             throw Diagnostics([.plain("missing template '\(name)'")])
         }
-        if let missing = root.missing.first {
+        let path = templatePaths[name] ?? name
+        if let missing = rendered.missing {
             throw Diagnostics([
                 Diagnostic(
-                    path: templatePaths[name] ?? name,
+                    path: path,
                     message: "unknown variable '\(missing)' (not a value of this page or any template it includes)")
             ])
         }
-        return text
-    }
-
-    static func describe(_ error: Error) -> String {
-        switch error as? MustacheTemplate.Error {
-        case .sectionCloseNameIncorrect: "a section is closed with a different name than it was opened with"
-        case .unfinishedName: "unfinished tag"
-        case .expectedSectionEnd: "a section is not closed"
-        case .invalidSetDelimiter: "invalid delimiter change"
-        case .transformAppliedToInheritanceSection: "a transform is applied to an inheritance section"
-        case .illegalTokenInsideInheritSection: "illegal tag inside an inheritance section"
-        case .textInsideInheritSection: "text inside an inheritance section"
-        case .invalidConfigVariableSyntax: "invalid configuration tag"
-        case .unrecognisedConfigVariable: "unrecognised configuration tag"
-        case nil: "\(error)"
+        if rendered.tooDeep {
+            throw Diagnostics([
+                Diagnostic(
+                    path: path,
+                    message: "templates nest more than \(TemplateRenderer.depthLimit) deep: does a partial or block include itself?")
+            ])
+        }
+        // Pages stay in memory until the site is written: keep no spare capacity.
+        let output = rendered.output
+        guard output.capacity > output.count + output.count / 8 else { return output }
+        return Array(unsafeUninitializedCapacity: output.count) { buffer, count in
+            count = buffer.initialize(fromContentsOf: output)
         }
     }
-}
 
-/// The root of a page's values: a name that reaches it without being found anywhere is recorded,
-/// so a misspelt `{{titel}}` fails the build instead of rendering nothing.
-final class StrictContext: MustacheParent, @unchecked Sendable {
-    private let values: [String: Any]
-    private(set) var missing: [String] = []
-
-    init(_ values: [String: Any]) { self.values = values }
-
-    func child(named name: String) -> Any? {
-        if let value = values[name] { return value }
-        if !missing.contains(name) { missing.append(name) }
-        return nil
+    static func describe(_ error: TemplateSyntaxError.Kind) -> String {
+        switch error {
+        case .closingNameMismatch: "a section is closed with a different name than it was opened with"
+        case .unfinishedTag: "unfinished tag"
+        case .unclosedSection: "a section is not closed"
+        case .invalidDelimiters: "invalid delimiter change"
+        case .illegalTagInsideParent: "illegal tag inside an inheritance section: only {{$block}} overrides may be there"
+        case .transform: "transforms such as {{uppercased(name)}} are not supported: give the page the value it needs"
+        case .pragma: "pragmas ({{% …}}) are not supported"
+        case .dynamicPartial: "dynamic partials ({{>*name}}) are not supported"
+        case .emptyName: "a tag without a name"
+        case .tooDeep: "sections nest more than \(TemplateParser.depthLimit) deep"
+        }
     }
 }
 
