@@ -41,6 +41,18 @@ public struct SiteBuilder {
 
     /// Every file of the site, in path order. `progress` hears `(pages done, pages in all)`.
     public func build(progress: ((Int, Int) -> Void)? = nil) throws(Diagnostics) -> [OutputFile] {
+        var files: [OutputFile] = []
+        try build(progress: progress) { (batch: [OutputFile]) throws(Diagnostics) in files += batch }
+        return files.sorted { $0.path < $1.path }
+    }
+
+    /// Renders the site batch by batch, handing each batch of files to `emit` (from this
+    /// thread) as soon as it is ready, so the caller can write it and let it go: a big site
+    /// never sits whole in memory. Returns how many pages (HTML files) there were.
+    @discardableResult
+    public func build(
+        progress: ((Int, Int) -> Void)? = nil, emit: ([OutputFile]) throws(Diagnostics) -> Void
+    ) throws(Diagnostics) -> Int {
         let site = SiteModel(content: content, now: now, evidence: evidence, html: Markdown.html)
         var jobs: [PageJob] = []
         jobs += HomePages(site: site).jobs()
@@ -58,27 +70,28 @@ public struct SiteBuilder {
                     site: content.config, now: now, path: SitePath.notFound, title: "Page not found",
                     description: "This page isn’t part of the story."), values: { [:] }))
 
-        var files: [OutputFile] = []
-        files.reserveCapacity(jobs.count * 2)
         // Batches on every core; progress is told between batches, from this thread.
         let batch = 512
         for start in stride(from: 0, to: jobs.count, by: batch) {
             let slice = Array(jobs[start..<min(jobs.count, start + batch)])
-            files += try Parallel.map(slice) { (job: PageJob) throws(Diagnostics) in
-                OutputFile(path: job.context.path, contents: try theme.render(job.template, job.context.values(job.values())))
-            }
+            try emit(
+                try Parallel.map(slice) { (job: PageJob) throws(Diagnostics) in
+                    OutputFile(path: job.context.path, contents: try theme.render(job.template, job.context.values(job.values())))
+                })
             progress?(start + slice.count, jobs.count)
         }
-        files.append(SiteMap.file(pages: jobs.filter(\.isListed).map(\.context.path), baseURL: content.config.baseURL))
-        files.append(SiteMap.robots(baseURL: content.config.baseURL))
-        files += try AtomFeeds(site: site).files()
-        files.append(ICalendar(site: site).file())
-        files.append(SearchIndex(site: site).file())
-        files += try EpubBooks(site: site).files()
-        files += try Parallel.map(site.users) { (user: User) throws(Diagnostics) in BadgeCard(site: site, user: user).file() }
-        for file in theme.staticFiles {
-            files.append(OutputFile(path: file.path, contents: file.contents))
+        try emit([
+            SiteMap.file(pages: jobs.filter(\.isListed).map(\.context.path), baseURL: content.config.baseURL),
+            SiteMap.robots(baseURL: content.config.baseURL), ICalendar(site: site).file(), SearchIndex(site: site).file(),
+        ])
+        let feeds = AtomFeeds(site: site)
+        let plans = feeds.plans()
+        for start in stride(from: 0, to: plans.count, by: batch) {
+            try emit(Parallel.map(Array(plans[start..<min(plans.count, start + batch)])) { feeds.feed($0) })
         }
-        return files.sorted { $0.path < $1.path }
+        try emit(try EpubBooks(site: site).files())
+        try emit(try Parallel.map(site.users) { (user: User) throws(Diagnostics) in BadgeCard(site: site, user: user).file() })
+        try emit(theme.staticFiles.map { OutputFile(path: $0.path, contents: $0.contents) })
+        return jobs.count
     }
 }

@@ -16,6 +16,20 @@ import Testing
         #expect(html.contains("<!-- raw HTML omitted -->"))
     }
 
+    /// The byte scan that lets most bodies skip the page-aware renderer: it must never miss an
+    /// image or a `data:` target, in any case, at either end of the text.
+    @Test func theQuickScanFindsEveryImageAndDataLink() {
+        for text in ["![a](b.png)", "x ![", "[a](DATA:x)", "[a](dAtA:x)", "data:", "é data: é", "[a]( data:image/png;base64,AA)"] {
+            #expect(Markdown.mayNeedRewriting(text), "\(text)")
+        }
+        for text in ["", "!", "[", "plain text", "! [a](b)", "[a](b)", "dat:a", "data :", "date:", "ata:", "datum: x", "d\u{0}ata:"] {
+            #expect(!Markdown.mayNeedRewriting(text), "\(text)")
+        }
+        #expect(Markdown.mentionsData("x DaTa:y") && !Markdown.mentionsData("![a](b.png)"))
+        let bridged = String(decoding: Array("a ![b](c)".utf8), as: UTF8.self)
+        #expect(Markdown.mayNeedRewriting(bridged))
+    }
+
     @Test func imagesAreDecidedOneByOneAndDataLinksUnwrapped() {
         let html = Markdown.html("![a](a.png) ![b](b.png) ![c](c.png) [d](data:image/png;base64,AAAA) [e](https://x.example)") {
             switch $0 {

@@ -20,7 +20,7 @@ struct SiteRun {
         var seconds: Double
         /// Files whose bytes changed since the previous site; the others were kept.
         var written: Int
-        /// Seconds spent in each phase, in order: load, render, write, stamp (with the history
+        /// Seconds spent in each phase, in order: load, render and write, stamp (with the history
         /// cache for `close`); or only check, when
         /// nothing changed since the last build.
         var phases: [(name: String, seconds: Double)]
@@ -67,28 +67,45 @@ struct SiteRun {
         let progress = showsProgress ? Progress() : nil
         let builder = SiteBuilder(
             content: content, theme: theme, now: game.now, evidence: evidence)
-        var files = try builder.build(progress: progress.map { p in { p.show($0, $1) } })
-        progress?.finish()
-        for path in builder.mediaToCopy {
-            files.append(OutputFile(path: path, contents: try game.reader.mediaBytes(path)))
+        // Each batch is written as soon as it is rendered, then dropped.
+        let staging = try SiteWriter.Staging(output: out)
+        var pages = 0, count = 0
+        let report: SiteWriter.Report
+        do {
+            func write(_ batch: [OutputFile]) throws(Diagnostics) {
+                pages += batch.lazy.filter { $0.path.hasSuffix(".html") }.count
+                count += batch.count
+                try staging.write(batch)
+            }
+            try builder.build(progress: progress.map { p in { p.show($0, $1) } }, emit: write)
+            progress?.finish()
+            let media = builder.mediaToCopy
+            for start in stride(from: 0, to: media.count, by: 64) {
+                var batch: [OutputFile] = []
+                for path in media[start..<min(media.count, start + 64)] {
+                    batch.append(OutputFile(path: path, contents: try game.reader.mediaBytes(path)))
+                }
+                try write(batch)
+            }
+            report = try staging.finish()
+        } catch {
+            staging.discard()
+            throw error
         }
-        lap("render")
-        let report = try SiteWriter.write(files, to: out)
-        lap("write")
+        lap("render and write")
         // The next `close` then reads stamps instead of every closed round.
         HistoryCache.warm(from: content, layout: layout)
-        let pages = files.filter { $0.path.hasSuffix(".html") }.count
         if let contentBefore, templatesBefore ?? nil != nil || templatesFolder == nil,
             let site = FileInventory.take(of: out, guardingRacyWrites: false)
         {
             BuildStamp(
                 key: key, content: contentBefore, templates: templatesBefore ?? nil, site: site, pages: pages,
-                files: files.count
+                files: count
             ).save(layout)
         }
         lap("stamp")
         return Summary(
-            pages: pages, files: files.count, seconds: Date().timeIntervalSince(start), written: report.written,
+            pages: pages, files: count, seconds: Date().timeIntervalSince(start), written: report.written,
             phases: phases)
     }
 

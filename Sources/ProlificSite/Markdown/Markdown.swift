@@ -98,28 +98,42 @@ public enum Markdown {
         cmark_node_free(node)
     }
 
-    private static let dataScheme: [UInt8] = Array("data:".utf8)
-
     /// Whether `text` holds `data:` in any case: a link target that names no address.
     static func mentionsData(_ text: String) -> Bool {
-        var matched = 0
-        for byte in text.utf8 {
-            let lower = byte | 0x20  // ASCII letters to lower case; `:` is unchanged (0x3A has the bit)
-            matched = lower == dataScheme[matched] ? matched + 1 : (lower == dataScheme[0] ? 1 : 0)
-            if matched == dataScheme.count { return true }
-        }
-        return false
+        scan(text, images: false)
     }
 
     /// Whether a document may hold an image (`![`) or a `data:` link, the only things the
-    /// page-aware renderer changes. A byte scan: most bodies have neither.
+    /// page-aware renderer changes. Most bodies have neither, and every feed entry and page
+    /// asks: one pass over the bytes, looking back only at `[` and `:`.
     static func mayNeedRewriting(_ markdown: String) -> Bool {
-        var previous: UInt8 = 0
-        for byte in markdown.utf8 {
-            if byte == UInt8(ascii: "[") && previous == UInt8(ascii: "!") { return true }
-            previous = byte
+        scan(markdown, images: true)
+    }
+
+    private static func scan(_ text: String, images: Bool) -> Bool {
+        if let found = text.utf8.withContiguousStorageIfAvailable({ scan($0, images: images) }) { return found }
+        let bytes = Array(text.utf8)
+        return bytes.withUnsafeBufferPointer { scan($0, images: images) }
+    }
+
+    private static func scan(_ bytes: UnsafeBufferPointer<UInt8>, images: Bool) -> Bool {
+        var i = 0
+        while i < bytes.count {
+            switch bytes[i] {
+            case UInt8(ascii: "["):
+                if images && i > 0 && bytes[i - 1] == UInt8(ascii: "!") { return true }
+            case UInt8(ascii: ":"):
+                // `| 0x20` lower-cases ASCII letters, and maps no other byte onto d, a or t.
+                if i >= 4 && bytes[i - 4] | 0x20 == UInt8(ascii: "d") && bytes[i - 3] | 0x20 == UInt8(ascii: "a")
+                    && bytes[i - 2] | 0x20 == UInt8(ascii: "t") && bytes[i - 1] | 0x20 == UInt8(ascii: "a")
+                {
+                    return true
+                }
+            default: break
+            }
+            i += 1
         }
-        return mentionsData(markdown)
+        return false
     }
 
     /// The version of libcmark in use, such as `0.30.2`.

@@ -22,33 +22,73 @@ public enum SiteWriter {
 
     @discardableResult
     public static func write(_ files: [OutputFile], to output: String) throws(Diagnostics) -> Report {
-        let output = output.hasSuffix("/") && output.count > 1 ? String(output.dropLast()) : output
-        let url = URL(fileURLWithPath: output)
-        let parent = url.deletingLastPathComponent().path
-        let name = url.lastPathComponent
-        let staging = sibling(of: output, "building")
-        let manager = FileManager.default
-        var isDirectory: ObjCBool = false
-        let exists = manager.fileExists(atPath: output, isDirectory: &isDirectory)
-        if exists && !isDirectory.boolValue {
-            throw Diagnostics([Diagnostic(path: output, message: "is a file, not a folder; choose another --out")])
-        }
-        try? manager.removeItem(atPath: staging)
-        let report: Report
+        let staging = try Staging(output: output)
         do {
-            try manager.createDirectory(atPath: parent, withIntermediateDirectories: true)
+            try staging.write(files)
+            return try staging.finish()
         } catch {
-            throw Diagnostics([Diagnostic(path: output, message: "cannot make its folder: \(error.localizedDescription)")])
+            staging.discard()
+            throw error
         }
-        removeLeftovers(of: name, in: parent)
-        do {
-            report = try fill(staging, with: files, previous: exists ? output : nil)
-        } catch {
+    }
+
+    /// A site being written: files go into a fresh sibling folder batch by batch, as they are
+    /// rendered, so a build never holds the whole site in memory; `finish` swaps it in.
+    public final class Staging {
+        let output: String
+        let staging: String
+        /// The site being replaced, whose unchanged files are linked rather than written.
+        let previous: String?
+        /// Folders made so far inside `staging`.
+        private var folders: Set<String> = []
+        private var report = Report(written: 0, unchanged: 0)
+
+        public init(output given: String) throws(Diagnostics) {
+            let output = given.hasSuffix("/") && given.count > 1 ? String(given.dropLast()) : given
+            let url = URL(fileURLWithPath: output)
+            let parent = url.deletingLastPathComponent().path
+            let manager = FileManager.default
+            var isDirectory: ObjCBool = false
+            let exists = manager.fileExists(atPath: output, isDirectory: &isDirectory)
+            if exists && !isDirectory.boolValue {
+                throw Diagnostics([Diagnostic(path: output, message: "is a file, not a folder; choose another --out")])
+            }
+            self.output = output
+            staging = SiteWriter.sibling(of: output, "building")
+            previous = exists ? output : nil
             try? manager.removeItem(atPath: staging)
-            throw Diagnostics([Diagnostic(path: output, message: "cannot write the site: \(error.message)")])
+            do {
+                try manager.createDirectory(atPath: parent, withIntermediateDirectories: true)
+            } catch {
+                throw Diagnostics([Diagnostic(path: output, message: "cannot make its folder: \(error.localizedDescription)")])
+            }
+            SiteWriter.removeLeftovers(of: url.lastPathComponent, in: parent)
+            guard mkdir(staging, 0o755) == 0 else {
+                throw Diagnostics([Diagnostic(path: output, message: "cannot write the site: \(staging): \(String(cString: strerror(errno)))")])
+            }
         }
-        try swapIn(staging, at: output, replacing: exists)
-        return report
+
+        /// Writes `files` (paths unique across all batches) into the staging folder.
+        public func write(_ files: [OutputFile]) throws(Diagnostics) {
+            do {
+                let batch = try SiteWriter.fill(staging, with: files, previous: previous, made: &folders)
+                report.written += batch.written
+                report.unchanged += batch.unchanged
+            } catch {
+                throw Diagnostics([Diagnostic(path: output, message: "cannot write the site: \(error.message)")])
+            }
+        }
+
+        /// Swaps the written site in; the staging folder is gone after this, whatever happens.
+        public func finish() throws(Diagnostics) -> Report {
+            try SiteWriter.swapIn(staging, at: output, replacing: previous != nil)
+            return report
+        }
+
+        /// Removes what was written: the build failed, the previous site stays.
+        public func discard() {
+            try? FileManager.default.removeItem(atPath: staging)
+        }
     }
 
     /// Moves the finished `staging` folder to `output`.
@@ -127,18 +167,25 @@ public enum SiteWriter {
         var message: String
     }
 
-    /// Writes every file under `folder`, linking the unchanged ones from `previous`.
-    static func fill(_ folder: String, with files: [OutputFile], previous: String?) throws(Failure) -> Report {
-        var folders: Set<String> = [folder]
+    /// Writes every file under `folder`, linking the unchanged ones from `previous`; `made` holds
+    /// the folders already made, and gets those this batch needed.
+    static func fill(_ folder: String, with files: [OutputFile], previous: String?, made: inout Set<String>) throws(Failure)
+        -> Report
+    {
+        var folders: Set<String> = []
         for file in files {
             var path = file.path
             while let slash = path.lastIndex(of: "/") {
                 path = String(path[..<slash])
-                folders.insert("\(folder)/\(path)")
+                if made.contains(path) || !folders.insert(path).inserted { break }
             }
         }
-        for path in folders.sorted() where mkdir(path, 0o755) != 0 && errno != EEXIST {
-            throw Failure(message: "\(path): \(String(cString: strerror(errno)))")
+        // Sorted, a folder comes before the folders inside it.
+        for path in folders.sorted() {
+            guard mkdir("\(folder)/\(path)", 0o755) == 0 || errno == EEXIST else {
+                throw Failure(message: "\(folder)/\(path): \(String(cString: strerror(errno)))")
+            }
+            made.insert(path)
         }
         let workers = max(1, min(8, ProcessInfo.processInfo.activeProcessorCount))
         let results = Results(count: workers)
