@@ -83,15 +83,35 @@ import Testing
         let world = try world()
         let layout = ContentLayout(root: world.root)
         try FileManager.default.removeItem(atPath: world.directory.path("Content/.prolific"))
+        let stamps = HistoryCache.Stamps.take(layout)
         let content = try world.reader.loadValid()
-        HistoryCache.warm(from: content, layout: layout)
+        HistoryCache.warm(from: content, stamps: stamps, layout: layout)
         let warmed = try #require(HistoryCache.load(layout))
         #expect(warmed.entries.map { "\($0.slug)/\($0.number.value)" } == ["sun/1"])
         #expect(warmed.scanned.keys.sorted() == ["moon", "moon/0001", "sun", "sun/0001", "sun/0002"])
         let saved = try Data(contentsOf: URL(fileURLWithPath: cacheFile(world)))
-        HistoryCache.warm(from: content, layout: layout)
+        HistoryCache.warm(from: content, stamps: stamps, layout: layout)
         #expect(try Data(contentsOf: URL(fileURLWithPath: cacheFile(world))) == saved, "an up-to-date cache is left as it is")
         #expect(try closeMoon(world) == reference)
+    }
+
+    /// A closed round changed while a build read the content: the cache the build saves carries
+    /// the stamps from before, so the next close reads that round again.
+    @Test func aRoundChangedDuringABuildIsReadAgainByTheNextClose() throws {
+        let reference = try closeMoon(try world())
+        let world = try world()
+        let layout = ContentLayout(root: world.root)
+        try FileManager.default.removeItem(atPath: world.directory.path("Content/.prolific"))
+        let stamps = HistoryCache.Stamps.take(layout)
+        Thread.sleep(forTimeInterval: 0.01)
+        let votes = world.directory.path("Content/projects/sun/rounds/0001/votes")
+        try Data().write(to: URL(fileURLWithPath: "\(votes)/.scratch"))
+        try FileManager.default.removeItem(atPath: "\(votes)/.scratch")
+        HistoryCache.warm(from: try world.reader.loadValid(), stamps: stamps, layout: layout)
+        let now = HistoryCache.stamp(layout, Make.slug("sun"), Make.number(1))
+        #expect(HistoryCache.load(layout)?.entries.first?.stamp != now, "saved with the stamp from before the read")
+        #expect(try closeMoon(world) == reference)
+        #expect(HistoryCache.load(layout)?.entries.first?.stamp == now, "the close read sun's round again")
     }
 
     @Test func binaryReaderNeverTrapsOnBadInput() {

@@ -60,6 +60,7 @@ struct SiteRun {
         // Taken before reading: a file changed while the build reads it differs from its record.
         let contentBefore = BuildStamp.inventory(of: layout)
         let templatesBefore = templatesFolder.map { FileInventory.take(of: $0) }
+        let historyStamps = HistoryCache.Stamps.take(layout)
         let content = try game.reader.loadValid()
         let theme = try loadTheme()
         let evidence = game.reader.evidence(content.config)
@@ -94,7 +95,7 @@ struct SiteRun {
         }
         lap("render and write")
         // The next `close` then reads stamps instead of every closed round.
-        HistoryCache.warm(from: content, layout: layout)
+        HistoryCache.warm(from: content, stamps: historyStamps, layout: layout)
         if let contentBefore, templatesBefore ?? nil != nil || templatesFolder == nil,
             let site = FileInventory.take(of: out, guardingRacyWrites: false)
         {

@@ -68,20 +68,42 @@ public struct HistoryCache {
         return Stamp(round: [Int64(info.st_size), Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)])
     }
 
+    /// The stamps of every project file and round folder, taken before a build reads the content:
+    /// a file changed while the build reads it then shows up as changed to the next `close`,
+    /// whichever of the two versions the build read.
+    public struct Stamps: Sendable {
+        var stamps: [String: Stamp] = [:]
+
+        public static func take(_ layout: ContentLayout) -> Stamps {
+            var result = Stamps()
+            for entry in (try? FileSystem.list(layout.projectsFolder)) ?? [] where entry.kind == .directory {
+                guard let slug = Slug(entry.name) else { continue }
+                result.stamps[slug.rawValue] = stamp(file: layout.projectFile(slug))
+                for folder in (try? FileSystem.list(layout.roundsFolder(slug))) ?? [] where folder.kind == .directory {
+                    guard let number = RoundNumber(folderName: folder.name) else { continue }
+                    result.stamps["\(slug)/\(number.folderName)"] = stamp(layout, slug, number)
+                }
+            }
+            return result
+        }
+    }
+
     /// Saves the cache `close` would build, from content a build has read in full, unless the
     /// cache on disk already covers exactly those rounds: the next `close` then reads only the
     /// stamps. Rounds are recorded in the order `close` records them (closing time, slug, number).
-    public static func warm(from content: Content, layout: ContentLayout) {
+    /// `stamps` were taken before the content was read; without a stamp for every project and
+    /// round, nothing is saved.
+    public static func warm(from content: Content, stamps taken: Stamps, layout: ContentLayout) {
         guard isUsable(layout) else { return }
         var entries: [Entry] = []
         var rounds: [String: Round] = [:]
         var scanned: [String: Scan] = [:]
         for project in content.projects {
-            scanned[project.slug.rawValue] = Scan(
-                stamp: stamp(file: layout.projectFile(project.slug)), time: project.created, owner: project.owner)
+            guard let projectStamp = taken.stamps[project.slug.rawValue] else { return }
+            scanned[project.slug.rawValue] = Scan(stamp: projectStamp, time: project.created, owner: project.owner)
             for round in project.rounds {
                 let key = "\(project.slug)/\(round.number.folderName)"
-                let roundStamp = stamp(layout, project.slug, round.number)
+                guard let roundStamp = taken.stamps[key] else { return }
                 scanned[key] = Scan(stamp: roundStamp, time: round.closed)
                 guard let closed = round.closed else { continue }
                 entries.append(Entry(slug: project.slug, number: round.number, closed: closed, stamp: roundStamp))
