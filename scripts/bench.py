@@ -182,7 +182,6 @@ def main():
     sizes = ["small"] if args.smoke else args.sizes.split(",")
     runs = 1 if args.smoke else args.runs
     results = {size: measure(size, runs) for size in sizes}
-    shutil.rmtree(os.path.join(WORK, "trash"), ignore_errors=True)
     text = table(results, runs)
     print(text)
     if args.out:
@@ -195,6 +194,8 @@ def main():
         _, after = rest.split(end, 1)
         with open(args.out, "w") as f:
             f.write(before + begin + "\n" + text + end + after)
+    # Last: removing millions of files takes minutes.
+    shutil.rmtree(os.path.join(WORK, "trash"), ignore_errors=True)
 
 
 if __name__ == "__main__":
