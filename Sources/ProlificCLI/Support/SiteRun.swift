@@ -59,7 +59,9 @@ struct SiteRun {
         }
         // Taken before reading: a file changed while the build reads it differs from its record.
         let contentBefore = BuildStamp.inventory(of: layout)
-        let templatesBefore = templatesFolder.map { FileInventory.take(of: $0) }
+        let templatesBefore = templatesFolder.flatMap { FileInventory.take(of: $0) }
+        // Without a record of every input, no stamp is saved: the next build renders again.
+        let inputsRecorded = contentBefore != nil && (templatesFolder == nil || templatesBefore != nil)
         let historyStamps = HistoryCache.Stamps.take(layout)
         let content = try game.reader.loadValid()
         let theme = try loadTheme()
@@ -96,11 +98,9 @@ struct SiteRun {
         lap("render and write")
         // The next `close` then reads stamps instead of every closed round.
         HistoryCache.warm(from: content, stamps: historyStamps, layout: layout)
-        if let contentBefore, templatesBefore ?? nil != nil || templatesFolder == nil,
-            let site = FileInventory.take(of: out, guardingRacyWrites: false)
-        {
+        if inputsRecorded, let contentBefore, let site = FileInventory.take(of: out, guardingRacyWrites: false) {
             BuildStamp(
-                key: key, content: contentBefore, templates: templatesBefore ?? nil, site: site, pages: pages,
+                key: key, content: contentBefore, templates: templatesBefore, site: site, pages: pages,
                 files: count
             ).save(layout)
         }

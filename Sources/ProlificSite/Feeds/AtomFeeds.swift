@@ -22,11 +22,8 @@ struct AtomFeeds {
         var events: [SiteEvent]
     }
 
-    func files() throws(Diagnostics) -> [OutputFile] {
-        try Parallel.map(plans()) { (plan: Plan) throws(Diagnostics) in feed(plan) }
-    }
-
-    /// Every feed with its events, worked out in one pass over the projects.
+    /// Every feed with its events, worked out in one pass over the projects; `feed(_:)` renders
+    /// each (SiteBuilder does, in batches it writes as they come).
     func plans() -> [Plan] {
         var plans: [Plan] = []
         var siteEvents: [SiteEvent] = []

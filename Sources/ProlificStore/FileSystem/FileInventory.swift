@@ -180,12 +180,16 @@ public struct FileInventory: Sendable, Equatable {
         var info = stat()
         while let entry = readdir(dir) {
             // `d_name` is NUL-terminated in place: stat it through the folder, then copy its bytes.
+            // `.` and `..` come back as an empty name; a failed stat as nil.
             let name: [UInt8]? = withUnsafePointer(to: &entry.pointee.d_name) { tuple in
                 tuple.withMemoryRebound(to: CChar.self, capacity: 256) { cName -> [UInt8]? in
                     let length = strlen(cName)
-                    if length == 1 && cName[0] == 0x2E || length == 2 && cName[0] == 0x2E && cName[1] == 0x2E { return [] }
+                    let isDots = cName[0] == 0x2E && (length == 1 || length == 2 && cName[1] == 0x2E)
+                    if isDots { return [] }
                     guard fstatat(descriptor, cName, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
-                    return cName.withMemoryRebound(to: UInt8.self, capacity: length) { Array(UnsafeBufferPointer(start: $0, count: length)) }
+                    return cName.withMemoryRebound(to: UInt8.self, capacity: length) {
+                        Array(UnsafeBufferPointer(start: $0, count: length))
+                    }
                 }
             }
             guard let name else { return nil }
