@@ -10,7 +10,7 @@ struct YAMLFields {
     let path: String
     private(set) var diagnostics: [Diagnostic] = []
     private(set) var positions: [String: TextPosition] = [:]
-    private var values: [String: Node] = [:]
+    private var values: [String: YAMLValue] = [:]
     private var keyPositions: [String: TextPosition] = [:]
     private var order: [String] = []
     private var used: Set<String> = []
@@ -30,30 +30,25 @@ struct YAMLFields {
             unreadable = true
             return
         }
-        let root: Node?
-        do {
-            root = try Yams.compose(yaml: yaml, .basic, .default, .utf8)
-        } catch {
-            diagnostics.append(Self.diagnostic(for: error, path: path, lineOffset: lineOffset))
-            unreadable = true
-            return
-        }
-        guard let root else { return }  // an empty document: every key is missing
-        guard case .mapping(let mapping) = root else {
-            diagnostics.append(error(at: root, "expected keys and values ('key: value'), found \(Self.describe(root))"))
-            unreadable = true
-            return
-        }
-        for (keyNode, value) in mapping {
-            guard let key = keyNode.scalar?.string else {
-                diagnostics.append(error(at: keyNode, "keys must be plain words"))
-                continue
+        let root: YAMLValue
+        if let flat = FlatYAML.parse(yaml) {
+            root = flat
+        } else {
+            do {
+                guard let node = try Yams.compose(yaml: yaml, .basic, .default, .utf8) else { return }  // an empty document: every key is missing
+                root = YAMLValue(node)
+            } catch {
+                diagnostics.append(Self.diagnostic(for: error, path: path, lineOffset: lineOffset))
+                unreadable = true
+                return
             }
-            values[key] = value
-            order.append(key)
-            keyPositions[key] = position(of: keyNode)
-            positions[key] = position(of: value)
         }
+        guard case .mapping(let mapping, _) = root else {
+            diagnostics.append(error(at: root, "expected keys and values ('key: value'), found \(root.described)"))
+            unreadable = true
+            return
+        }
+        read(mapping, reportingKeys: true)
     }
 
     var origin: Origin { Origin(path: path, positions: positions) }
@@ -73,11 +68,11 @@ struct YAMLFields {
     /// A text value; nil (and a diagnostic, if `required`) when missing or not text.
     mutating func string(_ key: String, required: Bool = true) -> String? {
         guard let node = take(key, required: required) else { return nil }
-        guard let scalar = node.scalar else {
-            diagnostics.append(error(at: node, "'\(key)' must be a text, found \(Self.describe(node))"))
+        guard let text = node.text else {
+            diagnostics.append(error(at: node, "'\(key)' must be a text, found \(node.described)"))
             return nil
         }
-        return scalar.string
+        return text
     }
 
     mutating func timestamp(_ key: String, required: Bool = true) -> Timestamp? {
@@ -121,16 +116,16 @@ struct YAMLFields {
         _ key: String, required: Bool = false, expected: String, _ parse: (String) -> T?
     ) -> [T]? {
         guard let node = take(key, required: required) else { return nil }
-        guard case .sequence(let sequence) = node else {
-            diagnostics.append(error(at: node, "'\(key)' must be a list, found \(Self.describe(node))"))
+        guard case .sequence(let sequence, _) = node else {
+            diagnostics.append(error(at: node, "'\(key)' must be a list, found \(node.described)"))
             return nil
         }
         var items: [T] = []
         for (i, item) in sequence.enumerated() {
             positions["\(key).\(i)"] = position(of: item)
-            guard let text = item.scalar?.string, let value = parse(text) else {
+            guard let text = item.text, let value = parse(text) else {
                 diagnostics.append(
-                    error(at: item, "item \(i + 1) of '\(key)' must be \(expected), found \(Self.describe(item))"))
+                    error(at: item, "item \(i + 1) of '\(key)' must be \(expected), found \(item.described)"))
                 continue
             }
             items.append(value)
@@ -141,28 +136,28 @@ struct YAMLFields {
     /// A nested mapping, read with its own fields; positions of its keys are recorded as `key.sub`.
     mutating func mapping(_ key: String, required: Bool = false) -> YAMLFields? {
         guard let node = take(key, required: required) else { return nil }
-        guard case .mapping = node else {
-            diagnostics.append(error(at: node, "'\(key)' must be keys and values, found \(Self.describe(node))"))
+        guard case .mapping(let mapping, _) = node else {
+            diagnostics.append(error(at: node, "'\(key)' must be keys and values, found \(node.described)"))
             return nil
         }
-        return YAMLFields(node: node, path: path, lineOffset: lineOffset)
+        return YAMLFields(mapping: mapping, path: path, lineOffset: lineOffset)
     }
 
     /// A list of mappings, each read with its own fields.
     mutating func mappings(_ key: String, required: Bool = false) -> [YAMLFields]? {
         guard let node = take(key, required: required) else { return nil }
-        guard case .sequence(let sequence) = node else {
-            diagnostics.append(error(at: node, "'\(key)' must be a list, found \(Self.describe(node))"))
+        guard case .sequence(let sequence, _) = node else {
+            diagnostics.append(error(at: node, "'\(key)' must be a list, found \(node.described)"))
             return nil
         }
         var result: [YAMLFields] = []
         for (i, item) in sequence.enumerated() {
             positions["\(key).\(i)"] = position(of: item)
-            guard case .mapping = item else {
+            guard case .mapping(let mapping, _) = item else {
                 diagnostics.append(error(at: item, "item \(i + 1) of '\(key)' must be keys and values"))
                 continue
             }
-            result.append(YAMLFields(node: item, path: path, lineOffset: lineOffset))
+            result.append(YAMLFields(mapping: mapping, path: path, lineOffset: lineOffset))
         }
         return result
     }
@@ -177,7 +172,7 @@ struct YAMLFields {
     mutating func scalarPairs() -> [(key: String, value: String?, position: TextPosition)] {
         order.map { key in
             used.insert(key)
-            return (key, values[key]?.scalar?.string, positions[key] ?? .start)
+            return (key, values[key]?.text, positions[key] ?? .start)
         }
     }
 
@@ -192,22 +187,34 @@ struct YAMLFields {
 
     // MARK: Internals
 
-    private init(node: Node, path: String, lineOffset: Int) {
+    private init(mapping: [YAMLValue.Pair], path: String, lineOffset: Int) {
         self.path = path
         self.lineOffset = lineOffset
-        guard case .mapping(let mapping) = node else { return }
-        for (keyNode, value) in mapping {
-            guard let key = keyNode.scalar?.string else { continue }
-            values[key] = value
+        read(mapping, reportingKeys: false)
+    }
+
+    /// Records the pairs of a mapping; a key that is not a scalar is reported at the root and
+    /// skipped in nested mappings.
+    private mutating func read(_ mapping: [YAMLValue.Pair], reportingKeys: Bool) {
+        values.reserveCapacity(mapping.count)
+        positions.reserveCapacity(mapping.count)
+        keyPositions.reserveCapacity(mapping.count)
+        order.reserveCapacity(mapping.count)
+        for pair in mapping {
+            guard let key = pair.key.text else {
+                if reportingKeys { diagnostics.append(error(at: pair.key, "keys must be plain words")) }
+                continue
+            }
+            values[key] = pair.value
             order.append(key)
-            keyPositions[key] = position(of: keyNode)
-            positions[key] = position(of: value)
+            keyPositions[key] = position(of: pair.key)
+            positions[key] = position(of: pair.value)
         }
     }
 
-    private mutating func take(_ key: String, required: Bool) -> Node? {
+    private mutating func take(_ key: String, required: Bool) -> YAMLValue? {
         used.insert(key)
-        guard let node = values[key], !Self.isNull(node) else {
+        guard let node = values[key], !node.isNull else {
             if required && !unreadable {
                 diagnostics.append(Diagnostic(path: path, position: .start, message: "missing required key '\(key)'"))
             }
@@ -220,38 +227,19 @@ struct YAMLFields {
         _ key: String, required: Bool, expected: String, _ parse: (String) -> T?
     ) -> T? {
         guard let node = take(key, required: required) else { return nil }
-        guard let text = node.scalar?.string, let value = parse(text) else {
-            diagnostics.append(error(at: node, "'\(key)' must be \(expected), found \(Self.describe(node))"))
+        guard let text = node.text, let value = parse(text) else {
+            diagnostics.append(error(at: node, "'\(key)' must be \(expected), found \(node.described)"))
             return nil
         }
         return value
     }
 
-    private func position(of node: Node) -> TextPosition {
-        guard let mark = node.mark else { return .start }
-        return TextPosition(line: mark.line + lineOffset, column: mark.column)
+    private func position(of node: YAMLValue) -> TextPosition {
+        TextPosition(line: node.position.line + lineOffset, column: node.position.column)
     }
 
-    private func error(at node: Node, _ message: String) -> Diagnostic {
+    private func error(at node: YAMLValue, _ message: String) -> Diagnostic {
         Diagnostic(path: path, position: position(of: node), message: message)
-    }
-
-    private static func isNull(_ node: Node) -> Bool {
-        guard let scalar = node.scalar, scalar.style == .plain else { return false }
-        return ["", "~", "null", "Null", "NULL"].contains(scalar.string)
-    }
-
-    /// A short, quoted rendering of a value for messages.
-    static func describe(_ node: Node) -> String {
-        switch node {
-        case .scalar(let scalar):
-            let text = scalar.string
-            let shown = text.count > 60 ? String(text.prefix(57)) + "..." : text
-            return "'\(shown)'"
-        case .mapping: return "keys and values"
-        case .sequence: return "a list"
-        case .alias: return "an alias"
-        }
     }
 
     static func diagnostic(for error: Error, path: String, lineOffset: Int) -> Diagnostic {

@@ -1,0 +1,228 @@
+import ProlificCore
+
+/// A fast reader for the plain YAML that nearly every content file is written in: `key: value`
+/// lines, lists of `- item` lines, mappings nested by indentation, values plain or in single
+/// quotes, all in ASCII.
+///
+/// A build reads hundreds of thousands of such files (a ballot is four lines), and composing
+/// each with libyaml and Yams' node tree was the largest single cost of a cold build. This
+/// reader returns nil for anything outside that subset — comments, double quotes, flow
+/// collections, anchors, tags, multi-line scalars, tabs, non-ASCII text, duplicate keys, or
+/// anything it does not recognise — and `YAMLFields` then asks Yams, so every file still means
+/// what YAML says it means and every error still comes from libyaml. Where it does answer, it
+/// gives the same tree with the same positions as Yams (a test compares the two on generated
+/// near-YAML).
+enum FlatYAML {
+    /// The document's root, or nil when the text is outside the subset (or empty).
+    static func parse(_ yaml: String) -> YAMLValue? {
+        var yaml = yaml
+        return yaml.withUTF8 { bytes in
+            var reader = Reader(bytes: bytes)
+            return reader.document()
+        }
+    }
+
+    /// One non-blank line: where its text starts and ends (trailing spaces dropped).
+    private struct Line {
+        var number: Int
+        var start: Int
+        var indent: Int
+        var end: Int
+        var textStart: Int { start + indent }
+    }
+
+    private struct Reader {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var lines: [Line] = []
+        var next = 0
+
+        init(bytes: UnsafeBufferPointer<UInt8>) {
+            self.bytes = bytes
+        }
+
+        mutating func document() -> YAMLValue? {
+            guard splitLines() else { return nil }
+            if let first = lines.first, first.indent == 0, first.end - first.start == 3,
+                bytes[first.start] == Byte.dash, bytes[first.start + 1] == Byte.dash, bytes[first.start + 2] == Byte.dash
+            {
+                next = 1
+            }
+            guard next < lines.count, lines[next].indent == 0, let root = mapping(indent: 0), next == lines.count else {
+                return nil
+            }
+            return root
+        }
+
+        /// Collects the non-blank lines; false at a byte the subset leaves to Yams (tabs, carriage
+        /// returns, other control characters, anything outside ASCII).
+        mutating func splitLines() -> Bool {
+            lines.reserveCapacity(8)
+            var number = 1
+            var start = 0
+            var indent = 0
+            var counting = true  // still in the leading spaces
+            var end = 0  // after the last non-space byte
+            for i in 0..<bytes.count {
+                let byte = bytes[i]
+                if byte == Byte.newline {
+                    if !counting { lines.append(Line(number: number, start: start, indent: indent, end: end)) }
+                    number += 1
+                    start = i + 1
+                    indent = 0
+                    counting = true
+                    continue
+                }
+                guard byte >= 0x20 && byte < 0x7F else { return false }
+                if byte == Byte.space {
+                    if counting { indent += 1 }
+                } else {
+                    counting = false
+                    end = i + 1
+                }
+            }
+            if !counting { lines.append(Line(number: number, start: start, indent: indent, end: end)) }
+            return true
+        }
+
+        /// The mapping whose keys start at column `indent + 1`, from the current line on.
+        mutating func mapping(indent: Int) -> YAMLValue? {
+            let first = lines[next]
+            let at = TextPosition(line: first.number, column: indent + 1)
+            var pairs: [YAMLValue.Pair] = []
+            var keys: Set<String> = []
+            while next < lines.count {
+                let line = lines[next]
+                if line.indent < indent { break }
+                guard line.indent == indent, let colon = keyEnd(line) else { return nil }
+                let key = String(decoding: UnsafeBufferPointer(rebasing: bytes[line.textStart..<colon]), as: UTF8.self)
+                guard keys.insert(key).inserted else { return nil }  // libyaml's duplicate-key error
+                let keyValue = YAMLValue.scalar(key, plain: true, at: position(line, line.textStart))
+                var valueStart = colon + 1
+                while valueStart < line.end && bytes[valueStart] == Byte.space { valueStart += 1 }
+                next += 1
+                let value: YAMLValue
+                if valueStart < line.end {
+                    guard let scalar = scalar(line, from: valueStart) else { return nil }
+                    value = scalar
+                } else if next < lines.count, lines[next].indent >= indent, isItem(lines[next]) {
+                    guard let sequence = sequence(indent: lines[next].indent) else { return nil }
+                    value = sequence
+                } else if next < lines.count, lines[next].indent > indent {
+                    guard let nested = mapping(indent: lines[next].indent) else { return nil }
+                    value = nested
+                } else {
+                    // libyaml puts an empty value just after the colon.
+                    value = .scalar("", plain: true, at: position(line, colon + 1))
+                }
+                pairs.append(YAMLValue.Pair(key: keyValue, value: value))
+            }
+            return .mapping(pairs, at: at)
+        }
+
+        /// The list of `- item` lines at `indent`, from the current line on.
+        mutating func sequence(indent: Int) -> YAMLValue? {
+            let first = lines[next]
+            let at = position(first, first.textStart)
+            var items: [YAMLValue] = []
+            while next < lines.count, lines[next].indent == indent, isItem(lines[next]) {
+                let line = lines[next]
+                var itemStart = line.textStart + 1
+                while itemStart < line.end && bytes[itemStart] == Byte.space { itemStart += 1 }
+                guard itemStart < line.end, let item = scalar(line, from: itemStart) else { return nil }
+                items.append(item)
+                next += 1
+            }
+            return .sequence(items, at: at)
+        }
+
+        /// Whether `line` is a list item: `-` then a space (or nothing).
+        func isItem(_ line: Line) -> Bool {
+            let start = line.textStart
+            return bytes[start] == Byte.dash && (start + 1 == line.end || bytes[start + 1] == Byte.space)
+        }
+
+        /// The index of the colon that ends the line's key (`word:` then a space or the line's end),
+        /// or nil when the line does not start with such a key.
+        func keyEnd(_ line: Line) -> Int? {
+            var i = line.textStart
+            guard i < line.end, Byte.isAlphanumeric(bytes[i]) || bytes[i] == Byte.underscore else { return nil }
+            while i < line.end, Byte.isKey(bytes[i]) { i += 1 }
+            guard i < line.end, bytes[i] == Byte.colon, i + 1 == line.end || bytes[i + 1] == Byte.space else { return nil }
+            return i
+        }
+
+        /// The scalar from `start` to the line's end: in single quotes, or plain with a safe first
+        /// character, no `: ` inside and no `:` at the end.
+        func scalar(_ line: Line, from start: Int) -> YAMLValue? {
+            let at = position(line, start)
+            if bytes[start] == Byte.quote {
+                var text: [UInt8] = []
+                var i = start + 1
+                while i < line.end {
+                    if bytes[i] == Byte.quote {
+                        guard i + 1 < line.end, bytes[i + 1] == Byte.quote else { break }
+                        i += 1
+                    }
+                    text.append(bytes[i])
+                    i += 1
+                }
+                // The closing quote must end the line.
+                guard i == line.end - 1 else { return nil }
+                return .scalar(String(decoding: text, as: UTF8.self), plain: false, at: at)
+            }
+            guard Byte.isPlainStart(bytes[start]) else { return nil }
+            for i in start..<line.end {
+                let byte = bytes[i]
+                guard Byte.isPlain(byte) else { return nil }
+                if byte == Byte.colon && (i + 1 == line.end || bytes[i + 1] == Byte.space) { return nil }
+            }
+            return .scalar(
+                String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<line.end]), as: UTF8.self), plain: true,
+                at: at)
+        }
+
+        func position(_ line: Line, _ index: Int) -> TextPosition {
+            TextPosition(line: line.number, column: index - line.start + 1)
+        }
+    }
+
+    private enum Byte {
+        static let newline = UInt8(ascii: "\n")
+        static let space = UInt8(ascii: " ")
+        static let dash = UInt8(ascii: "-")
+        static let colon = UInt8(ascii: ":")
+        static let quote = UInt8(ascii: "'")
+        static let underscore = UInt8(ascii: "_")
+
+        static func isAlphanumeric(_ byte: UInt8) -> Bool {
+            (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+        }
+
+        /// Key characters: letters, digits, `-`, `_` and `.`.
+        static func isKey(_ byte: UInt8) -> Bool {
+            isAlphanumeric(byte) || byte == dash || byte == underscore || byte == UInt8(ascii: ".")
+        }
+
+        /// What a plain scalar may start with: none of YAML's indicators (`-?:,[]{}#&*!|>'"%@` and
+        /// the backquote).
+        static func isPlainStart(_ byte: UInt8) -> Bool {
+            isAlphanumeric(byte) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "(")
+                || byte == UInt8(ascii: "+") || byte == underscore || byte == UInt8(ascii: "~")
+        }
+
+        /// What else a plain scalar may hold here; `#` (a comment after a space) and the flow and
+        /// node indicators are left to Yams.
+        static func isPlain(_ byte: UInt8) -> Bool {
+            if isAlphanumeric(byte) { return true }
+            switch byte {
+            case space, dash, underscore, colon, quote, UInt8(ascii: "."), UInt8(ascii: "/"), UInt8(ascii: "+"),
+                UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: ","), UInt8(ascii: "?"), UInt8(ascii: "!"),
+                UInt8(ascii: "="), UInt8(ascii: "~"):
+                return true
+            default:
+                return false
+            }
+        }
+    }
+}

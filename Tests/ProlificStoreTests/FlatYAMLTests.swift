@@ -1,0 +1,151 @@
+import ProlificCore
+import Testing
+import Yams
+
+@testable import ProlificStore
+
+/// `FlatYAML` must agree with Yams wherever it answers: the same tree, the same texts and styles,
+/// the same positions. Anything else it must leave to Yams (nil).
+@Suite struct FlatYAMLTests {
+    /// What Yams makes of `yaml`, or nil when it refuses it or finds no document.
+    func composed(_ yaml: String) -> YAMLValue? {
+        guard let node = try? Yams.compose(yaml: yaml, .basic, .default, .utf8) else { return nil }
+        return YAMLValue(node)
+    }
+
+    func expectAgreement(_ yaml: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        guard let flat = FlatYAML.parse(yaml) else { return }
+        let yams = composed(yaml)
+        #expect(flat == yams, "\(yaml.debugDescription)", sourceLocation: sourceLocation)
+    }
+
+    @Test(arguments: [
+        "---\nvoter: u1158\ncast: 2025-01-02T00:30:00Z\nfor:\n- u4869-20250101050000\n",
+        "voter: cat\ncast: 2026-11-03T00:00:00Z\nfor:\n  - ann-20261102101500\n  - mary-jo-20261102101500\n",
+        "author: u1072\nsubmitted: 2025-01-01T01:00:00Z\nending: false",
+        """
+        opened: 2025-01-01T00:00:00Z
+        closes: 2025-01-08T00:00:00Z
+        closed: 2025-01-08T00:00:00Z
+        winner: u1072-20250101010000
+        tally:
+          method: fair-1
+          ballots: 12
+          scores:
+            u1072-20250101010000: 0.175
+            u2046-20250101030000: 0
+        note:
+        """,
+        "title: 'Project 0: it''s a ''test'''\nowner: u3677\nround-length: 7d\n\nstatus:   open   \n",
+        "name: User 0\njoined: 2024-11-02T00:00:00Z\nbio: ~\nwebsite: null\n",
+    ])
+    func readsWhatContentFilesAreWrittenIn(_ yaml: String) throws {
+        let flat = try #require(FlatYAML.parse(yaml))
+        #expect(flat == composed(yaml))
+    }
+
+    @Test func givesPositionsAndStyles() throws {
+        let flat = try #require(FlatYAML.parse("a: x\nb:\nc: 'q'\nd:\n  - y\n"))
+        guard case .mapping(let pairs, let at) = flat else { Issue.record("not a mapping"); return }
+        #expect(at == TextPosition(line: 1, column: 1))
+        #expect(pairs.map(\.key.text) == ["a", "b", "c", "d"])
+        #expect(pairs[0].value == .scalar("x", plain: true, at: TextPosition(line: 1, column: 4)))
+        #expect(pairs[1].value == .scalar("", plain: true, at: TextPosition(line: 2, column: 3)))
+        #expect(pairs[2].value == .scalar("q", plain: false, at: TextPosition(line: 3, column: 4)))
+        #expect(
+            pairs[3].value
+                == .sequence([.scalar("y", plain: true, at: TextPosition(line: 5, column: 5))], at: TextPosition(line: 5, column: 3)))
+    }
+
+    @Test(arguments: [
+        "a: b # note",  // a comment
+        "a: \"b\"",  // double quotes
+        "a: [b, c]",  // a flow list
+        "a: &x b\nc: *x",  // an anchor and an alias
+        "a: !tag b",  // a tag
+        "a: b\n  c",  // a scalar over two lines
+        "a:\tb",  // a tab
+        "a: café",  // outside ASCII
+        "a: b\na: c",  // a duplicate key
+        "a: b: c",  // a colon and space inside a plain scalar
+        "a: 'b",  // an unclosed quote
+        "a: |\n  b",  // a block scalar
+        "- a\n- b",  // a list at the root
+        "plain text",  // a scalar at the root
+        "",  // nothing
+        "---\na: b\n---\nc: d",  // two documents
+        "  a: b",  // an indented root
+        "a:\n-",  // an empty list item
+        "a:\n- b: c",  // a list of mappings
+        "a: b\r\nc: d",  // a carriage return
+    ])
+    func leavesEverythingElseToYams(_ yaml: String) {
+        #expect(FlatYAML.parse(yaml) == nil)
+    }
+
+    /// Random near-YAML: pieces of the subset mixed with what lies just outside it.
+    @Test func agreesWithYamsOnGeneratedText() {
+        var random = SplitMix(seed: 0x5EED)
+        let goodKeys = ["a", "b", "c", "d", "e", "voter", "for", "x-y", "k_1", "2025", "a.b", "null", "_z"]
+        let badKeys = ["-a", "a b", "#c", "?", "a:b", "'q'", "\"q\"", "[a]", "é"]
+        let goodScalars = [
+            "x", "u1-20250101010000", "2025-01-01T00:00:00Z", "0.175", "~", "null", "true", "a b  c", "a:b",
+            "'it''s'", "''", "'a: #b'", "(x)", "x?", "x,y", "a=b", "/p/q", "+1", "_x", ".5", "...", "x ", "  x",
+            "don't", "a!",
+        ]
+        let badScalars = [
+            "-1", "a: b", "a:", "a #c", "a#c", "'a", "'a'b'", "\"q\"", "[a]", "{a: b}", "&a x", "*a", "!t x", "|",
+            ">", "@x", "%x", "`x", ",x", "!x", "---", "-", "- x", "é", "a\tb", "?x", ":x",
+        ]
+        func pick(_ good: [String], _ bad: [String]) -> String {
+            random.next(10) == 0 ? bad[random.next(bad.count)] : good[random.next(good.count)]
+        }
+        var accepted = 0
+        let total = 30_000
+        for _ in 0..<total {
+            var lines: [String] = []
+            if random.next(4) == 0 { lines.append("---") }
+            for _ in 0..<(1 + random.next(5)) {
+                let indent = String(repeating: " ", count: [0, 0, 0, 0, 0, 1, 2, 4][random.next(8)])
+                let key = pick(goodKeys, badKeys)
+                switch random.next(7) {
+                case 0:
+                    lines.append("\(indent)\(key):")
+                case 1:
+                    lines.append("\(indent)- \(pick(goodScalars, badScalars))")
+                case 2:
+                    lines.append("")
+                case 3:
+                    lines.append("\(indent)\(key):")
+                    let inner = indent + String(repeating: " ", count: random.next(3) * 2)
+                    for _ in 0..<(1 + random.next(3)) {
+                        lines.append(
+                            random.next(2) == 0
+                                ? "\(inner)- \(pick(goodScalars, badScalars))"
+                                : "\(inner)\(pick(goodKeys, badKeys)): \(pick(goodScalars, badScalars))")
+                    }
+                default:
+                    lines.append("\(indent)\(key): \(pick(goodScalars, badScalars))")
+                }
+            }
+            let yaml = lines.joined(separator: "\n") + (random.next(2) == 0 ? "\n" : "")
+            if FlatYAML.parse(yaml) != nil { accepted += 1 }
+            expectAgreement(yaml)
+        }
+        // The property means little unless the fast reader answers often.
+        #expect(accepted > total / 10, "accepted \(accepted) of \(total)")
+    }
+
+    /// A small, seeded generator: the same texts on every run.
+    struct SplitMix {
+        var state: UInt64
+        init(seed: UInt64) { state = seed }
+        mutating func next(_ bound: Int) -> Int {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return Int((z ^ (z >> 31)) % UInt64(bound))
+        }
+    }
+}
