@@ -49,11 +49,15 @@ public struct SiteBuilder {
     /// Renders the site batch by batch, handing each batch of files to `emit` (from this
     /// thread) as soon as it is ready, so the caller can write it and let it go: a big site
     /// never sits whole in memory. Returns how many pages (HTML files) there were.
+    /// `phase` hears the name of each stage as it ends (model, pages, indexes, feeds, books,
+    /// cards), for `build --timings`.
     @discardableResult
     public func build(
-        progress: ((Int, Int) -> Void)? = nil, emit: ([OutputFile]) throws(Diagnostics) -> Void
+        progress: ((Int, Int) -> Void)? = nil, phase: ((String) -> Void)? = nil,
+        emit: ([OutputFile]) throws(Diagnostics) -> Void
     ) throws(Diagnostics) -> Int {
         let site = SiteModel(content: content, now: now, evidence: evidence, html: Markdown.html)
+        phase?("model")
         var jobs: [PageJob] = []
         jobs += HomePages(site: site).jobs()
         jobs += ProjectPages(site: site).jobs()
@@ -80,18 +84,26 @@ public struct SiteBuilder {
                 })
             progress?(start + slice.count, jobs.count)
         }
-        try emit([
-            SiteMap.file(pages: jobs.filter(\.isListed).map(\.context.path), baseURL: content.config.baseURL),
-            SiteMap.robots(baseURL: content.config.baseURL), ICalendar(site: site).file(), SearchIndex(site: site).file(),
-        ])
+        phase?("pages")
+        // Four independent files, the search index and calendar among the biggest of the site.
+        let listedPages = jobs.filter(\.isListed).map(\.context.path)
+        let indexes: [() -> OutputFile] = [
+            { SiteMap.file(pages: listedPages, baseURL: site.config.baseURL) },
+            { SiteMap.robots(baseURL: site.config.baseURL) }, { ICalendar(site: site).file() }, { SearchIndex(site: site).file() },
+        ]
+        try emit(Parallel.map(indexes) { $0() })
+        phase?("indexes")
         let feeds = AtomFeeds(site: site)
         let plans = feeds.plans()
         for start in stride(from: 0, to: plans.count, by: batch) {
             try emit(Parallel.map(Array(plans[start..<min(plans.count, start + batch)])) { feeds.feed($0) })
         }
+        phase?("feeds")
         try emit(try EpubBooks(site: site).files())
+        phase?("books")
         try emit(try Parallel.map(site.users) { (user: User) throws(Diagnostics) in BadgeCard(site: site, user: user).file() })
         try emit(theme.staticFiles.map { OutputFile(path: $0.path, contents: $0.contents) })
+        phase?("cards")
         return jobs.count
     }
 }

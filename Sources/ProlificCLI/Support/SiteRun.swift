@@ -20,9 +20,10 @@ struct SiteRun {
         var seconds: Double
         /// Files whose bytes changed since the previous site; the others were kept.
         var written: Int
-        /// Seconds spent in each phase, in order: load, render and write, stamp (with the history
-        /// cache for `close`); or only check, when
-        /// nothing changed since the last build.
+        /// Seconds spent in each phase, in order: load, then each stage of rendering (model,
+        /// pages, indexes, feeds, books, cards; without the time spent writing), media, write (all
+        /// batches), stamp (with the history cache for `close`); or only check, when nothing
+        /// changed since the last build.
         var phases: [(name: String, seconds: Double)]
         /// Whether the site was already what this build would write (`BuildStamp`).
         var upToDate = false
@@ -40,9 +41,13 @@ struct SiteRun {
         let start = Date()
         var phases: [(name: String, seconds: Double)] = []
         var mark = start
+        // Time spent writing since the last lap, counted in "write" rather than in the stage.
+        var writing = 0.0, written = 0.0
         func lap(_ name: String) {
             let now = Date()
-            phases.append((name, now.timeIntervalSince(mark)))
+            phases.append((name, now.timeIntervalSince(mark) - writing))
+            written += writing
+            writing = 0
             mark = now
         }
         let game = global.game
@@ -62,11 +67,13 @@ struct SiteRun {
         let templatesBefore = templatesFolder.flatMap { FileInventory.take(of: $0) }
         // Without a record of every input, no stamp is saved: the next build renders again.
         let inputsRecorded = contentBefore != nil && (templatesFolder == nil || templatesBefore != nil)
-        let historyStamps = HistoryCache.Stamps.take(layout)
+        let historyStamps = contentBefore.flatMap(HistoryCache.Stamps.from) ?? HistoryCache.Stamps.take(layout)
+        lap("inventory")
         let content = try game.reader.loadValid()
+        lap("load")
         let theme = try loadTheme()
         let evidence = game.reader.evidence(content.config)
-        lap("load")
+        lap("theme and git")
         let progress = showsProgress ? Progress() : nil
         let builder = SiteBuilder(
             content: content, theme: theme, now: game.now, evidence: evidence)
@@ -78,9 +85,11 @@ struct SiteRun {
             func write(_ batch: [OutputFile]) throws(Diagnostics) {
                 pages += batch.lazy.filter { $0.path.hasSuffix(".html") }.count
                 count += batch.count
+                let started = Date()
+                defer { writing += Date().timeIntervalSince(started) }
                 try staging.write(batch)
             }
-            try builder.build(progress: progress.map { p in { p.show($0, $1) } }, emit: write)
+            try builder.build(progress: progress.map { p in { p.show($0, $1) } }, phase: lap, emit: write)
             progress?.finish()
             let media = builder.mediaToCopy
             for start in stride(from: 0, to: media.count, by: 64) {
@@ -90,12 +99,14 @@ struct SiteRun {
                 }
                 try write(batch)
             }
+            lap("media")
             report = try staging.finish()
         } catch {
             staging.discard()
             throw error
         }
-        lap("render and write")
+        lap("swap")
+        phases.append(("write", written))
         // The next `close` then reads stamps instead of every closed round.
         HistoryCache.warm(from: content, stamps: historyStamps, layout: layout)
         if inputsRecorded, let contentBefore, let site = FileInventory.take(of: out, guardingRacyWrites: false) {

@@ -45,6 +45,23 @@ public enum Parallel {
         return results.values()
     }
 
+    /// `(first(), second())`, the two run at the same time: for two independent halves of a
+    /// job that can't be split into equal items.
+    public static func both<A, B>(_ first: () -> A, _ second: () -> B) -> (A, B) {
+        guard workers > 1 else { return (first(), second()) }
+        let a = Slots<A, Never>(count: 1)
+        let b = Slots<B, Never>(count: 1)
+        withoutActuallyEscaping(first) { first in
+            withoutActuallyEscaping(second) { second in
+                let work = Unchecked((first, second))
+                DispatchQueue.concurrentPerform(iterations: 2) { index in
+                    if index == 0 { a.set(0, work.value.0()) } else { b.set(0, work.value.1()) }
+                }
+            }
+        }
+        return (a.values()[0], b.values()[0])
+    }
+
     /// A value shared with the workers, who only read it.
     struct Unchecked<Value>: @unchecked Sendable {
         let value: Value

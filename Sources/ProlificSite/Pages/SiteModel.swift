@@ -58,13 +58,24 @@ struct SiteModel {
         }
         self.followers = followers
         listedTagKeys = Set(listed.flatMap(\.tags).map(TagPages.key))
-        standing = Standing(content: content, badges: content.config.badges)
-        var replayed: [String: TallyTimeline.Replayed] = [:]
-        for result in TallyTimeline(content: recorded, evidence: evidence).replayExplained() {
-            replayed[IdentityEvidence.key(result.slug, result.round.number)] = result
-        }
+        // Standings and the replay of every tally are independent, and the replay can't be split
+        // (each round's weights depend on the rounds before it): the two run side by side.
+        let listed = listed
+        let ((standing, inProgress), replayed) = Parallel.both(
+            {
+                let standing = Standing(content: content, badges: content.config.badges)
+                return (standing, Self.exploreOrder(of: listed, content: content, standing: standing, now: now))
+            },
+            {
+                var replayed: [String: TallyTimeline.Replayed] = [:]
+                for result in TallyTimeline(content: recorded, evidence: evidence).replayExplained() {
+                    replayed[IdentityEvidence.key(result.slug, result.round.number)] = result
+                }
+                return replayed
+            })
+        self.standing = standing
         self.replayed = replayed
-        inProgress = orderInProgress()
+        self.inProgress = inProgress
         completed = orderCompleted()
     }
 
@@ -108,6 +119,10 @@ struct SiteModel {
     }
 
     func isComplete(_ project: Project) -> Bool {
+        Self.isComplete(project)
+    }
+
+    static func isComplete(_ project: Project) -> Bool {
         project.status == .complete || Closing.isComplete(project)
     }
 
@@ -120,7 +135,7 @@ struct SiteModel {
     }
 
     /// Projects in progress, in the explore order of the home page.
-    func orderInProgress() -> [Project] {
+    static func exploreOrder(of listed: [Project], content: Content, standing: Standing, now: Timestamp) -> [Project] {
         Explore.order(
             listed.filter { !isComplete($0) }, users: content.users,
             karma: standing.counts.mapValues(\.karma), now: now)

@@ -96,6 +96,21 @@ public struct FileInventory: Sendable, Equatable {
         return inventory
     }
 
+    /// Calls `body` with every entry but the root: its path relative to `root`, and its size and
+    /// modification time, or nil for an entry recorded as changed (racy).
+    func forEachEntry(_ body: (ArraySlice<UInt8>, (size: Int64, modified: Int64, isDirectory: Bool)?) -> Void) {
+        var start = 0
+        var index = 0
+        for (i, byte) in paths.enumerated() where byte == 0 {
+            if index > 0 {
+                let stamp = stamps[index]
+                body(paths[start..<i], stamp == .never ? nil : (stamp.size, stamp.modified, stamp.isDirectory))
+            }
+            index += 1
+            start = i + 1
+        }
+    }
+
     /// Whether every entry still has the metadata it had: nothing added, removed or written.
     public func isUnchanged() -> Bool {
         // Where each path starts in `paths`; the next one starts after its NUL.

@@ -9,36 +9,62 @@ extension ContentReader {
     /// when a reader opens the image by its address. So is a file whose bytes are not the kind
     /// its name says (SVG or HTML named `.png`).
     func scanMedia(into problems: inout [Diagnostic]) -> Set<String> {
+        // The first two levels are listed here; each folder below them (a project's, say) is
+        // scanned on its own core. Results are merged in path order, so problems come out the same.
         var found: Set<String> = []
-        func walk(_ relative: String, depth: Int) {
-            let folder = relative.isEmpty ? layout.root : "\(layout.root)/\(relative)"
-            guard depth < 6, let entries = try? FileSystem.list(folder) else { return }
-            for entry in entries where !entry.name.hasPrefix(".") {
-                let path = relative.isEmpty ? entry.name : "\(relative)/\(entry.name)"
-                switch entry.kind {
-                case .directory: walk(path, depth: depth + 1)
-                case .file where ContentLayout.isIgnored(entry.name):
-                    let shown = "\(layout.root)/\(path)"
-                    if entry.name.lowercased().hasSuffix(".svg") {
-                        problems.append(
-                            Diagnostic(path: shown, message: "SVG images are not allowed (they can carry script); use PNG, JPEG, GIF, WebP or AVIF"))
-                    } else if let size = FileSystem.size(shown), size > Self.maximumMediaSize {
-                        problems.append(
-                            Diagnostic(path: shown, message: "the image is \(Self.mebibytes(size)) MiB; images may be at most \(Self.maximumMediaSize >> 20) MiB"))
-                    } else if let dot = entry.name.lastIndex(of: "."),
-                        !ImageSignature.matches(ImageSignature.head(of: shown), fileExtension: String(entry.name[entry.name.index(after: dot)...]))
-                    {
-                        problems.append(
-                            Diagnostic(path: shown, message: "is not the image its name says: its bytes are not \(Self.kindName(entry.name))"))
-                    } else {
-                        found.insert(path)
-                    }
-                default: continue
+        var subtrees: [String] = []
+        let top = scanFolder("", into: &problems, found: &found)
+        for folder in top {
+            for inner in scanFolder(folder, into: &problems, found: &found) { subtrees.append(inner) }
+        }
+        let scanned = Parallel.map(subtrees) { folder in
+            var problems: [Diagnostic] = []
+            var found: Set<String> = []
+            var pending = [(folder, 2)]
+            while let (next, depth) = pending.popLast() {
+                guard depth < 6 else { continue }
+                // Depth first, in path order: the folders of one listing are pushed in reverse.
+                for inner in scanFolder(next, into: &problems, found: &found).reversed() { pending.append((inner, depth + 1)) }
+            }
+            return (found, problems)
+        }
+        for (more, reported) in scanned {
+            found.formUnion(more)
+            problems += reported
+        }
+        return found
+    }
+
+    /// Checks the images directly in `relative` (a folder inside the content directory, "" for
+    /// the root), adding good ones to `found`; returns its subfolders, in path order.
+    private func scanFolder(_ relative: String, into problems: inout [Diagnostic], found: inout Set<String>) -> [String] {
+        let folder = relative.isEmpty ? layout.root : "\(layout.root)/\(relative)"
+        guard let entries = try? FileSystem.list(folder) else { return [] }
+        var folders: [String] = []
+        for entry in entries where !entry.name.hasPrefix(".") {
+            let path = relative.isEmpty ? entry.name : "\(relative)/\(entry.name)"
+            switch entry.kind {
+            case .directory: folders.append(path)
+            case .file where ContentLayout.isIgnored(entry.name):
+                let shown = "\(layout.root)/\(path)"
+                if entry.name.lowercased().hasSuffix(".svg") {
+                    problems.append(
+                        Diagnostic(path: shown, message: "SVG images are not allowed (they can carry script); use PNG, JPEG, GIF, WebP or AVIF"))
+                } else if let size = FileSystem.size(shown), size > Self.maximumMediaSize {
+                    problems.append(
+                        Diagnostic(path: shown, message: "the image is \(Self.mebibytes(size)) MiB; images may be at most \(Self.maximumMediaSize >> 20) MiB"))
+                } else if let dot = entry.name.lastIndex(of: "."),
+                    !ImageSignature.matches(ImageSignature.head(of: shown), fileExtension: String(entry.name[entry.name.index(after: dot)...]))
+                {
+                    problems.append(
+                        Diagnostic(path: shown, message: "is not the image its name says: its bytes are not \(Self.kindName(entry.name))"))
+                } else {
+                    found.insert(path)
                 }
+            default: continue
             }
         }
-        walk("", depth: 0)
-        return found
+        return folders
     }
 
     /// "a PNG image" for `x.png`.

@@ -86,6 +86,51 @@ public struct HistoryCache {
             }
             return result
         }
+
+        /// The same stamps, read from the inventory a build takes anyway instead of stat-ing
+        /// every round again; nil when an entry under `projects/` was recorded as racy (then
+        /// `take` decides).
+        public static func from(_ inventory: FileInventory) -> Stamps? {
+            var files: [String: Stamp] = [:]
+            var projects: [Slug] = []
+            var rounds: [(Slug, RoundNumber)] = []
+            var racy = false
+            inventory.forEachEntry { path, stamp in
+                guard path.starts(with: Self.projectsPrefix) else { return }
+                guard let stamp else {
+                    racy = true
+                    return
+                }
+                let parts = path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+                switch parts.count {
+                case 2 where stamp.isDirectory:
+                    if let slug = Slug(String(decoding: parts[1], as: UTF8.self)) { projects.append(slug) }
+                case 4 where stamp.isDirectory && parts[2].elementsEqual("rounds".utf8):
+                    if let slug = Slug(String(decoding: parts[1], as: UTF8.self)),
+                        let number = RoundNumber(folderName: String(decoding: parts[3], as: UTF8.self))
+                    {
+                        rounds.append((slug, number))
+                    }
+                case 3, 5:
+                    files[String(decoding: path, as: UTF8.self)] = Stamp(round: [stamp.size, stamp.modified])
+                default:
+                    break
+                }
+            }
+            guard !racy else { return nil }
+            let missing = Stamp(round: [-1, -1])
+            var result = Stamps()
+            for slug in projects { result.stamps[slug.rawValue] = files["projects/\(slug)/project.md"] ?? missing }
+            for (slug, number) in rounds {
+                let folder = "projects/\(slug)/rounds/\(number.folderName)"
+                var stamp: [Int64] = []
+                for name in ["round.md", "submissions", "votes"] { stamp += (files["\(folder)/\(name)"] ?? missing).round }
+                result.stamps["\(slug)/\(number.folderName)"] = Stamp(round: stamp)
+            }
+            return result
+        }
+
+        private static let projectsPrefix = Array("projects/".utf8)
     }
 
     /// Saves the cache `close` would build, from content a build has read in full, unless the
