@@ -31,6 +31,22 @@ import Testing
         #expect(quiet.stderr.isEmpty && quiet.stdout.isEmpty)
     }
 
+    /// `--timings` names every stage once, in order, with its seconds.
+    @Test func timingsNameEachStage() throws {
+        let folder = try TemporaryFolder()
+        let result = try CLI.run(
+            ["build", "--content", Self.demo, "--out", "site", "--now", Self.now, "--quiet", "--timings"], in: folder.url)
+        #expect(result.status == 0, "\(result.stderr)")
+        let names = result.stderr.trimmingCharacters(in: .newlines).components(separatedBy: ", ").map {
+            $0.split(separator: " ").dropLast(2).joined(separator: " ")
+        }
+        #expect(
+            names == [
+                "inventory", "load", "theme and git", "model", "pages", "indexes", "feeds", "books", "cards", "media", "swap",
+                "write", "stamp",
+            ], "\(result.stderr)")
+    }
+
     @Test func aFailedBuildLeavesThePreviousSite() throws {
         let folder = try TemporaryFolder()
         _ = try CLI.run(["init", "game"], in: folder.url)

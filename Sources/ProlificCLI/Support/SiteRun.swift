@@ -107,9 +107,12 @@ struct SiteRun {
         }
         lap("swap")
         phases.append(("write", written))
-        // The next `close` then reads stamps instead of every closed round.
-        HistoryCache.warm(from: content, stamps: historyStamps, layout: layout)
-        if inputsRecorded, let contentBefore, let site = FileInventory.take(of: out, guardingRacyWrites: false) {
+        // The next `close` then reads stamps instead of every closed round; meanwhile the new
+        // site is stat-ed for the build stamp.
+        let (_, site) = Parallel.both(
+            { HistoryCache.warm(from: content, stamps: historyStamps, layout: layout) },
+            { inputsRecorded ? FileInventory.take(of: out, guardingRacyWrites: false) : nil })
+        if inputsRecorded, let contentBefore, let site {
             BuildStamp(
                 key: key, content: contentBefore, templates: templatesBefore, site: site, pages: pages,
                 files: count
