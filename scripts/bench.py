@@ -67,7 +67,9 @@ def discard(path):
     if os.path.lexists(path):
         trash = os.path.join(WORK, "trash")
         os.makedirs(trash, exist_ok=True)
-        os.rename(path, os.path.join(trash, f"{len(os.listdir(trash))}-{os.path.basename(path)}"))
+        # A name no earlier run used: a trash left half-emptied (by an interrupted run, or one
+        # still emptying it) has gaps, so counting its entries could name one that exists.
+        os.rename(path, os.path.join(trash, f"{time.time_ns()}-{os.getpid()}-{os.path.basename(path)}"))
 
 
 def fresh_copy(content, size):
