@@ -113,6 +113,22 @@ import Testing
         let c = Make.id("ann", "2026-11-04T00:00:00Z")
         #expect([b, c, a].sorted() == [a, c, b])
     }
+
+    /// `<` compares without spelling the ids out; it must still give their spelled-out order,
+    /// also where one handle begins with another (`a` and `a-0`: the dash meets a digit) and for
+    /// times whose year has more or fewer than four digits.
+    @Test func orderIsTheOrderOfTheRawValues() {
+        let handles = ["a", "a-0", "a-b", "a0", "ab", "b", "a-2", "a-20", "z-9"].map(Make.handle)
+        let seconds: [Int64] = [
+            -62_200_000_000, -1, 0, 86_399, 1_795_352_400, 1_795_352_401, 253_402_300_799, 253_402_300_800, 400_000_000_000,
+        ]
+        let ids = handles.flatMap { h in seconds.map { SubmissionID(author: h, time: Timestamp(secondsSinceEpoch: $0)) } }
+        for x in ids {
+            for y in ids {
+                #expect((x < y) == (x.rawValue < y.rawValue), "\(x.rawValue) < \(y.rawValue)")
+            }
+        }
+    }
 }
 
 @Suite struct RoundNumberTests {

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import ProlificCore
@@ -152,5 +153,28 @@ import Testing
     @Test(arguments: formatted)
     func formats(_ score: Double, _ text: String) {
         #expect(Tally.format(score) == text)
+    }
+
+    /// The buffer-writing `format` against the plain spelling: rounded to four decimals, trailing
+    /// zeros dropped, over negative, tiny, whole and large scores.
+    @Test func formatsLikeThePlainSpelling() {
+        func plain(_ score: Double) -> String {
+            guard abs(score) < Tally.largestRounded else { return String(score) }
+            let scaled = Int64((score * 10_000).rounded())
+            let sign = scaled < 0 ? "-" : ""
+            var fraction = String(scaled.magnitude % 10_000)
+            if fraction == "0" { return sign + String(scaled.magnitude / 10_000) }
+            fraction = String(repeating: "0", count: 4 - fraction.count) + fraction
+            while fraction.hasSuffix("0") { fraction.removeLast() }
+            return "\(sign)\(scaled.magnitude / 10_000).\(fraction)"
+        }
+        var scores: [Double] = [-0.0, -0.00004, -0.00005, 0.00005, 0.1, 0.01, 0.001, 0.0001, 1e10 + 0.5, 99_999_999_999.99, 1e11, -1e11, 5e-324]
+        var x: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for _ in 0..<20_000 {
+            x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let magnitude = pow(10, Double(Int(x >> 59) % 12) - 4)
+            scores.append((Double(x >> 11) / Double(1 << 53) - 0.5) * 2 * magnitude)
+        }
+        for score in scores { #expect(Tally.format(score) == plain(score), "\(score)") }
     }
 }

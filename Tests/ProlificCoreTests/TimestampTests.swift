@@ -34,6 +34,24 @@ import Testing
         }
     }
 
+    /// The digit-by-digit printing against the field-by-field spelling it replaced, years with
+    /// fewer and more than four digits included.
+    @Test(arguments: [
+        Int64(-62_200_000_000), -1, 0, 59, 951_868_800, 1_795_352_400, 253_402_300_799, 253_402_300_800, 400_000_000_000,
+    ])
+    func printsEveryFieldPadded(_ seconds: Int64) {
+        let time = Timestamp(secondsSinceEpoch: seconds)
+        let c = time.components
+        func pad(_ value: Int, _ width: Int = 2) -> String {
+            let digits = String(value)
+            return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+        }
+        let fields = [pad(c.year, 4), pad(c.month), pad(c.day), pad(c.hour), pad(c.minute), pad(c.second)]
+        #expect(time.iso8601 == "\(fields[0])-\(fields[1])-\(fields[2])T\(fields[3]):\(fields[4]):\(fields[5])Z")
+        #expect(time.compactDigits == fields.joined())
+        #expect(time.hasFourDigitYear == (1...9999).contains(c.year))
+    }
+
     @Test func dateOnlyIsMidnightUTC() {
         #expect(Timestamp(iso8601: "2026-11-22") == Timestamp(iso8601: "2026-11-22T00:00:00Z"))
         #expect(Timestamp(iso8601: "2026-11-22")?.iso8601 == "2026-11-22T00:00:00Z")

@@ -26,7 +26,18 @@ public struct SubmissionID: Hashable, Comparable, Sendable, CustomStringConverti
     public var rawValue: String { "\(author.rawValue)-\(time.compactDigits)" }
     public var description: String { rawValue }
 
-    public static func < (a: SubmissionID, b: SubmissionID) -> Bool { a.rawValue < b.rawValue }
+    /// The order of `rawValue`, which snippet lists sort by, without building the two strings:
+    /// different handles decide at their first different byte; the same handle by time (the
+    /// fixed-width digits order as the times do). Only a handle that begins with the other, or a
+    /// time outside years 1–9999, compares the spelled-out ids.
+    public static func < (a: SubmissionID, b: SubmissionID) -> Bool {
+        if a.author == b.author {
+            guard a.time.hasFourDigitYear, b.time.hasFourDigitYear else { return a.rawValue < b.rawValue }
+            return a.time < b.time
+        }
+        for (x, y) in zip(a.author.rawValue.utf8, b.author.rawValue.utf8) where x != y { return x < y }
+        return a.rawValue < b.rawValue
+    }
 
     public static let rule = "'<author>-<yyyymmddhhmmss>', the author's handle and the submission time in UTC"
 }

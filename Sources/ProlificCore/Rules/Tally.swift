@@ -63,13 +63,38 @@ public enum Tally {
     public static func format(_ score: Double) -> String {
         guard abs(score) < largestRounded else { return String(score) }
         let scaled = Int64((score * 10_000).rounded())
-        let sign = scaled < 0 ? "-" : ""
-        let whole = scaled.magnitude / 10_000
-        var fraction = String(scaled.magnitude % 10_000)
-        if fraction == "0" { return sign + String(whole) }
-        fraction = String(repeating: "0", count: 4 - fraction.count) + fraction
-        while fraction.hasSuffix("0") { fraction.removeLast() }
-        return "\(sign)\(whole).\(fraction)"
+        // Written backwards into one buffer (at most a sign, 11 digits, a point and 4 decimals):
+        // every explained ballot on every round page prints a few of these.
+        var digits = scaled.magnitude
+        return String(unsafeUninitializedCapacity: 17) { buffer in
+            var end = 17
+            func put(_ byte: UInt8) {
+                end -= 1
+                buffer[end] = byte
+            }
+            var fraction = digits % 10_000
+            digits /= 10_000
+            if fraction != 0 {
+                var trailing = true
+                for _ in 0..<4 {
+                    let digit = UInt8(fraction % 10)
+                    fraction /= 10
+                    if trailing && digit == 0 { continue }
+                    trailing = false
+                    put(48 + digit)
+                }
+                put(UInt8(ascii: "."))
+            }
+            repeat {
+                put(48 + UInt8(digits % 10))
+                digits /= 10
+            } while digits > 0
+            if scaled < 0 { put(UInt8(ascii: "-")) }
+            // Move the text to the front of the buffer.
+            let count = 17 - end
+            for i in 0..<count { buffer[i] = buffer[end + i] }
+            return count
+        }
     }
 
     /// Past this a `Double` has no fourth decimal left to round to (and ten-thousandths would

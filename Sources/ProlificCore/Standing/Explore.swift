@@ -37,26 +37,31 @@ public enum Explore {
             trending[project.slug] = score
             participants[project.slug] = people.count
         }
-        var byTrend = projects.sorted { a, b in
+        let byTrend = projects.sorted { a, b in
             let ta = trending[a.slug] ?? 0, tb = trending[b.slug] ?? 0
             return abs(ta - tb) > 1e-12 ? ta > tb : tiebreak(a, b)
         }
-        var byDiscovery = projects.sorted { a, b in
+        let byDiscovery = projects.sorted { a, b in
             let pa = participants[a.slug] ?? 0, pb = participants[b.slug] ?? 0
             if pa != pb { return pa < pb }
             if a.created != b.created { return a.created > b.created }
             return tiebreak(a, b)
         }
+        // Each list is read from a cursor that skips projects already placed: the lists are never
+        // copied or shortened, so placing n projects costs O(n).
         var result: [Project] = []
+        result.reserveCapacity(projects.count)
         var placed: Set<Slug> = []
+        var trendCursor = 0, discoveryCursor = 0
         while result.count < projects.count {
             let discovery = (result.count + 1) % discoveryEvery == 2
-            var source = discovery ? byDiscovery : byTrend
-            while let first = source.first, placed.contains(first.slug) { source.removeFirst() }
-            guard let next = source.first else { break }
-            result.append(next)
-            placed.insert(next.slug)
-            if discovery { byDiscovery = source } else { byTrend = source }
+            let source = discovery ? byDiscovery : byTrend
+            var cursor = discovery ? discoveryCursor : trendCursor
+            while cursor < source.count, placed.contains(source[cursor].slug) { cursor += 1 }
+            guard cursor < source.count else { break }
+            result.append(source[cursor])
+            placed.insert(source[cursor].slug)
+            if discovery { discoveryCursor = cursor } else { trendCursor = cursor }
         }
         return result
     }

@@ -18,7 +18,14 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// Parses `YYYY-MM-DDTHH:MM:SSZ` (UTC) or a bare date `YYYY-MM-DD` (midnight UTC).
     public init?(iso8601 text: some StringProtocol) {
-        let b = Array(text.utf8)
+        // Read in place: every content file has times, so no copy of the bytes is made.
+        guard let time = text.utf8.withContiguousStorageIfAvailable(Self.iso8601)
+            ?? Array(text.utf8).withUnsafeBufferPointer(Self.iso8601)
+        else { return nil }
+        self = time
+    }
+
+    private static func iso8601(_ b: UnsafeBufferPointer<UInt8>) -> Timestamp? {
         func number(_ range: Range<Int>) -> Int? {
             var value = 0
             for i in range {
@@ -40,15 +47,21 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
             else { return nil }
             (hour, minute, second) = (h, m, s)
         }
-        self.init(validYear: year, month: month, day: day, hour: hour, minute: minute, second: second)
+        return Timestamp(validYear: year, month: month, day: day, hour: hour, minute: minute, second: second)
     }
 
     /// Parses the 14 digits of a submission id, `yyyymmddhhmmss`.
     public init?(compactDigits text: some StringProtocol) {
-        let b = Array(text.utf8)
+        guard let time = text.utf8.withContiguousStorageIfAvailable(Self.compactDigits)
+            ?? Array(text.utf8).withUnsafeBufferPointer(Self.compactDigits)
+        else { return nil }
+        self = time
+    }
+
+    private static func compactDigits(_ b: UnsafeBufferPointer<UInt8>) -> Timestamp? {
         guard b.count == 14, b.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
         func number(_ range: Range<Int>) -> Int { range.reduce(0) { $0 * 10 + Int(b[$1] - 48) } }
-        self.init(
+        return Timestamp(
             validYear: number(0..<4), month: number(4..<6), day: number(6..<8),
             hour: number(8..<10), minute: number(10..<12), second: number(12..<14))
     }
@@ -69,16 +82,58 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
         return (y, m, d, rest / 3600, rest % 3600 / 60, rest % 60)
     }
 
+    /// Whether the year has four digits or fewer (1 to 9999): then `compactDigits` has a fixed
+    /// width, and its order is the order of the moments.
+    public var hasFourDigitYear: Bool {
+        (Self.firstOfYear1.secondsSinceEpoch..<Self.firstOfYear10000.secondsSinceEpoch).contains(secondsSinceEpoch)
+    }
+
+    private static let firstOfYear1 = Timestamp(year: 1, month: 1, day: 1)
+    private static let firstOfYear10000 = Timestamp(year: 10000, month: 1, day: 1)
+
     /// The canonical form, `2026-11-22T13:00:00Z`.
     public var iso8601: String {
         let c = components
-        return "\(pad(c.year, 4))-\(pad(c.month))-\(pad(c.day))T\(pad(c.hour)):\(pad(c.minute)):\(pad(c.second))Z"
+        guard (0...9999).contains(c.year) else {
+            return "\(pad(c.year, 4))-\(pad(c.month))-\(pad(c.day))T\(pad(c.hour)):\(pad(c.minute)):\(pad(c.second))Z"
+        }
+        return Self.digits(c, separated: true)
     }
 
     /// `20261122130000`, as used in submission ids.
     public var compactDigits: String {
         let c = components
-        return "\(pad(c.year, 4))\(pad(c.month))\(pad(c.day))\(pad(c.hour))\(pad(c.minute))\(pad(c.second))"
+        guard (0...9999).contains(c.year) else {
+            return "\(pad(c.year, 4))\(pad(c.month))\(pad(c.day))\(pad(c.hour))\(pad(c.minute))\(pad(c.second))"
+        }
+        return Self.digits(c, separated: false)
+    }
+
+    /// The fields of a four-digit year as `2026-11-22T13:00:00Z` or `20261122130000`, written
+    /// digit by digit into one small buffer: feeds, pages and every snippet id print times, and
+    /// string interpolation cost a dozen allocations each.
+    private static func digits(
+        _ c: (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int), separated: Bool
+    ) -> String {
+        String(unsafeUninitializedCapacity: 20) { buffer in
+            var i = 0
+            func put(_ value: Int, _ width: Int) {
+                var divisor = width == 4 ? 1000 : 10
+                while divisor > 0 {
+                    buffer[i] = UInt8(truncatingIfNeeded: 48 + value / divisor % 10)
+                    i += 1
+                    divisor /= 10
+                }
+            }
+            func mark(_ byte: Unicode.Scalar) {
+                guard separated else { return }
+                buffer[i] = UInt8(ascii: byte)
+                i += 1
+            }
+            put(c.year, 4); mark("-"); put(c.month, 2); mark("-"); put(c.day, 2); mark("T")
+            put(c.hour, 2); mark(":"); put(c.minute, 2); mark(":"); put(c.second, 2); mark("Z")
+            return i
+        }
     }
 
     public var description: String { iso8601 }

@@ -93,7 +93,8 @@ struct AtomFeeds {
         case .submitted(let round, let s):
             title = "\(site.name(s.author)) wrote a snippet for round \(round.number.value) of \(project.title)"
             let page = round.isOpen ? projectURL : absolute(SitePath.round(project.slug, round.number))
-            (link, id, author) = (page + "#" + s.id.rawValue, projectURL + "#" + s.id.rawValue, s.author)
+            let anchor = "#" + s.id.rawValue
+            (link, id, author) = (page + anchor, projectURL + anchor, s.author)
             html = site.html(s.body, folder: Media.folder(of: project.slug, round: round.number), root: site.config.baseURL)
         case .roundClosed(let round):
             let winner = round.winningSubmission
@@ -109,13 +110,14 @@ struct AtomFeeds {
             (link, id, author) = (projectURL, projectURL + "#completed", project.owner)
             html = "<p>\(XML.escape(project.title)) is complete after \(Display.count(project.closedRounds.count, "round")).</p>"
         }
+        let at = event.at.iso8601
         return """
             <entry>
             <title>\(XML.escape(title))</title>
             <link rel="alternate" type="text/html" href="\(XML.escape(link))"/>
             <id>\(XML.escape(id))</id>
-            <published>\(event.at.iso8601)</published>
-            <updated>\(event.at.iso8601)</updated>
+            <published>\(at)</published>
+            <updated>\(at)</updated>
             <author><name>\(XML.escape(site.name(author)))</name>\(site.hasPage(author) ? "<uri>\(XML.escape(absolute(SitePath.user(author))))</uri>" : "")</author>
             <content type="html">\(XML.content(html))</content>
             </entry>

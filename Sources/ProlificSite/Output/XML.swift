@@ -45,12 +45,18 @@ enum XML {
     /// nothing XML forbids (the usual case for rendered HTML: no copying, byte by byte, of
     /// every snippet into every feed), else escaped.
     static func content(_ text: String) -> String {
+        let fits = text.utf8.withContiguousStorageIfAvailable(fitsCDATA) ?? fitsCDATA(Array(text.utf8))
+        return fits ? "<![CDATA[" + text + "]]>" : escape(text)
+    }
+
+    /// Whether `bytes` may stand in a CDATA section: no `]]>`, and no character XML forbids.
+    private static func fitsCDATA(_ bytes: some Collection<UInt8>) -> Bool {
         var previous: (UInt8, UInt8) = (0, 0)
-        for byte in text.utf8 {
-            if byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D || byte == 0xEF { return escape(text) }
-            if byte == 0x3E && previous == (0x5D, 0x5D) { return escape(text) }  // ]]>
+        for byte in bytes {
+            if byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D || byte == 0xEF { return false }
+            if byte == 0x3E && previous == (0x5D, 0x5D) { return false }  // ]]>
             previous = (previous.1, byte)
         }
-        return "<![CDATA[" + text + "]]>"
+        return true
     }
 }

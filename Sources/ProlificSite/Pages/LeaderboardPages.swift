@@ -55,10 +55,10 @@ struct LeaderboardPages {
             for s in round.submissions { snippets[s.author, default: 0] += 1 }
             if let winner = round.winningSubmission { wins[winner.author, default: 0] += 1 }
         }
-        let ranked = snippets.keys.sorted { a, b in
-            (wins[a] ?? 0, snippets[a] ?? 0) != (wins[b] ?? 0, snippets[b] ?? 0)
-                ? (wins[a] ?? 0, snippets[a] ?? 0) > (wins[b] ?? 0, snippets[b] ?? 0) : a < b
-        }
+        // Counts looked up once per player, not twice per comparison.
+        let ranked = snippets.map { (handle: $0.key, wins: wins[$0.key] ?? 0, snippets: $0.value) }.sorted { a, b in
+            (a.wins, a.snippets) != (b.wins, b.snippets) ? (a.wins, a.snippets) > (b.wins, b.snippets) : a.handle < b.handle
+        }.map(\.handle)
         return ranked.prefix(limit).map { handle in
             [
                 "name": site.name(handle), "handle": handle.rawValue, "url": site.userURL(handle), "hasPage": site.hasPage(handle),

@@ -88,9 +88,11 @@ struct SiteModel {
 
     /// Markdown written in `folder` (inside the content directory) as HTML for a page whose way
     /// back to the site's root is `root`, its images pointing at their copies in the site.
-    func html(_ markdown: String, folder: String, root: String) -> String {
+    /// `folder` and `root` are worked out only for a text that has images.
+    func html(_ markdown: String, folder: @autoclosure () -> String, root: @autoclosure () -> String) -> String {
         // Without images or `data:` links the page doesn't matter: one rendering serves all.
         guard Markdown.mayNeedRewriting(markdown) else { return html(markdown) }
+        let (folder, root) = (folder(), root())
         return Markdown.html(markdown) { media.image($0, folder: folder, root: root) }
     }
 

@@ -36,7 +36,19 @@ enum SitePath {
 
     /// The relative way from a page back to the site's root: `projects/moon/index.html` → `../../`.
     static func root(of path: String) -> String {
-        String(repeating: "../", count: path.split(separator: "/").count - 1)
+        // The number of non-empty parts between slashes, as `split(separator:)` counts them,
+        // without making them: every snippet on every page asks.
+        var parts = 0
+        var inPart = false
+        for byte in path.utf8 {
+            if byte == UInt8(ascii: "/") {
+                inPart = false
+            } else if !inPart {
+                inPart = true
+                parts += 1
+            }
+        }
+        return String(repeating: "../", count: max(0, parts - 1))
     }
 
     /// `projects/moon/index.html` → `projects/moon/`, the form absolute URLs take.

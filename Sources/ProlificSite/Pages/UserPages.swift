@@ -7,12 +7,14 @@ struct UserPages {
 
     func jobs() -> [PageJob] {
         let users = site.users
+        // Who started which listed project, found once rather than by a scan per profile.
+        let started = Dictionary(grouping: site.listed.indices) { site.listed[$0].owner }
         var jobs = users.map { user in
             let context = PageContext(
                 site: site.config, now: site.now, path: SitePath.user(user.handle), title: user.name,
                 description: "\(user.name) (@\(user.handle)) on \(site.config.title): karma, badges and snippets.",
                 section: .players)
-            return PageJob("user", context) { profile(user) }
+            return PageJob("user", context) { profile(user, started: started[user.handle] ?? []) }
         }
         let context = PageContext(
             site: site.config, now: site.now, path: SitePath.users, title: "Players",
@@ -61,10 +63,11 @@ struct UserPages {
         ]
     }
 
-    func profile(_ user: User) -> [String: Any] {
+    /// `started` holds the indices in `site.listed` of the projects `user` started.
+    func profile(_ user: User, started: [Int]) -> [String: Any] {
         let counts = site.standing.counts(of: user.handle)
-        let started = site.listed.filter { $0.owner == user.handle }.map { project -> [String: Any] in
-            ["title": project.title, "url": SitePath.project(project.slug)]
+        let started = started.map { index -> [String: Any] in
+            ["title": site.listed[index].title, "url": SitePath.project(site.listed[index].slug)]
         }
         var written: [(Timestamp, [String: Any])] = []
         for place in site.snippetsByAuthor[user.handle] ?? [] {

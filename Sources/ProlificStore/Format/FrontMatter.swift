@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 import ProlificCore
 
 /// A Markdown file split into its YAML front matter and its body.
@@ -115,10 +122,19 @@ struct FrontMatter {
     static func normalize(_ text: String) -> String {
         var text = text
         if text.utf8.starts(with: [0xEF, 0xBB, 0xBF]) { text.removeFirst() }
-        if text.utf8.contains(UInt8(ascii: "\r")) {
+        if Self.containsCarriageReturn(text) {
             text = text.replacingCRLF()
         }
         return text
+    }
+
+    /// Whether `text` holds a `\r`, found by `memchr`: every content file is asked.
+    static func containsCarriageReturn(_ text: String) -> Bool {
+        let found = text.utf8.withContiguousStorageIfAvailable { bytes in
+            guard let base = bytes.baseAddress, !bytes.isEmpty else { return false }
+            return memchr(base, 0x0D, bytes.count) != nil
+        }
+        return found ?? text.utf8.contains(0x0D)
     }
 
     /// Blank lines around the body carry no meaning; trimming them keeps files and pages tidy.

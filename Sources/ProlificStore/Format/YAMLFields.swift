@@ -10,10 +10,11 @@ struct YAMLFields {
     let path: String
     private(set) var diagnostics: [Diagnostic] = []
     private(set) var positions: [String: TextPosition] = [:]
-    private var values: [String: YAMLValue] = [:]
-    private var keyPositions: [String: TextPosition] = [:]
-    private var order: [String] = []
-    private var used: Set<String> = []
+    /// The mapping's pairs in file order. A mapping holds a handful of keys and every content
+    /// file is read through one: scanning a short array beats building dictionaries.
+    private var pairs: [(key: String, value: YAMLValue, keyPosition: TextPosition)] = []
+    /// The keys asked for, present or not.
+    private var used: [String] = []
     private let lineOffset: Int
     /// Set when the YAML itself could not be read: then missing keys are not reported again.
     private var unreadable = false
@@ -113,7 +114,7 @@ struct YAMLFields {
 
     /// A list of scalars parsed by `parse`; each bad item is reported at its own line as `key.N`.
     mutating func list<T>(
-        _ key: String, required: Bool = false, expected: String, _ parse: (String) -> T?
+        _ key: String, required: Bool = false, expected: @autoclosure () -> String, _ parse: (String) -> T?
     ) -> [T]? {
         guard let node = take(key, required: required) else { return nil }
         guard case .sequence(let sequence, _) = node else {
@@ -125,7 +126,7 @@ struct YAMLFields {
             positions["\(key).\(i)"] = position(of: item)
             guard let text = item.text, let value = parse(text) else {
                 diagnostics.append(
-                    error(at: item, "item \(i + 1) of '\(key)' must be \(expected), found \(item.described)"))
+                    error(at: item, "item \(i + 1) of '\(key)' must be \(expected()), found \(item.described)"))
                 continue
             }
             items.append(value)
@@ -170,19 +171,19 @@ struct YAMLFields {
 
     /// Keys of the mapping in file order, each value as text if it is a scalar.
     mutating func scalarPairs() -> [(key: String, value: String?, position: TextPosition)] {
-        order.map { key in
-            used.insert(key)
-            return (key, values[key]?.text, positions[key] ?? .start)
+        pairs.map { pair in
+            markUsed(pair.key)
+            return (pair.key, value(pair.key)?.text, positions[pair.key] ?? .start)
         }
     }
 
     /// Reports every key that no getter asked for.
     mutating func finish() {
-        for key in order where !used.contains(key) {
-            diagnostics.append(
-                Diagnostic(path: path, position: keyPositions[key] ?? .start, message: "unknown key '\(key)'"))
+        for pair in pairs where !used.contains(pair.key) {
+            let position = pairs.last { $0.key == pair.key }?.keyPosition ?? .start
+            diagnostics.append(Diagnostic(path: path, position: position, message: "unknown key '\(pair.key)'"))
         }
-        used = Set(order)
+        for pair in pairs { markUsed(pair.key) }
     }
 
     // MARK: Internals
@@ -196,25 +197,21 @@ struct YAMLFields {
     /// Records the pairs of a mapping; a key that is not a scalar is reported at the root and
     /// skipped in nested mappings.
     private mutating func read(_ mapping: [YAMLValue.Pair], reportingKeys: Bool) {
-        values.reserveCapacity(mapping.count)
         positions.reserveCapacity(mapping.count)
-        keyPositions.reserveCapacity(mapping.count)
-        order.reserveCapacity(mapping.count)
+        pairs.reserveCapacity(mapping.count)
         for pair in mapping {
             guard let key = pair.key.text else {
                 if reportingKeys { diagnostics.append(error(at: pair.key, "keys must be plain words")) }
                 continue
             }
-            values[key] = pair.value
-            order.append(key)
-            keyPositions[key] = position(of: pair.key)
+            pairs.append((key, pair.value, position(of: pair.key)))
             positions[key] = position(of: pair.value)
         }
     }
 
     private mutating func take(_ key: String, required: Bool) -> YAMLValue? {
-        used.insert(key)
-        guard let node = values[key], !node.isNull else {
+        markUsed(key)
+        guard let node = value(key), !node.isNull else {
             if required && !unreadable {
                 diagnostics.append(Diagnostic(path: path, position: .start, message: "missing required key '\(key)'"))
             }
@@ -223,12 +220,21 @@ struct YAMLFields {
         return node
     }
 
+    /// The value of `key`; the last one, should a key come twice.
+    private func value(_ key: String) -> YAMLValue? {
+        pairs.last { $0.key == key }?.value
+    }
+
+    private mutating func markUsed(_ key: String) {
+        if !used.contains(key) { used.append(key) }
+    }
+
     private mutating func parsed<T>(
-        _ key: String, required: Bool, expected: String, _ parse: (String) -> T?
+        _ key: String, required: Bool, expected: @autoclosure () -> String, _ parse: (String) -> T?
     ) -> T? {
         guard let node = take(key, required: required) else { return nil }
         guard let text = node.text, let value = parse(text) else {
-            diagnostics.append(error(at: node, "'\(key)' must be \(expected), found \(node.described)"))
+            diagnostics.append(error(at: node, "'\(key)' must be \(expected()), found \(node.described)"))
             return nil
         }
         return value
