@@ -192,6 +192,32 @@ import Testing
         #expect(SearchIndex.plain(long).count <= SearchIndex.textLimit + 1)
     }
 
+    /// Chapters read one after another give the text of the chapters joined by spaces, even
+    /// where a tag or an entity spans two of them, and those past the limit are never rendered.
+    @Test func searchTextOfChaptersIsTheTextOfTheirJoin() {
+        let pieces = [
+            "<p>Ann &amp; Bob</p>\n", "<em>é", "</em> &qu", "ot;done&quot;", "", "<p>", "x</p>", "日本語 ",
+            "<p>\(String(repeating: "long word ", count: 40))</p>", "&#39;", "<a href=\"u\">link</a>",
+        ]
+        var seed: UInt64 = 7
+        for _ in 0..<300 {
+            var chapters: [String] = []
+            for _ in 0..<Int(seed % 9) {
+                seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                chapters.append(pieces[Int(seed >> 33) % pieces.count])
+            }
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            #expect(SearchIndex.plain(chapters: chapters) == SearchIndex.plain(chapters.joined(separator: " ")))
+        }
+        var rendered = 0
+        let story = (0..<100).lazy.map { _ in
+            rendered += 1
+            return "<p>\(String(repeating: "word ", count: 100))</p>"
+        }
+        #expect(SearchIndex.plain(chapters: story).hasSuffix("…"))
+        #expect(rendered == 2)
+    }
+
     @Test func activityChartCountsWeeks() {
         let now = Timestamp(iso8601: "2026-01-12T12:00:00Z")!
         let chart = ActivityChart(

@@ -91,7 +91,7 @@ struct SiteModel {
     /// `folder` and `root` are worked out only for a text that has images.
     func html(_ markdown: String, folder: @autoclosure () -> String, root: @autoclosure () -> String) -> String {
         // Without images or `data:` links the page doesn't matter: one rendering serves all.
-        guard Markdown.mayNeedRewriting(markdown) else { return html(markdown) }
+        guard cache.needsRewriting(markdown) else { return html(markdown) }
         let (folder, root) = (folder(), root())
         return Markdown.html(markdown) { media.image($0, folder: folder, root: root) }
     }

@@ -31,7 +31,7 @@ struct SearchIndex {
                 Entry(
                     kind: site.isComplete(project) ? "Completed story" : "Story in progress", title: project.title,
                     url: SitePath.project(project.slug), tags: project.tags, authors: authors,
-                    text: Self.plain(story.chapters.map { site.html($0.markdown) }.joined(separator: " "))))
+                    text: Self.plain(chapters: story.chapters.lazy.map { site.html($0.markdown) })))
         }
         for user in site.users {
             entries.append(
@@ -53,6 +53,12 @@ struct SearchIndex {
     /// collapsed, cut at a word boundary near `textLimit` characters. Works on UTF-8 bytes and stops
     /// reading once the text is long enough: stories are long, the index keeps their start.
     static func plain(_ html: String) -> String {
+        plain(chapters: CollectionOfOne(html))
+    }
+
+    /// The plain text of `chapters` joined by spaces, as `plain(_:)` reads one text; chapters
+    /// past the point where the text is long enough are never asked for (nor rendered).
+    static func plain(chapters: some Sequence<String>) -> String {
         var words: [[UInt8]] = []
         var word: [UInt8] = []
         var length = 0
@@ -64,8 +70,9 @@ struct SearchIndex {
             words.append(word)
             word = []
         }
-        scan: for byte in html.utf8 {
-            if length > textLimit { break scan }
+        /// Reads one byte; false once the text is long enough.
+        func read(_ byte: UInt8) -> Bool {
+            if length > textLimit { return false }
             if var pending = entity {
                 pending.append(byte)
                 if byte == UInt8(ascii: ";") || pending.count > 6 {
@@ -74,25 +81,34 @@ struct SearchIndex {
                 } else {
                     entity = pending
                 }
-                continue
+                return true
             }
             switch byte {
             case UInt8(ascii: "<"): inTag = true
             case UInt8(ascii: ">") where inTag:
                 inTag = false
                 endWord()
-            case _ where inTag: continue
+            case _ where inTag: break
             case UInt8(ascii: "&"): entity = [byte]
             case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\t"), UInt8(ascii: "\r"): endWord()
             default: word.append(byte)
             }
+            return true
+        }
+        var first = true
+        scan: for html in chapters {
+            if !first, !read(UInt8(ascii: " ")) { break scan }
+            first = false
+            for byte in html.utf8 where !read(byte) { break scan }
         }
         if let pending = entity { word += pending }
         endWord()
         var out = ""
         for bytes in words {
             let text = String(decoding: bytes, as: UTF8.self)
-            if out.count + text.count + 1 > textLimit { return out + "…" }
+            let needed = text.count + 1
+            // Characters never outnumber bytes: only near the limit are they counted.
+            if out.utf8.count + needed > textLimit, out.count + needed > textLimit { return out + "…" }
             if !out.isEmpty { out += " " }
             out += text
         }

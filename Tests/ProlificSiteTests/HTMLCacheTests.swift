@@ -1,0 +1,50 @@
+import Testing
+
+@testable import ProlificSite
+
+@Suite struct HTMLCacheTests {
+    /// Counts renderings, to see what the cache saves.
+    final class Counter: @unchecked Sendable {
+        var count = 0
+        func render(_ markdown: String) -> String {
+            count += 1
+            return Markdown.html(markdown)
+        }
+    }
+
+    @Test func eachTextIsRenderedOnceWhetherFoundByStorageOrByContents() {
+        let cache = HTMLCache()
+        let counter = Counter()
+        let long = "A snippet long enough to have storage of its own, *with emphasis*."
+        let copy = long  // the same storage
+        let sameWords = String(decoding: Array(long.utf8), as: UTF8.self)  // other storage
+        let short = "*tiny*"
+        #expect(cache.html(long, render: counter.render) == Markdown.html(long))
+        #expect(cache.html(copy, render: counter.render) == Markdown.html(long))
+        #expect(counter.count == 1)
+        #expect(cache.html(sameWords, render: counter.render) == Markdown.html(long))
+        #expect(cache.html(short, render: counter.render) == "<p><em>tiny</em></p>\n")
+        #expect(cache.html(String(short), render: counter.render) == "<p><em>tiny</em></p>\n")
+        #expect(counter.count <= 3)
+    }
+
+    @Test func whetherATextNeedsRewritingIsRememberedWithItsHTML() {
+        let cache = HTMLCache()
+        let counter = Counter()
+        let image = "A picture of the moon, drawn by hand: ![moon](moon.png)"
+        let plain = "No picture here, only a long enough line of words."
+        #expect(cache.needsRewriting(image))
+        #expect(!cache.needsRewriting(plain))
+        // Asking whether first, then for the HTML, still renders it (once).
+        #expect(cache.html(plain, render: counter.render) == Markdown.html(plain))
+        #expect(cache.html(plain, render: counter.render) == Markdown.html(plain))
+        #expect(counter.count == 1)
+        // Rendering first, then asking whether, keeps the HTML.
+        let other = "Another long line of words, rendered before it is asked about."
+        _ = cache.html(other, render: counter.render)
+        #expect(!cache.needsRewriting(other))
+        _ = cache.html(other, render: counter.render)
+        #expect(counter.count == 2)
+        #expect(cache.needsRewriting(image))
+    }
+}
