@@ -44,6 +44,27 @@ def timed(args, cwd=None):
     return float(wall), float(user) + float(system), int(kb) / 1024
 
 
+def cpu_ticks():
+    """(steal, total) jiffies of all CPUs from /proc/stat, or None where there is none.
+
+    On a virtual machine the host may run other guests on our cores ("steal"): wall times then
+    grow while CPU times do not. The table says how much was stolen during the run.
+    """
+    try:
+        with open("/proc/stat") as f:
+            fields = [int(v) for v in f.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+    # user nice system idle iowait irq softirq steal (guest time is already inside user).
+    return (fields[7] if len(fields) > 7 else 0), sum(fields[:8])
+
+
+def steal_share(start, end):
+    if not start or not end or end[1] <= start[1]:
+        return None
+    return (end[0] - start[0]) / (end[1] - start[1])
+
+
 def generate(size):
     content = os.path.join(WORK, size, "Content")
     if not os.path.exists(os.path.join(content, "prolific.yml")):
@@ -162,7 +183,7 @@ def measure(size, runs):
     return rows
 
 
-def table(results, runs):
+def table(results, runs, stolen=None):
     sizes = list(results)
     head = "| operation | " + " | ".join(f"{s}: wall s / CPU s / peak MB" for s in sizes) + " |"
     lines = [head, "| --- |" + " --- |" * len(sizes)]
@@ -177,6 +198,8 @@ def table(results, runs):
     except OSError:
         pass
     machine = f"{os.cpu_count()} cores ({cpu}), {platform.system()} {platform.release()}; median of {runs} run(s), `--now {NOW}`"
+    if stolen is not None:
+        machine += f"; the hypervisor took {stolen * 100:.0f} % of the CPU time during the run (steal)"
     return "\n".join(lines) + f"\n\nMachine: {machine}.\n"
 
 
@@ -189,8 +212,9 @@ def main():
     args = parser.parse_args()
     sizes = ["small"] if args.smoke else args.sizes.split(",")
     runs = 1 if args.smoke else args.runs
+    start = cpu_ticks()
     results = {size: measure(size, runs) for size in sizes}
-    text = table(results, runs)
+    text = table(results, runs, steal_share(start, cpu_ticks()))
     print(text)
     if args.out:
         with open(args.out) as f:
