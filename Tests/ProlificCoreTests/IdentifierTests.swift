@@ -89,6 +89,9 @@ import Testing
         "ann-",
         "",
         "ann-20261102101500.md",
+        "ann-\u{301}20261102101500",  // a combining mark on the dash
+        "ann\u{301}-20261102101500",
+        "ann-20261102101500\u{301}",
     ])
     func rejects(_ text: String) {
         #expect(SubmissionID(text) == nil)

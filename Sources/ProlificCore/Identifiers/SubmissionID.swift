@@ -14,8 +14,10 @@ public struct SubmissionID: Hashable, Comparable, Sendable, CustomStringConverti
     /// Parses `ann-20261102101500`; fails on anything else.
     public init?(_ text: some StringProtocol) {
         let text = String(text)
-        guard let dash = text.lastIndex(of: "-") else { return nil }
-        let digits = text[text.index(after: dash)...]
+        // The last `-` byte: where the id is valid, it is followed by the 14 digits (a byte
+        // search, as every ballot names a few ids, instead of one by Characters).
+        guard let dash = text.utf8.lastIndex(of: UInt8(ascii: "-")) else { return nil }
+        let digits = text[text.utf8.index(after: dash)...]
         guard digits.utf8.count == 14, digits.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }),
             let author = Handle(text[..<dash]),
             let time = Timestamp(compactDigits: digits)

@@ -23,6 +23,9 @@ struct SiteModel {
     let snippetsByAuthor: [Handle: [(project: Int, round: Int, submission: Int)]]
     /// Players in handle order.
     let users: [User]
+    /// Each player's display name: pages ask for names and profiles by the hundred thousand,
+    /// and a lookup in `content.users` copies a whole `User`.
+    let names: [Handle: String]
     /// Who follows each player, in handle order.
     let followers: [Handle: [Handle]]
     /// The keys of tags that have a page: those of listed projects.
@@ -52,6 +55,7 @@ struct SiteModel {
         }
         snippetsByAuthor = snippets
         users = content.sortedUsers
+        names = content.users.mapValues(\.name)
         var followers: [Handle: [Handle]] = [:]
         for user in users {
             for followed in Set(user.follows.users) { followers[followed, default: []].append(user.handle) }
@@ -98,12 +102,12 @@ struct SiteModel {
 
     /// A player's display name; "a former contributor" when they have no profile (any more).
     func name(_ handle: Handle) -> String {
-        content.users[handle]?.name ?? FormerUser.displayName
+        names[handle] ?? FormerUser.displayName
     }
 
     /// Whether `handle` has a profile page: a removed player's work links nowhere.
     func hasPage(_ handle: Handle) -> Bool {
-        content.users[handle] != nil
+        names[handle] != nil
     }
 
     /// The address of `handle`'s profile page, or "" when there is none (see `hasPage`).
