@@ -100,6 +100,7 @@ public struct VotingHistory: Sendable {
         let round = Moderation.counted(round)
         roundsRecorded += 1
         var authors: [SubmissionID: Int32] = [:]
+        authors.reserveCapacity(round.submissions.count)
         for submission in round.submissions where authors[submission.id] == nil {
             let id = intern(submission.author)
             authors[submission.id] = id
@@ -108,7 +109,9 @@ public struct VotingHistory: Sendable {
         if let winner = round.winner, let author = authors[winner] { karmaByID[Int(author)].wins += 1 }
 
         var backed: [(voter: Int32, chosen: Set<Int32>)] = []
+        backed.reserveCapacity(round.ballots.count)
         var seen: Set<Int32> = []
+        seen.reserveCapacity(round.ballots.count)
         for ballot in round.ballots {
             let voter = intern(ballot.voter)
             let chosen = Set(ballot.choices.compactMap { authors[$0] }.filter { $0 != voter })
