@@ -28,40 +28,20 @@ def binary(name):
 
 
 def timed(args, cwd=None):
-    """Runs args; returns (wall s, cpu s, peak MB, share of the CPU time the hypervisor took).
+    """Runs args; returns (wall s, cpu s, peak MB).
 
     Dirty pages left by the harness (a 1.5 GB copy of the content, the previous build's site)
     are written out first, so the kernel's writeback doesn't run during the timing: a `vote`
     right after copying the large content took 50–60 ms instead of 20–30.
     """
     os.sync()
-    before = cpu_ticks()
     out = subprocess.run(
         ["/usr/bin/time", "-f", "BENCH %e %U %S %M", *args], cwd=cwd, capture_output=True, text=True)
     match = re.search(r"BENCH ([\d.]+) ([\d.]+) ([\d.]+) (\d+)", out.stderr)
     if out.returncode != 0 or not match:
         sys.exit(f"bench: {' '.join(args)} failed ({out.returncode}):\n{out.stderr[-2000:]}")
     wall, user, system, kb = match.groups()
-    return float(wall), float(user) + float(system), int(kb) / 1024, steal_share(before, cpu_ticks()) or 0.0
-
-
-# A run during which the hypervisor took more than this share of the CPU time is tried again,
-# up to CALM_TRIES times in all, keeping the calmest: on a shared VM a neighbour's burst can
-# double a wall time (a 30 ms `vote` measured 60–80 ms at 22 % steal) while CPU times don't move.
-CALM_STEAL = 0.10
-CALM_TRIES = 3
-
-
-def calm(attempt):
-    """The calmest of up to CALM_TRIES runs of `attempt` (which sets up and times one run)."""
-    best = None
-    for _ in range(CALM_TRIES):
-        sample = attempt()
-        if best is None or sample[3] < best[3]:
-            best = sample
-        if sample[3] <= CALM_STEAL:
-            break
-    return best
+    return float(wall), float(user) + float(system), int(kb) / 1024
 
 
 def cpu_ticks():
@@ -162,29 +142,30 @@ def measure(size, runs):
     def record(name, samples):
         rows[name] = tuple(statistics.median(s[i] for s in samples) for i in range(3))
 
-    def full():
+    samples = []
+    for _ in range(runs):
         discard(site)
         discard(os.path.join(content, ".prolific"))
-        return build(content, site)
-
-    record("full build", [calm(full) for _ in range(runs)])
-    record("no-op rebuild", [calm(lambda: build(content, site)) for _ in range(runs)])
+        samples.append(build(content, site))
+    record("full build", samples)
+    record("no-op rebuild", [build(content, site) for _ in range(runs)])
 
     def after(change):
-        def attempt():
+        result = []
+        for _ in range(runs):
             copy = fresh_copy(content, size)
             copy_site = os.path.join(os.path.dirname(copy), "Site")
             subprocess.run(["cp", "-a", site, copy_site], check=True)
             subprocess.run([prolific, *change, "--content", copy, "--now", NOW], check=True, capture_output=True)
-            return build(copy, copy_site)
-
-        return [calm(attempt) for _ in range(runs)]
+            result.append(build(copy, copy_site))
+        return result
 
     record("rebuild after one ballot", after(["vote", slug, "--voter", voter, ids[0]]))
     record("rebuild after one closed round", after(["close", slug]))
 
     def command(args, stdin=None):
-        def attempt():
+        result = []
+        for _ in range(runs):
             copy = fresh_copy(content, size)
             full = [prolific, *args, "--content", copy, "--now", NOW]
             if stdin is not None:
@@ -192,14 +173,13 @@ def measure(size, runs):
                 with open(path, "w") as f:
                     f.write(stdin)
                 full += ["--file", path]
-            return timed(full)
-
-        return [calm(attempt) for _ in range(runs)]
+            result.append(timed(full))
+        return result
 
     record("submit", command(["submit", slug, "--author", author], stdin="A benchmark snippet.\n"))
     record("vote", command(["vote", slug, "--voter", voter, ids[0]]))
     record("close", command(["close", slug]))
-    record("check", [calm(lambda: timed([prolific, "check", "--content", content, "--now", NOW])) for _ in range(runs)])
+    record("check", [timed([prolific, "check", "--content", content, "--now", NOW]) for _ in range(runs)])
     return rows
 
 
@@ -219,9 +199,7 @@ def table(results, runs, stolen=None):
         pass
     machine = f"{os.cpu_count()} cores ({cpu}), {platform.system()} {platform.release()}; median of {runs} run(s), `--now {NOW}`"
     if stolen is not None:
-        machine += (
-            f"; the hypervisor took {stolen * 100:.0f} % of the CPU time during the run (steal); a run with more than"
-            f" {CALM_STEAL * 100:.0f} % was tried again, up to {CALM_TRIES} times, keeping the calmest")
+        machine += f"; the hypervisor took {stolen * 100:.0f} % of the CPU time during the run (steal)"
     return "\n".join(lines) + f"\n\nMachine: {machine}.\n"
 
 
