@@ -50,7 +50,7 @@ public struct SiteBuilder {
     /// thread) as soon as it is ready, so the caller can write it and let it go: a big site
     /// never sits whole in memory. Returns how many pages (HTML files) there were.
     /// `phase` hears the name of each stage as it ends (model, pages, indexes, feeds, books,
-    /// cards), for `build --timings`.
+    /// cards, static), for `build --timings`.
     @discardableResult
     public func build(
         progress: ((Int, Int) -> Void)? = nil, phase: ((String) -> Void)? = nil,
@@ -102,8 +102,9 @@ public struct SiteBuilder {
         try emit(try EpubBooks(site: site).files())
         phase?("books")
         try emit(try Parallel.map(site.users) { (user: User) throws(Diagnostics) in BadgeCard(site: site, user: user).file() })
-        try emit(theme.staticFiles.map { OutputFile(path: $0.path, contents: $0.contents) })
         phase?("cards")
+        try emit(theme.staticFiles.map { OutputFile(path: $0.path, contents: $0.contents) })
+        phase?("static")
         return jobs.count
     }
 }

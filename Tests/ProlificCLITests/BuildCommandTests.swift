@@ -37,14 +37,18 @@ import Testing
         let result = try CLI.run(
             ["build", "--content", Self.demo, "--out", "site", "--now", Self.now, "--quiet", "--timings"], in: folder.url)
         #expect(result.status == 0, "\(result.stderr)")
-        let names = result.stderr.trimmingCharacters(in: .newlines).components(separatedBy: ", ").map {
-            $0.split(separator: " ").dropLast(2).joined(separator: " ")
+        let stages = result.stderr.trimmingCharacters(in: .newlines).components(separatedBy: ", ").map {
+            $0.split(separator: " ").map(String.init)
         }
         #expect(
-            names == [
-                "inventory", "load", "theme and git", "model", "pages", "indexes", "feeds", "books", "cards", "media", "swap",
-                "write", "stamp",
+            stages.map { $0.dropLast(2).joined(separator: " ") } == [
+                "inventory", "load", "theme and git", "model", "pages", "indexes", "feeds", "books", "cards", "static", "media",
+                "swap", "write", "stamp",
             ], "\(result.stderr)")
+        // Each with its seconds.
+        for stage in stages {
+            #expect(stage.count >= 3 && stage.last == "s" && Double(stage[stage.count - 2]) != nil, "\(stage)")
+        }
     }
 
     @Test func aFailedBuildLeavesThePreviousSite() throws {

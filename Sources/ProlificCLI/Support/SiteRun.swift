@@ -20,10 +20,11 @@ struct SiteRun {
         var seconds: Double
         /// Files whose bytes changed since the previous site; the others were kept.
         var written: Int
-        /// Seconds spent in each phase, in order: load, then each stage of rendering (model,
-        /// pages, indexes, feeds, books, cards; without the time spent writing), media, write (all
-        /// batches), stamp (with the history cache for `close`); or only check, when nothing
-        /// changed since the last build.
+        /// Seconds spent in each phase: inventory, load, theme and git, each stage of rendering
+        /// (model, pages, indexes, feeds, books, cards, static; without the time spent writing),
+        /// media, swap, then write (the total of all batches, not a step of its own) and stamp
+        /// (with the history cache for `close`); or only check, when nothing changed since the
+        /// last build.
         var phases: [(name: String, seconds: Double)]
         /// Whether the site was already what this build would write (`BuildStamp`).
         var upToDate = false
@@ -42,11 +43,11 @@ struct SiteRun {
         var phases: [(name: String, seconds: Double)] = []
         var mark = start
         // Time spent writing since the last lap, counted in "write" rather than in the stage.
-        var writing = 0.0, written = 0.0
+        var writing = 0.0, writeSeconds = 0.0
         func lap(_ name: String) {
             let now = Date()
             phases.append((name, now.timeIntervalSince(mark) - writing))
-            written += writing
+            writeSeconds += writing
             writing = 0
             mark = now
         }
@@ -106,13 +107,13 @@ struct SiteRun {
             throw error
         }
         lap("swap")
-        phases.append(("write", written))
+        phases.append(("write", writeSeconds))
         // The next `close` then reads stamps instead of every closed round; meanwhile the new
         // site is stat-ed for the build stamp.
         let (_, site) = Parallel.both(
             { HistoryCache.warm(from: content, stamps: historyStamps, layout: layout) },
             { inputsRecorded ? FileInventory.take(of: out, guardingRacyWrites: false) : nil })
-        if inputsRecorded, let contentBefore, let site {
+        if let contentBefore, let site {
             BuildStamp(
                 key: key, content: contentBefore, templates: templatesBefore, site: site, pages: pages,
                 files: count

@@ -9,7 +9,7 @@ import ProlificCore
 /// reader returns nil for anything outside that subset — comments, double quotes, flow
 /// collections, anchors, tags, multi-line scalars, tabs, non-ASCII text, duplicate keys, or
 /// anything it does not recognise — and `YAMLFields` then asks Yams, so every file still means
-/// what YAML says it means and every error still comes from libyaml. Where it does answer, it
+/// what YAML says it means and every error still comes from Yams. Where it does answer, it
 /// gives the same tree with the same positions as Yams (a test compares the two on generated
 /// near-YAML).
 enum FlatYAML {
@@ -95,7 +95,7 @@ enum FlatYAML {
                 if line.indent < indent { break }
                 guard line.indent == indent, let colon = keyEnd(line) else { return nil }
                 let key = String(decoding: UnsafeBufferPointer(rebasing: bytes[line.textStart..<colon]), as: UTF8.self)
-                guard keys.insert(key).inserted else { return nil }  // libyaml's duplicate-key error
+                guard keys.insert(key).inserted else { return nil }  // Yams's duplicate-key error
                 let keyValue = YAMLValue.scalar(key, plain: true, at: position(line, line.textStart))
                 var valueStart = colon + 1
                 while valueStart < line.end && bytes[valueStart] == Byte.space { valueStart += 1 }

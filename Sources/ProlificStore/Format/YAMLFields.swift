@@ -11,7 +11,9 @@ struct YAMLFields {
     private(set) var diagnostics: [Diagnostic] = []
     private(set) var positions: [String: TextPosition] = [:]
     /// The mapping's pairs in file order. A mapping holds a handful of keys and every content
-    /// file is read through one: scanning a short array beats building dictionaries.
+    /// file is read through one: scanning a short array beats building dictionaries. Keys are
+    /// unique: a mapping with a key twice never gets here (Yams refuses it, `FlatYAML` leaves it
+    /// to Yams).
     private var pairs: [(key: String, value: YAMLValue, keyPosition: TextPosition)] = []
     /// The keys asked for, present or not.
     private var used: [String] = []
@@ -180,8 +182,7 @@ struct YAMLFields {
     /// Reports every key that no getter asked for.
     mutating func finish() {
         for pair in pairs where !used.contains(pair.key) {
-            let position = pairs.last { $0.key == pair.key }?.keyPosition ?? .start
-            diagnostics.append(Diagnostic(path: path, position: position, message: "unknown key '\(pair.key)'"))
+            diagnostics.append(Diagnostic(path: path, position: pair.keyPosition, message: "unknown key '\(pair.key)'"))
         }
         for pair in pairs { markUsed(pair.key) }
     }
@@ -220,9 +221,8 @@ struct YAMLFields {
         return node
     }
 
-    /// The value of `key`; the last one, should a key come twice.
     private func value(_ key: String) -> YAMLValue? {
-        pairs.last { $0.key == key }?.value
+        pairs.first { $0.key == key }?.value
     }
 
     private mutating func markUsed(_ key: String) {

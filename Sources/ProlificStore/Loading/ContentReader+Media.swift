@@ -10,7 +10,7 @@ extension ContentReader {
     /// its name says (SVG or HTML named `.png`).
     func scanMedia(into problems: inout [Diagnostic]) -> Set<String> {
         // The first two levels are listed here; each folder below them (a project's, say) is
-        // scanned on its own core. Results are merged in path order, so problems come out the same.
+        // scanned on its own core. Problems of the first two levels come first; callers sort them.
         var found: Set<String> = []
         var subtrees: [String] = []
         let top = scanFolder("", into: &problems, found: &found)
