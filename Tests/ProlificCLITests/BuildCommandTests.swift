@@ -31,7 +31,7 @@ import Testing
         #expect(quiet.stderr.isEmpty && quiet.stdout.isEmpty)
     }
 
-    /// `--timings` names every stage once, in order, with its seconds.
+    /// `--timings` names every stage once, in order, with its wall and CPU seconds.
     @Test func timingsNameEachStage() throws {
         let folder = try TemporaryFolder()
         let result = try CLI.run(
@@ -41,14 +41,20 @@ import Testing
             $0.split(separator: " ").map(String.init)
         }
         #expect(
-            stages.map { $0.dropLast(2).joined(separator: " ") } == [
-                "inventory", "load", "theme and git", "model", "pages", "indexes", "feeds", "books", "cards", "static", "media",
+            stages.map { $0.dropLast(5).joined(separator: " ") } == [
+                "inventory", "load", "theme and git", "model", "pages", "indexes and feeds", "books", "cards", "static", "media",
                 "swap", "write", "stamp",
             ], "\(result.stderr)")
-        // Each with its seconds.
+        // Each with its seconds, then `(… s CPU)`.
         for stage in stages {
-            #expect(stage.count >= 3 && stage.last == "s" && Double(stage[stage.count - 2]) != nil, "\(stage)")
+            let tail = stage.suffix(5)
+            #expect(stage.count >= 6 && tail.dropFirst().first == "s" && Double(tail.first ?? "") != nil, "\(stage)")
+            #expect(Array(tail.suffix(3)).first.map { $0.hasPrefix("(") && Double($0.dropFirst()) != nil } == true, "\(stage)")
+            #expect(Array(tail.suffix(2)) == ["s", "CPU)"], "\(stage)")
         }
+        // CPU seconds are counted: the whole build used some.
+        let cpu = stages.compactMap { Double($0.suffix(3).first?.dropFirst() ?? "") }.reduce(0, +)
+        #expect(cpu > 0, "\(result.stderr)")
     }
 
     @Test func aFailedBuildLeavesThePreviousSite() throws {

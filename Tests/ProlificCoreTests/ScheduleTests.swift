@@ -52,6 +52,26 @@ import Testing
         #expect(TextRules.problem(withBody: "a\0b", named: "snippet", limit: 10) == "the snippet contains a NUL character")
     }
 
+    /// The byte scans for control characters and NUL answer as the scalar scans they replaced,
+    /// on texts mixing ASCII controls with two-, three- and four-byte characters.
+    @Test func byteScansAgreeWithScalarScans() {
+        let pieces = ["a", " ", "\0", "\n", "\t", "\u{7F}", "\u{80}", "é", "\u{2028}", "漢", "🌙", "\u{1F}", "\r\n", "e\u{301}"]
+        var state: UInt64 = 0x5EED
+        for _ in 0..<3_000 {
+            var text = ""
+            for _ in 0..<Int(state % 9) {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                text += pieces[Int(state >> 33) % pieces.count]
+            }
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let control = text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
+            #expect(TextRules.containsASCII(text, where: { $0 < 0x20 || $0 == 0x7F }) == control, "\(text.debugDescription)")
+            #expect(TextRules.containsASCII(text, where: { $0 == 0 }) == text.unicodeScalars.contains("\0"), "\(text.debugDescription)")
+            let sub = text.dropFirst()
+            #expect(TextRules.containsASCII(String(sub), where: { $0 == 0 }) == sub.unicodeScalars.contains("\0"))
+        }
+    }
+
     @Test func tags() {
         #expect(TextRules.problem(withTag: "space") == nil)
         #expect(TextRules.problem(withTag: String(repeating: "x", count: 41)) == "the tag '\(String(repeating: "x", count: 41))' is 41 characters; at most 40")

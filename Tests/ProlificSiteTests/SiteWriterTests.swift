@@ -37,6 +37,32 @@ import Testing
         #expect(try String(contentsOfFile: "\(out)/x/new.html", encoding: .utf8) == "2")
     }
 
+    /// Folders are made level by level on every core: batches whose files sit at many depths,
+    /// inside folders an earlier batch made, all land where they belong.
+    @Test func makesNestedFoldersAcrossBatches() throws {
+        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("prolific-site-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let out = parent.appendingPathComponent("Site").path
+        let staging = try SiteWriter.Staging(output: out)
+        var expected: [String: String] = [:]
+        for batch in 0..<3 {
+            var files: [OutputFile] = []
+            for project in 0..<40 {
+                let path = batch == 0 ? "projects/p\(project)/index.html" : "projects/p\(project)/rounds/\(batch)/deeper/index.html"
+                files.append(OutputFile(path: path, contents: Array(path.utf8)))
+                expected[path] = path
+            }
+            files.append(OutputFile(path: "top-\(batch).html", contents: Array("top".utf8)))
+            expected["top-\(batch).html"] = "top"
+            try staging.write(files)
+        }
+        #expect(try staging.finish() == SiteWriter.Report(written: expected.count, unchanged: 0))
+        for (path, text) in expected {
+            #expect(try String(contentsOfFile: "\(out)/\(path)", encoding: .utf8) == text)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: parent.path) == ["Site"])
+    }
+
     @Test func exchangesTheOldSiteForTheNewInOneStep() throws {
         let parent = FileManager.default.temporaryDirectory.appendingPathComponent("prolific-site-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: parent) }

@@ -22,7 +22,7 @@ struct BuildCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Print nothing but errors.")
     var quiet = false
 
-    @Flag(help: "Also print the seconds spent loading, rendering and writing.")
+    @Flag(help: "Also print the seconds (wall and CPU) spent loading, rendering and writing.")
     var timings = false
 
     @OptionGroup var global: GlobalOptions
@@ -34,7 +34,7 @@ struct BuildCommand: ParsableCommand {
             let summary = try run.run()
             if !quiet { Terminal.error(summary.line(out: out)) }
             if timings {
-                Terminal.error(summary.phases.map { "\($0.name) \(String(format: "%.2f", $0.seconds)) s" }.joined(separator: ", "))
+                Terminal.error(summary.phases.map(\.line).joined(separator: ", "))
             }
         }
     }

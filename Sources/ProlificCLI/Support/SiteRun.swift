@@ -14,6 +14,16 @@ struct SiteRun {
     /// Whether to show `pages done / total` while rendering (on a terminal, without `--quiet`).
     var showsProgress: Bool
 
+    /// One stage of a build: its wall seconds and the process's CPU seconds during it.
+    struct Phase {
+        var name: String
+        var seconds: Double
+        var cpuSeconds: Double
+
+        /// `load 6.50 s (9.81 s CPU)`.
+        var line: String { "\(name) \(String(format: "%.2f", seconds)) s (\(String(format: "%.2f", cpuSeconds)) s CPU)" }
+    }
+
     struct Summary {
         var pages: Int
         var files: Int
@@ -21,11 +31,12 @@ struct SiteRun {
         /// Files whose bytes changed since the previous site; the others were kept.
         var written: Int
         /// Seconds spent in each phase: inventory, load, theme and git, each stage of rendering
-        /// (model, pages, indexes, feeds, books, cards, static; without the time spent writing),
+        /// (model, pages, indexes and feeds, books, cards, static; without the time spent writing),
         /// media, swap, then write (the total of all batches, not a step of its own) and stamp
         /// (with the history cache for `close`); or only check, when nothing changed since the
-        /// last build.
-        var phases: [(name: String, seconds: Double)]
+        /// last build. Each with the CPU seconds of the whole process (all threads) meanwhile: a
+        /// stage whose CPU time is close to its seconds ran on one core.
+        var phases: [Phase]
         /// Whether the site was already what this build would write (`BuildStamp`).
         var upToDate = false
 
@@ -40,16 +51,19 @@ struct SiteRun {
 
     func run() throws -> Summary {
         let start = Date()
-        var phases: [(name: String, seconds: Double)] = []
-        var mark = start
+        var phases: [Phase] = []
+        var mark = start, markCPU = Self.processCPUSeconds()
         // Time spent writing since the last lap, counted in "write" rather than in the stage.
-        var writing = 0.0, writeSeconds = 0.0
+        var writing = 0.0, writingCPU = 0.0, writeSeconds = 0.0, writeCPU = 0.0
         func lap(_ name: String) {
-            let now = Date()
-            phases.append((name, now.timeIntervalSince(mark) - writing))
+            let now = Date(), cpu = Self.processCPUSeconds()
+            phases.append(Phase(name: name, seconds: now.timeIntervalSince(mark) - writing, cpuSeconds: cpu - markCPU - writingCPU))
             writeSeconds += writing
+            writeCPU += writingCPU
             writing = 0
+            writingCPU = 0
             mark = now
+            markCPU = cpu
         }
         let game = global.game
         let layout = game.layout
@@ -86,8 +100,11 @@ struct SiteRun {
             func write(_ batch: [OutputFile]) throws(Diagnostics) {
                 pages += batch.lazy.filter { $0.path.hasSuffix(".html") }.count
                 count += batch.count
-                let started = Date()
-                defer { writing += Date().timeIntervalSince(started) }
+                let started = Date(), startedCPU = Self.processCPUSeconds()
+                defer {
+                    writing += Date().timeIntervalSince(started)
+                    writingCPU += Self.processCPUSeconds() - startedCPU
+                }
                 try staging.write(batch)
             }
             try builder.build(progress: progress.map { p in { p.show($0, $1) } }, phase: lap, emit: write)
@@ -107,7 +124,7 @@ struct SiteRun {
             throw error
         }
         lap("swap")
-        phases.append(("write", writeSeconds))
+        phases.append(Phase(name: "write", seconds: writeSeconds, cpuSeconds: writeCPU))
         // The next `close` then reads stamps instead of every closed round; meanwhile the new
         // site is stat-ed for the build stamp.
         let (_, site) = Parallel.both(
@@ -123,6 +140,14 @@ struct SiteRun {
         return Summary(
             pages: pages, files: count, seconds: Date().timeIntervalSince(start), written: report.written,
             phases: phases)
+    }
+
+    /// User and system CPU seconds of this process so far, all threads.
+    static func processCPUSeconds() -> Double {
+        var usage = rusage()
+        guard getrusage(RUSAGE_SELF.rawValue, &usage) == 0 else { return 0 }
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1_000_000 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 
     /// `folder` if it is a folder, else nil.

@@ -19,7 +19,7 @@ public enum TextRules {
     public static func problem(withLine text: String, named name: String, limit: Int) -> String? {
         if text.allSatisfy({ $0 == " " || $0 == "\t" }) { return "the \(name) must not be empty" }
         if text.count > limit { return "the \(name) is \(text.count) characters; at most \(limit)" }
-        if text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+        if containsASCII(text, where: { $0 < 0x20 || $0 == 0x7F }) {
             return "the \(name) must be one line without control characters"
         }
         return nil
@@ -29,8 +29,16 @@ public enum TextRules {
     public static func problem(withBody text: String, named name: String, limit: Int, mayBeEmpty: Bool = false) -> String? {
         if !mayBeEmpty && text.allSatisfy(\.isWhitespace) { return "the \(name) is empty" }
         if text.utf8.count > limit { return "the \(name) is \(text.utf8.count) bytes; at most \(limit)" }
-        if text.unicodeScalars.contains("\0") { return "the \(name) contains a NUL character" }
+        if containsASCII(text, where: { $0 == 0 }) { return "the \(name) contains a NUL character" }
         return nil
+    }
+
+    /// Whether a byte of `text` passes `test`, which accepts only ASCII bytes: the same answer
+    /// as testing its scalars (no byte of a longer UTF-8 sequence is ASCII), without decoding
+    /// them. Every snippet body is checked when content loads.
+    static func containsASCII(_ text: String, where test: (UInt8) -> Bool) -> Bool {
+        if let found = text.utf8.withContiguousStorageIfAvailable({ $0.contains(where: test) }) { return found }
+        return text.utf8.contains(where: test)
     }
 
     public static func problem(withTagCount count: Int) -> String? {
