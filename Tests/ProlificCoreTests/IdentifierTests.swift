@@ -44,6 +44,11 @@ import Testing
     @Test func acceptsSubstrings() {
         let text = "@ann"
         #expect(Handle(text.dropFirst())?.rawValue == "ann")
+        // A substring (read in place) is judged as the same text on its own.
+        for name in Self.valid + Self.invalid {
+            #expect(Handle(("@" + name + "@").dropFirst().dropLast())?.rawValue == Handle(name)?.rawValue, "\(name.debugDescription)")
+            #expect(Slug(("x" + name).dropFirst())?.rawValue == Slug(name)?.rawValue, "\(name.debugDescription)")
+        }
     }
 
     @Test func describesAndOrdersByRawValue() {

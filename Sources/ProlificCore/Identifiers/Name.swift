@@ -7,7 +7,13 @@ enum NameRule {
     static let maxLength = 39
 
     static func isValid(_ text: some StringProtocol) -> Bool {
-        let bytes = text.utf8
+        // Every ballot, snippet id and file name of the content is checked on loading: read the
+        // bytes in place where the text has them together, as native strings and substrings do.
+        if let valid = text.utf8.withContiguousStorageIfAvailable(isValid(bytes:)) { return valid }
+        return isValid(bytes: text.utf8)
+    }
+
+    private static func isValid(bytes: some Collection<UInt8>) -> Bool {
         guard let first = bytes.first, bytes.count <= maxLength else { return false }
         guard isLowerAlphanumeric(first) else { return false }
         return bytes.allSatisfy { isLowerAlphanumeric($0) || $0 == UInt8(ascii: "-") }
