@@ -63,6 +63,23 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: parent.path) == ["Site"])
     }
 
+    /// Each batch makes the folders its files need that earlier batches did not, and records them.
+    @Test func recordsTheFoldersEachBatchMakes() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("prolific-site-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        var made: Set<String> = []
+        let first = [OutputFile(path: "a/b/c/index.html", contents: [1]), OutputFile(path: "a/x.html", contents: [2])]
+        _ = try SiteWriter.fill(folder, with: first, previous: nil, made: &made)
+        #expect(made == ["a", "a/b", "a/b/c"])
+        let second = [OutputFile(path: "a/b/d/index.html", contents: [3]), OutputFile(path: "e/f/g.html", contents: [4])]
+        _ = try SiteWriter.fill(folder, with: second, previous: nil, made: &made)
+        #expect(made == ["a", "a/b", "a/b/c", "a/b/d", "e", "e/f"])
+        for (path, byte) in [("a/b/c/index.html", 1), ("a/x.html", 2), ("a/b/d/index.html", 3), ("e/f/g.html", 4)] {
+            #expect(FileManager.default.contents(atPath: "\(folder)/\(path)") == Data([UInt8(byte)]))
+        }
+    }
+
     @Test func exchangesTheOldSiteForTheNewInOneStep() throws {
         let parent = FileManager.default.temporaryDirectory.appendingPathComponent("prolific-site-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: parent) }

@@ -64,6 +64,26 @@ import Testing
         #expect(try String(contentsOfFile: "\(outside)/a/file.txt", encoding: .utf8) == "precious")
     }
 
+    /// Names are used as the bytes `readdir` gives: one that isn't UTF-8 goes like any other,
+    /// at the top and in the subtrees removed on other cores.
+    @Test func removesNamesThatAreNotUTF8() throws {
+        let base = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        let site = "\(base)/Site"
+        try FileManager.default.createDirectory(atPath: "\(site)/projects/p0/rounds", withIntermediateDirectories: true)
+        for folder in [site, "\(site)/projects/p0", "\(site)/projects/p0/rounds"] {
+            let bytes = Array(folder.utf8) + [UInt8(ascii: "/"), 0xFF, 0xFE, UInt8(ascii: "x"), 0]
+            let descriptor = bytes.withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644) }
+            }
+            #expect(descriptor >= 0)
+            close(descriptor)
+        }
+        TreeRemoval.remove(site)
+        #expect(!FileManager.default.fileExists(atPath: site))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: base).isEmpty)
+    }
+
     /// A link given as the tree itself is removed as a link; a missing path is no error.
     @Test func aLinkOrAMissingPathIsHandledAsItIs() throws {
         let base = try Self.scratch()

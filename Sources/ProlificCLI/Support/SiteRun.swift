@@ -34,8 +34,9 @@ struct SiteRun {
         /// (model, pages, indexes and feeds, books, cards, static; without the time spent writing),
         /// media, swap, then write (the total of all batches, not a step of its own) and stamp
         /// (with the history cache for `close`); or only check, when nothing changed since the
-        /// last build. Each with the CPU seconds of the whole process (all threads) meanwhile: a
-        /// stage whose CPU time is close to its seconds ran on one core.
+        /// last build. Each with the CPU seconds of the whole process (all threads, and `git`)
+        /// meanwhile: a stage whose CPU time is close to its seconds ran on one core. Removing
+        /// a killed build's leftovers, when there are any, counts in "model".
         var phases: [Phase]
         /// Whether the site was already what this build would write (`BuildStamp`).
         var upToDate = false
@@ -142,12 +143,16 @@ struct SiteRun {
             phases: phases)
     }
 
-    /// User and system CPU seconds of this process so far, all threads.
+    /// User and system CPU seconds of this process so far, all threads, and of the child
+    /// processes it has waited for (`git`, for the identity evidence).
     static func processCPUSeconds() -> Double {
-        var usage = rusage()
-        guard getrusage(RUSAGE_SELF.rawValue, &usage) == 0 else { return 0 }
-        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1_000_000 }
-        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+        func seconds(_ who: __rusage_who) -> Double {
+            var usage = rusage()
+            guard getrusage(who.rawValue, &usage) == 0 else { return 0 }
+            func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1_000_000 }
+            return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+        }
+        return seconds(RUSAGE_SELF) + seconds(RUSAGE_CHILDREN)
     }
 
     /// `folder` if it is a folder, else nil.
