@@ -146,13 +146,13 @@ struct SiteRun {
     /// User and system CPU seconds of this process so far, all threads, and of the child
     /// processes it has waited for (`git`, for the identity evidence).
     static func processCPUSeconds() -> Double {
-        func seconds(_ who: __rusage_who) -> Double {
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1_000_000 }
+        func used(by who: __rusage_who) -> Double {
             var usage = rusage()
             guard getrusage(who.rawValue, &usage) == 0 else { return 0 }
-            func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1_000_000 }
             return seconds(usage.ru_utime) + seconds(usage.ru_stime)
         }
-        return seconds(RUSAGE_SELF) + seconds(RUSAGE_CHILDREN)
+        return used(by: RUSAGE_SELF) + used(by: RUSAGE_CHILDREN)
     }
 
     /// `folder` if it is a folder, else nil.
