@@ -70,6 +70,35 @@ import Testing
         #expect(try folder.snapshot("game/Site") == before)
     }
 
+    /// A rebuild takes the projects whose files are unchanged from `.prolific/projects/`: after a
+    /// project is edited, it gives the same site, byte for byte, as a build without any cache.
+    @Test func aRebuildFromTheProjectCacheIsTheSiteAFullBuildMakes() throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.copyItem(atPath: Self.demo, toPath: folder.url.appendingPathComponent("Content").path)
+        // Files changed less than two seconds before a build are never taken from a cache.
+        Thread.sleep(forTimeInterval: 2.1)
+        func build(_ out: String) throws {
+            let result = try CLI.run(["build", "--content", "Content", "--out", out, "--now", Self.now], in: folder.url)
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        try build("site")
+        let files = FileManager.default
+        let cached = try files.contentsOfDirectory(atPath: folder.url.appendingPathComponent("Content/.prolific/projects").path)
+        let projects = try files.contentsOfDirectory(atPath: Self.demo + "/projects").map { "\($0).cache" }
+        #expect(cached.sorted() == projects.sorted(), "every project is kept")
+
+        let project = try folder.read("Content/projects/gannet-rock/project.md")
+        try folder.write(
+            project.replacingOccurrences(of: "The Keeper of Gannet Rock", with: "The Keeper of Gannet Reef"),
+            to: "Content/projects/gannet-rock/project.md")
+        try build("site")
+        #expect(try folder.read("site/projects/gannet-rock/index.html").contains("Gannet Reef"))
+
+        try files.removeItem(at: folder.url.appendingPathComponent("Content/.prolific"))
+        try build("fresh")
+        #expect(try folder.snapshot("site") == folder.snapshot("fresh"))
+    }
+
     /// A build with nothing changed since the last one ends at once and leaves the site alone;
     /// any change of content, templates, site or `--now` builds again.
     @Test func aBuildWithNothingChangedLeavesTheSiteAsItIs() throws {

@@ -85,7 +85,9 @@ struct SiteRun {
         let inputsRecorded = contentBefore != nil && (templatesFolder == nil || templatesBefore != nil)
         let historyStamps = contentBefore.flatMap(HistoryCache.Stamps.from) ?? HistoryCache.Stamps.take(layout)
         lap("inventory")
-        let content = try game.reader.loadValid()
+        // Projects whose files are as the inventory saw them when they were last read are taken
+        // from `.prolific/projects/` instead of being read and parsed again.
+        let content = try game.reader.loadValid(cache: contentBefore.flatMap { ProjectCache(layout: layout, inventory: $0) })
         lap("load")
         let theme = try loadTheme()
         let evidence = game.reader.evidence(content.config)

@@ -1,5 +1,5 @@
 /// Everything in a content directory, loaded: the whole game's state.
-public struct Content: Sendable {
+public struct Content: Equatable, Sendable {
     public var config: Config
     /// Users by handle.
     public var users: [Handle: User]

@@ -31,6 +31,22 @@ public struct FileInventory: Sendable, Equatable {
     /// `lstat` once `root/` is put before it), in walk order.
     private(set) var paths: [UInt8] = []
     private(set) var stamps: [Stamp] = []
+    /// Where each second-level folder walked on its own (`projects/<slug>`) sits in `paths` and
+    /// `stamps`, by its path: see `subtreeKey(_:)`. Only an inventory just taken has them.
+    private var subtrees: [String: Span] = [:]
+
+    /// Equal when they record the same entries (`subtrees` only indexes them).
+    public static func == (a: FileInventory, b: FileInventory) -> Bool {
+        a.root == b.root && a.skipping == b.skipping && a.paths == b.paths && a.stamps == b.stamps
+    }
+
+    /// A folder's own entry and the entries under it, as index ranges into `stamps` and `paths`.
+    private struct Span {
+        var entry: Int
+        var entryPath: Range<Int>
+        var walked: Range<Int>
+        var walkedPaths: Range<Int>
+    }
 
     /// An entry's metadata. The root folder itself is the first entry, with the empty path.
     struct Stamp: Equatable {
@@ -76,22 +92,27 @@ public struct FileInventory: Sendable, Equatable {
         inventory.add([], Stamp(info), racyAfter: .max)
         // The first two levels in order, then each folder found there walked on its own core:
         // content is `projects/<slug>/…` and `users/…`, so the big subtrees spread evenly.
-        var subtrees: [[UInt8]] = []
+        var subtrees: [(path: [UInt8], entry: Int, entryPath: Range<Int>)] = []
         guard let top = entries(of: root, []) else { return nil }
         for (name, stamp) in top where !skipping.contains(String(decoding: name, as: UTF8.self)) {
             inventory.add(name, stamp, racyAfter: racyAfter)
             guard stamp.isDirectory else { continue }
             guard let second = entries(of: root, name) else { return nil }
             for (path, stamp) in second {
+                let start = inventory.paths.count
                 inventory.add(path, stamp, racyAfter: racyAfter)
-                if stamp.isDirectory { subtrees.append(path) }
+                if stamp.isDirectory { subtrees.append((path, inventory.stamps.count - 1, start..<inventory.paths.count)) }
             }
         }
-        let walked = Parallel.map(subtrees) { path in walk(root, path, racyAfter: racyAfter) }
-        for part in walked {
+        let walked = Parallel.map(subtrees) { subtree in walk(root, subtree.path, racyAfter: racyAfter) }
+        for (subtree, part) in zip(subtrees, walked) {
             guard let part else { return nil }
+            let (stampStart, pathStart) = (inventory.stamps.count, inventory.paths.count)
             inventory.paths += part.paths
             inventory.stamps += part.stamps
+            inventory.subtrees[String(decoding: subtree.path, as: UTF8.self)] = Span(
+                entry: subtree.entry, entryPath: subtree.entryPath, walked: stampStart..<inventory.stamps.count,
+                walkedPaths: pathStart..<inventory.paths.count)
         }
         return inventory
     }
@@ -109,6 +130,29 @@ public struct FileInventory: Sendable, Equatable {
             index += 1
             start = i + 1
         }
+    }
+
+    /// What identifies the folder `path` (a second-level one, such as `projects/moon`) and
+    /// everything under it: every entry's path and metadata, as bytes. Equal keys from two
+    /// inventories mean the same files with the same contents (see the type's note), so what was
+    /// read from them then is what reading them now gives. nil when the folder was not walked on
+    /// its own, or when an entry in it is racy (changed too recently to vouch for).
+    public func subtreeKey(_ path: String) -> [UInt8]? {
+        guard let span = subtrees[path] else { return nil }
+        let own = stamps[span.entry]
+        guard own != .never, !stamps[span.walked].contains(.never) else { return nil }
+        var key: [UInt8] = []
+        key.reserveCapacity(span.entryPath.count + span.walkedPaths.count + 40 * (span.walked.count + 1))
+        key += paths[span.entryPath]
+        key += paths[span.walkedPaths]
+        func append(_ stamp: Stamp) {
+            for value in [stamp.kind, stamp.inode, stamp.size, stamp.modified, stamp.changed] {
+                withUnsafeBytes(of: value.littleEndian) { key += $0 }
+            }
+        }
+        append(own)
+        for stamp in stamps[span.walked] { append(stamp) }
+        return key
     }
 
     /// Whether every entry still has the metadata it had: nothing added, removed or written.

@@ -3,6 +3,11 @@
 struct BinaryWriter {
     private(set) var bytes: [UInt8] = []
 
+    init() {}
+
+    /// A writer whose buffer won't grow (copying what it holds) until `capacity` bytes.
+    init(capacity: Int) { bytes.reserveCapacity(capacity) }
+
     mutating func integer(_ value: Int64) {
         var v = UInt64(bitPattern: value)
         for _ in 0..<8 {
@@ -17,10 +22,35 @@ struct BinaryWriter {
     /// Bytes as they are; the reader must know how many (write the count first).
     mutating func raw(_ value: [UInt8]) { bytes += value }
 
+    mutating func flag(_ value: Bool) { bytes.append(value ? 1 : 0) }
+
     mutating func string(_ value: String) {
         let utf8 = Array(value.utf8)
         integer(Int64(utf8.count))
         bytes.append(contentsOf: utf8)
+    }
+
+    /// A number in as few bytes as it needs (LEB128: 7 bits a byte, the high bit for "more"),
+    /// for caches of many small numbers.
+    mutating func varint(_ value: UInt64) {
+        var v = value
+        while v >= 0x80 {
+            bytes.append(UInt8(v & 0x7F) | 0x80)
+            v >>= 7
+        }
+        bytes.append(UInt8(v))
+    }
+
+    /// A signed number as a `varint`, small magnitudes of either sign in few bytes (zigzag).
+    mutating func signed(_ value: Int64) { varint(UInt64(bitPattern: (value << 1) ^ (value >> 63))) }
+
+    /// A string with its length as a `varint`.
+    mutating func text(_ value: String) {
+        var value = value
+        value.withUTF8 { utf8 in
+            varint(UInt64(utf8.count))
+            bytes.append(contentsOf: utf8)
+        }
     }
 }
 
@@ -31,6 +61,8 @@ struct BinaryReader {
     init(_ bytes: [UInt8]) { self.bytes = bytes }
 
     var isAtEnd: Bool { offset == bytes.count }
+    /// How many bytes are left to read.
+    var remaining: Int { bytes.count - offset }
 
     mutating func integer() -> Int64? {
         guard offset + 8 <= bytes.count else { return nil }
@@ -59,5 +91,47 @@ struct BinaryReader {
         guard let n = count(), offset + n <= bytes.count else { return nil }
         defer { offset += n }
         return String(validating: bytes[offset..<(offset + n)], as: UTF8.self)
+    }
+
+    /// See `BinaryWriter.varint`; nil past the end or beyond 64 bits.
+    mutating func varint() -> UInt64? {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while offset < bytes.count, shift < 64 {
+            let byte = bytes[offset]
+            offset += 1
+            let bits = UInt64(byte & 0x7F)
+            guard shift < 63 || bits <= 1 else { return nil }
+            value |= bits << shift
+            if byte < 0x80 { return value }
+            shift += 7
+        }
+        return nil
+    }
+
+    mutating func signed() -> Int64? {
+        varint().map { Int64(bitPattern: ($0 >> 1) ^ (0 &- ($0 & 1))) }
+    }
+
+    /// A count written as a `varint`, which must fit in what is left (`minimumSize` bytes each).
+    mutating func shortCount(minimumSize: Int = 1) -> Int? {
+        guard let n = varint(), n <= UInt64((bytes.count - offset) / max(1, minimumSize)) else { return nil }
+        return Int(n)
+    }
+
+    /// See `BinaryWriter.text`. Bytes that are not UTF-8 come back repaired (U+FFFD), as
+    /// `String(decoding:)` does: cheaper than `String(validating:)`, which looked up generic
+    /// metadata for every string, and as safe (the caches check a checksum before reading).
+    mutating func text() -> String? {
+        guard let n = shortCount() else { return nil }
+        defer { offset += n }
+        return bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[offset..<(offset + n)]), as: UTF8.self) }
+    }
+
+    /// A byte: 0 or 1 as a Bool, anything else nil.
+    mutating func flag() -> Bool? {
+        guard offset < bytes.count, bytes[offset] <= 1 else { return nil }
+        defer { offset += 1 }
+        return bytes[offset] == 1
     }
 }

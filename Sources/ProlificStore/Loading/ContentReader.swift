@@ -22,7 +22,9 @@ public struct ContentReader: Sendable {
     }
 
     /// Everything, with all problems found. The content is nil only if the config can't be read.
-    public func loadAll() -> (Content?, [Diagnostic]) {
+    /// With a `cache`, a project whose files are unchanged since it was kept is taken from it,
+    /// and each project read without problems is kept for the next time.
+    public func loadAll(cache: ProjectCache? = nil) -> (Content?, [Diagnostic]) {
         var problems: [Diagnostic] = []
         let config: Config
         do {
@@ -54,7 +56,13 @@ public struct ContentReader: Sendable {
             slugs.append(slug)
         }
         // Projects are independent files: read and parse them on every core, in slug order.
-        let loaded = Parallel.map(slugs) { slug in loadProject(slug, depth: .all) }
+        let loaded = Parallel.map(slugs) { slug -> (Project?, [Diagnostic]) in
+            if let project = cache?.project(slug) { return (project, []) }
+            let (project, problems) = loadProject(slug, depth: .all)
+            if let project, problems.isEmpty { cache?.save(project) }
+            return (project, problems)
+        }
+        cache?.prune(keeping: slugs)
         var projects: [Project] = []
         for (project, found) in loaded {
             problems += found
@@ -67,8 +75,8 @@ public struct ContentReader: Sendable {
 
     /// Everything, for commands that only work on valid content (`build`, `user show`): the
     /// content, or every error found.
-    public func loadValid() throws(Diagnostics) -> Content {
-        let (content, problems) = loadAll()
+    public func loadValid(cache: ProjectCache? = nil) throws(Diagnostics) -> Content {
+        let (content, problems) = loadAll(cache: cache)
         let errors = problems.filter { $0.severity == .error }.sorted()
         guard let content, errors.isEmpty else { throw Diagnostics(errors) }
         return content

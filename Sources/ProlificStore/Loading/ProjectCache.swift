@@ -1,0 +1,136 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import ProlificCore
+
+/// Each project as a build last read it, in `.prolific/projects/<slug>.cache` inside the content
+/// directory, so a rebuild reads and parses only the projects whose files changed.
+///
+/// A project's files are its folder and everything under it, so an entry is keyed by that
+/// subtree's inventory (`FileInventory.subtreeKey`): every path with its inode, size and times,
+/// taken before the build reads anything. An equal key means the same files with the same bytes,
+/// and what `ContentReader.loadProject` made of them then is what it would make of them now.
+/// Only projects read without any problem are kept, never one with a racy entry, and the key also
+/// holds the running binary (a rebuilt prolific may read differently) and the content path as
+/// given (diagnostics show it). Like the other caches it is only speed: an entry that is missing,
+/// different, torn or unreadable is read from the files, and a linked `.prolific/` is not used.
+///
+/// Entries are written in place without `fsync` (there are thousands, and a lost one costs one
+/// project's reading); a checksum over each file catches one torn by a crash.
+public struct ProjectCache: Sendable {
+    static let magic: Int64 = 0x5052_4F4C_5052_4A01  // "PROLPRJ" v1
+    static let folder = ".prolific/projects"
+
+    let layout: ContentLayout
+    let inventory: FileInventory
+    /// The running binary: its inode, size and modification time.
+    let binary: String
+    private let codec: ProjectCodec
+
+    /// A cache that answers for the files as `inventory` (of the whole content directory, just
+    /// taken) saw them; nil where there can be none (a linked `.prolific/`, an unknown binary).
+    public init?(layout: ContentLayout, inventory: FileInventory) {
+        guard HistoryCache.isUsable(layout), let exe = FileInventory.stamp("/proc/self/exe", following: true) else {
+            return nil
+        }
+        self.layout = layout
+        self.inventory = inventory
+        binary = "\(exe.inode) \(exe.size) \(exe.modified)"
+        codec = ProjectCodec(layout: layout)
+    }
+
+    func path(_ slug: Slug) -> String { "\(layout.root)/\(Self.folder)/\(slug).cache" }
+
+    private func key(_ slug: Slug) -> [UInt8]? { inventory.subtreeKey("projects/\(slug)") }
+
+    /// The project as it was read last, if its files are the same.
+    public func project(_ slug: Slug) -> Project? {
+        guard let key = key(slug), let bytes = try? FileSystem.readBytes(path(slug), limit: 1 << 30), bytes.count >= 16 else {
+            return nil
+        }
+        // The checksum first: a torn file is not decoded at all.
+        let body = bytes.count - 8
+        let intact = bytes.withUnsafeBytes { all in
+            Self.checksum(UnsafeRawBufferPointer(rebasing: all[..<body]))
+                == UInt64(littleEndian: all.loadUnaligned(fromByteOffset: body, as: UInt64.self))
+        }
+        var r = BinaryReader(bytes)
+        guard intact, r.integer() == Self.magic, r.text() == binary, r.text() == layout.root, let keyCount = r.shortCount(),
+            r.raw(keyCount) == key, let project = codec.decode(from: &r), r.remaining == 8, project.slug == slug
+        else { return nil }
+        return project
+    }
+
+    /// Keeps `project`, as just read from files that `inventory` saw, for the next build; does
+    /// nothing when its files can't vouch for it (racy). A failure to write only costs speed.
+    public func save(_ project: Project) {
+        guard let key = key(project.slug) else { return }
+        var w = BinaryWriter(capacity: key.count + Self.estimatedSize(of: project))
+        w.integer(Self.magic)
+        w.text(binary)
+        w.text(layout.root)
+        w.varint(UInt64(key.count))
+        w.raw(key)
+        // The project takes the rest, up to the checksum.
+        codec.encode(project, into: &w)
+        w.unsigned(w.bytes.withUnsafeBytes { Self.checksum($0) })
+        Self.write(w.bytes, to: path(project.slug))
+    }
+
+    /// About as many bytes as `project` encodes to, so the buffer is allocated once.
+    static func estimatedSize(of project: Project) -> Int {
+        var size = 4096 + project.starter.utf8.count
+        for round in project.rounds {
+            size += 512 + 160 * (round.submissions.count + round.ballots.count)
+            for submission in round.submissions { size += submission.body.utf8.count }
+        }
+        return size
+    }
+
+    /// Removes the entries of projects that are gone; `slugs` are the projects there are.
+    public func prune(keeping slugs: [Slug]) {
+        let folder = "\(layout.root)/\(Self.folder)"
+        guard let entries = try? FileSystem.list(folder) else { return }
+        let kept = Set(slugs.map { "\($0).cache" })
+        for entry in entries where entry.kind == .file && !kept.contains(entry.name) { unlink("\(folder)/\(entry.name)") }
+    }
+
+    /// Writes `bytes` over `path` in place. Not atomic, on purpose: a rename per project made
+    /// the threads wait on the folder's lock, and the checksum already turns a file torn by a
+    /// crash, or by two builds writing it at once, into a miss.
+    private static func write(_ bytes: [UInt8], to path: String) {
+        let folder = FileSystem.parentPath(path)
+        if !FileSystem.isDirectory(folder) { try? FileSystem.makeDirectories(folder) }
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, $0.count - done) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return }
+            done += n
+        }
+    }
+
+    /// A 64-bit checksum, eight bytes at a time: it catches a file cut short or zero-filled by a
+    /// crash (not tampering; the cache is as trusted as the content directory it sits in).
+    static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            hash = (hash ^ UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))) &* 0xFF51_AFD7_ED55_8CCD
+            hash ^= hash >> 32
+            offset += 8
+        }
+        while offset < bytes.count {
+            hash = (hash ^ UInt64(bytes[offset])) &* 0xC4CE_B9FE_1A85_EC53
+            offset += 1
+        }
+        return hash ^ (hash >> 29)
+    }
+}

@@ -1,0 +1,284 @@
+import ProlificCore
+
+/// A project with all its rounds, snippets and ballots as compact bytes, for `ProjectCache`.
+///
+/// Every field is kept, the positions diagnostics point at included, so a decoded project is
+/// equal (`==`) to the one that was read from the files. A file's path is not stored when it is
+/// the one the reader gives that file (`layout.ballotFile(…)` and so on), which is nearly always:
+/// it is worked out again on decoding. Identifiers are validated again on decoding, and anything
+/// malformed or truncated decodes to nil (the project is then read from its files).
+struct ProjectCodec {
+    let layout: ContentLayout
+
+    func encode(_ project: Project) -> [UInt8] {
+        var w = BinaryWriter()
+        encode(project, into: &w)
+        return w.bytes
+    }
+
+    /// Appends the project's bytes to `w` (whose capacity the caller may have reserved).
+    func encode(_ project: Project, into w: inout BinaryWriter) {
+        w.text(project.slug.rawValue)
+        w.text(project.title)
+        w.text(project.owner.rawValue)
+        w.signed(project.created.secondsSinceEpoch)
+        w.signed(Int64(project.roundLimit))
+        w.signed(project.roundLength.seconds)
+        w.varint(UInt64(project.tags.count))
+        for tag in project.tags { w.text(tag) }
+        w.text(project.status.rawValue)
+        w.text(project.visibility.rawValue)
+        w.text(project.starter)
+        writeOrigin(project.origin, isExpected: project.origin.path == layout.projectFile(project.slug), &w)
+        w.varint(UInt64(project.rounds.count))
+        for round in project.rounds { encode(round, of: project.slug, &w) }
+    }
+
+    func decode(_ bytes: [UInt8]) -> Project? {
+        var r = BinaryReader(bytes)
+        guard let project = decode(from: &r), r.isAtEnd else { return nil }
+        return project
+    }
+
+    /// Reads a project from where `r` is, leaving it just after.
+    func decode(from r: inout BinaryReader) -> Project? {
+        guard let slug = r.text().flatMap(Slug.init), let title = r.text(), let owner = r.text().flatMap(Handle.init),
+            let created = r.signed(), let limit = r.signed(), let length = r.signed().flatMap(TimeSpan.init(seconds:)),
+            let tagCount = r.shortCount()
+        else { return nil }
+        var tags: [String] = []
+        for _ in 0..<tagCount {
+            guard let tag = r.text() else { return nil }
+            tags.append(tag)
+        }
+        guard let status = r.text().flatMap(Project.Status.init(rawValue:)),
+            let visibility = r.text().flatMap(Project.Visibility.init(rawValue:)), let starter = r.text(),
+            let origin = readOrigin(&r, expected: layout.projectFile(slug)), let roundCount = r.shortCount()
+        else { return nil }
+        var project = Project(
+            slug: slug, title: title, owner: owner, created: Timestamp(secondsSinceEpoch: created), roundLimit: Int(limit),
+            roundLength: length, tags: tags, status: status, visibility: visibility, starter: starter, origin: origin)
+        project.rounds.reserveCapacity(roundCount)
+        for _ in 0..<roundCount {
+            guard let round = decodeRound(of: slug, &r) else { return nil }
+            project.rounds.append(round)
+        }
+        return project
+    }
+
+    // MARK: Rounds
+
+    private func encode(_ round: Round, of slug: Slug, _ w: inout BinaryWriter) {
+        w.varint(UInt64(round.number.value))
+        w.signed(round.opened.secondsSinceEpoch)
+        w.signed(round.closes.secondsSinceEpoch)
+        optional(round.closed, &w) { $0.signed($1.secondsSinceEpoch) }
+        optional(round.winner, &w) { submissionID($1, &$0) }
+        optional(round.tally, &w) { w, tally in
+            w.text(tally.method)
+            w.signed(Int64(tally.ballots))
+            w.varint(UInt64(tally.scores.count))
+            for score in tally.scores {
+                submissionID(score.id, &w)
+                w.varint(score.score.bitPattern)
+            }
+        }
+        w.varint(UInt64(round.extensions.count))
+        for e in round.extensions {
+            w.signed(e.at.secondsSinceEpoch)
+            w.signed(e.from.secondsSinceEpoch)
+        }
+        w.varint(UInt64(round.hidden.count))
+        for h in round.hidden {
+            submissionID(h.id, &w)
+            w.text(h.by)
+            w.signed(h.at.secondsSinceEpoch)
+            w.text(h.reason)
+        }
+        optional(round.seal, &w) { w, seal in
+            w.text(seal.digest)
+            w.varint(UInt64(seal.files.count))
+            for file in seal.files {
+                w.text(file.path)
+                w.text(file.digest)
+            }
+        }
+        w.text(round.note)
+        writeOrigin(round.origin, isExpected: round.origin.path == layout.roundFile(slug, round.number), &w)
+        let submissions = layout.submissionsFolder(slug, round.number)
+        w.varint(UInt64(round.submissions.count))
+        for s in round.submissions {
+            submissionID(s.id, &w)
+            w.text(s.author.rawValue)
+            w.signed(s.submitted.secondsSinceEpoch)
+            w.flag(s.ending)
+            w.text(s.body)
+            writeOrigin(s.origin, isExpected: Self.isPath(s.origin.path, in: submissions, s.id.author.rawValue, "-", s.id.time.compactDigits, ".md"), &w)
+        }
+        let votes = layout.votesFolder(slug, round.number)
+        w.varint(UInt64(round.ballots.count))
+        for b in round.ballots {
+            w.text(b.voter.rawValue)
+            w.signed(b.cast.secondsSinceEpoch)
+            w.varint(UInt64(b.choices.count))
+            for choice in b.choices { submissionID(choice, &w) }
+            writeOrigin(b.origin, isExpected: Self.isPath(b.origin.path, in: votes, b.voter.rawValue, ".yml"), &w)
+        }
+    }
+
+    private func decodeRound(of slug: Slug, _ r: inout BinaryReader) -> Round? {
+        guard let number = r.varint().flatMap({ RoundNumber(Int(clamping: $0)) }), let opened = r.signed(),
+            let closes = r.signed(), let closed = optional(&r, { $0.signed().map(Timestamp.init(secondsSinceEpoch:)) }),
+            let winner = optional(&r, { submissionID(&$0) }),
+            let tally = optional(&r, { r -> TallyRecord? in
+                guard let method = r.text(), let ballots = r.signed(), let count = r.shortCount(minimumSize: 3) else { return nil }
+                var scores: [TallyRecord.Score] = []
+                for _ in 0..<count {
+                    guard let id = submissionID(&r), let bits = r.varint() else { return nil }
+                    scores.append(TallyRecord.Score(id: id, score: Double(bitPattern: bits)))
+                }
+                return TallyRecord(method: method, ballots: Int(ballots), scores: scores)
+            }),
+            let extensionCount = r.shortCount(minimumSize: 2)
+        else { return nil }
+        var extensions: [Round.Extension] = []
+        for _ in 0..<extensionCount {
+            guard let at = r.signed(), let from = r.signed() else { return nil }
+            extensions.append(Round.Extension(at: Timestamp(secondsSinceEpoch: at), from: Timestamp(secondsSinceEpoch: from)))
+        }
+        guard let hiddenCount = r.shortCount(minimumSize: 4) else { return nil }
+        var hidden: [Round.Hidden] = []
+        for _ in 0..<hiddenCount {
+            guard let id = submissionID(&r), let by = r.text(), let at = r.signed(), let reason = r.text() else { return nil }
+            hidden.append(Round.Hidden(id: id, by: by, at: Timestamp(secondsSinceEpoch: at), reason: reason))
+        }
+        guard
+            let seal = optional(&r, { r -> Seal? in
+                guard let digest = r.text(), let count = r.shortCount(minimumSize: 2) else { return nil }
+                var files: [Seal.File] = []
+                for _ in 0..<count {
+                    guard let path = r.text(), let digest = r.text() else { return nil }
+                    files.append(Seal.File(path: path, digest: digest))
+                }
+                return Seal(digest: digest, files: files)
+            }),
+            let note = r.text(), let origin = readOrigin(&r, expected: layout.roundFile(slug, number)),
+            let submissionCount = r.shortCount(minimumSize: 6)
+        else { return nil }
+        var round = Round(
+            number: number, opened: Timestamp(secondsSinceEpoch: opened), closes: Timestamp(secondsSinceEpoch: closes),
+            closed: closed, winner: winner, tally: tally, extensions: extensions, note: note, hidden: hidden, seal: seal,
+            origin: origin)
+        let submissions = layout.submissionsFolder(slug, number)
+        round.submissions.reserveCapacity(submissionCount)
+        for _ in 0..<submissionCount {
+            guard let id = submissionID(&r), let author = r.text().flatMap(Handle.init), let submitted = r.signed(),
+                let ending = r.flag(), let body = r.text(), let origin = readOrigin(&r, expected: "\(submissions)/\(id).md")
+            else { return nil }
+            round.submissions.append(
+                Submission(
+                    id: id, author: author, submitted: Timestamp(secondsSinceEpoch: submitted), ending: ending, body: body,
+                    origin: origin))
+        }
+        guard let ballotCount = r.shortCount(minimumSize: 4) else { return nil }
+        let votes = layout.votesFolder(slug, number)
+        round.ballots.reserveCapacity(ballotCount)
+        for _ in 0..<ballotCount {
+            guard let voter = r.text().flatMap(Handle.init), let cast = r.signed(), let choiceCount = r.shortCount(minimumSize: 2)
+            else { return nil }
+            var choices: [SubmissionID] = []
+            choices.reserveCapacity(choiceCount)
+            for _ in 0..<choiceCount {
+                guard let id = submissionID(&r) else { return nil }
+                choices.append(id)
+            }
+            guard let origin = readOrigin(&r, expected: "\(votes)/\(voter).yml") else { return nil }
+            round.ballots.append(Ballot(voter: voter, cast: Timestamp(secondsSinceEpoch: cast), choices: choices, origin: origin))
+        }
+        return round
+    }
+
+    // MARK: Parts
+
+    /// An id as its author and time: no digits to format or parse.
+    private func submissionID(_ id: SubmissionID, _ w: inout BinaryWriter) {
+        w.text(id.author.rawValue)
+        w.signed(id.time.secondsSinceEpoch)
+    }
+
+    private func submissionID(_ r: inout BinaryReader) -> SubmissionID? {
+        guard let author = r.text().flatMap(Handle.init), let time = r.signed() else { return nil }
+        return SubmissionID(author: author, time: Timestamp(secondsSinceEpoch: time))
+    }
+
+    /// Whether `path` is `folder/` followed by `parts`, without building it (every ballot and
+    /// snippet asks).
+    static func isPath(_ path: String, in folder: String, _ parts: String...) -> Bool {
+        var path = path
+        return path.withUTF8 { whole in
+            var offset = 0
+            func consume(_ part: String) -> Bool {
+                var part = part
+                return part.withUTF8 { bytes in
+                    guard offset + bytes.count <= whole.count,
+                        UnsafeBufferPointer(rebasing: whole[offset..<(offset + bytes.count)]).elementsEqual(bytes)
+                    else { return false }
+                    offset += bytes.count
+                    return true
+                }
+            }
+            guard consume(folder), consume("/") else { return false }
+            for part in parts where !consume(part) { return false }
+            return offset == whole.count
+        }
+    }
+
+    /// The path only when it is not the expected one, then the positions (in no particular order:
+    /// they decode into a dictionary).
+    private func writeOrigin(_ origin: Origin, isExpected: Bool, _ w: inout BinaryWriter) {
+        if isExpected {
+            w.flag(false)
+        } else {
+            w.flag(true)
+            w.text(origin.path)
+        }
+        w.varint(UInt64(origin.positions.count))
+        for (key, position) in origin.positions {
+            w.text(key)
+            w.signed(Int64(position.line))
+            w.signed(Int64(position.column))
+        }
+    }
+
+    private func readOrigin(_ r: inout BinaryReader, expected: @autoclosure () -> String) -> Origin? {
+        guard let explicit = r.flag() else { return nil }
+        var path: String
+        if explicit {
+            guard let text = r.text() else { return nil }
+            path = text
+        } else {
+            path = expected()
+        }
+        guard let count = r.shortCount(minimumSize: 3) else { return nil }
+        var positions: [String: TextPosition] = [:]
+        positions.reserveCapacity(count)
+        for _ in 0..<count {
+            guard let key = r.text(), let line = r.signed(), let column = r.signed() else { return nil }
+            positions[key] = TextPosition(line: Int(line), column: Int(column))
+        }
+        return Origin(path: path, positions: positions)
+    }
+
+    private func optional<T>(_ value: T?, _ w: inout BinaryWriter, _ body: (inout BinaryWriter, T) -> Void) {
+        w.flag(value != nil)
+        if let value { body(&w, value) }
+    }
+
+    /// `.some(nil)` when absent, nil when malformed.
+    private func optional<T>(_ r: inout BinaryReader, _ body: (inout BinaryReader) -> T?) -> T?? {
+        guard let present = r.flag() else { return nil }
+        guard present else { return .some(nil) }
+        guard let value = body(&r) else { return nil }
+        return .some(value)
+    }
+}

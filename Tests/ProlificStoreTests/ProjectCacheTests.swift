@@ -1,0 +1,184 @@
+import Foundation
+import ProlificCore
+import Testing
+
+@testable import ProlificStore
+
+/// A build takes each project whose files are unchanged from `.prolific/projects/`; what it gets
+/// must always be what reading the files gives.
+@Suite struct ProjectCacheTests {
+    /// Two projects: sun's round 1 closed with ballots and a hidden snippet, moon's round 1 open
+    /// with snippets and ballots.
+    func world() throws -> Playground {
+        let world = try Playground()
+        try world.standardSetup()
+        _ = try world.game("2026-11-01T00:00:00Z").newProject(
+            Game.ProjectRequest(slug: Make.slug("sun"), title: "Sun", owner: Make.handle("bob"), rounds: 3, starter: "Hot."))
+        _ = try world.game("2026-11-02T00:00:00Z").submit(to: Make.slug("sun"), by: Make.handle("ann"), ending: false, body: "A *b*.")
+        _ = try world.game("2026-11-02T01:00:00Z").submit(to: Make.slug("sun"), by: Make.handle("cat"), ending: true, body: "C.")
+        _ = try world.game("2026-11-03T00:00:00Z").vote(in: Make.slug("sun"), by: Make.handle("bob"), for: ["ann-20261102000000"])
+        _ = try world.game("2026-11-04T00:00:00Z").close(Make.slug("sun"))
+        _ = try world.game("2026-11-04T01:00:00Z").hide(Make.id("cat-20261102010000"), in: Make.slug("sun"), by: "ann", reason: "Off topic.")
+        _ = try world.game("2026-11-05T00:00:00Z").submit(to: Make.slug("moon"), by: Make.handle("ann"), ending: false, body: "M.")
+        _ = try world.game("2026-11-05T01:00:00Z").vote(in: Make.slug("moon"), by: Make.handle("cat"), for: ["ann-20261105000000"])
+        return world
+    }
+
+    /// A cache over the content as it is now, every entry vouched for (no racy window: the files
+    /// of a test were all written this second).
+    func cache(_ world: Playground) throws -> ProjectCache {
+        let layout = ContentLayout(root: world.root)
+        let inventory = try #require(FileInventory.take(of: world.root, skipping: [".prolific", ".git"], racyAfter: .max))
+        return try #require(ProjectCache(layout: layout, inventory: inventory))
+    }
+
+    func entry(_ world: Playground, _ slug: String) -> String { "\(world.root)/.prolific/projects/\(slug).cache" }
+
+    @Test func aProjectRoundTripsThroughItsBytesWithEveryField() throws {
+        let layout = ContentLayout(root: "Content")
+        let slug = Make.slug("moon")
+        let id = Make.id("ann-20261102000000")
+        let odd = Origin(path: "elsewhere/odd.md", positions: ["for.0": TextPosition(line: 4, column: 3)])
+        var round = Round(
+            number: Make.number(1), opened: Make.time("2026-11-01T00:00:00Z"), closes: Make.time("2026-11-08T00:00:00Z"),
+            closed: Make.time("2026-11-08T00:00:00Z"), winner: id,
+            tally: TallyRecord(method: "fair-1", ballots: 2, scores: [TallyRecord.Score(id: id, score: 0.1 + 0.2)]),
+            extensions: [Round.Extension(at: Make.time("2026-11-07T00:00:00Z"), from: Make.time("2026-11-06T00:00:00Z"))],
+            note: "Quiet — “week”.", hidden: [Round.Hidden(id: id, by: "ann", at: Make.time("2026-11-09T00:00:00Z"), reason: "r")],
+            seal: Seal(digest: String(repeating: "a", count: 64), files: [Seal.File(path: "submissions/x.md", digest: "b")]),
+            origin: Origin(path: layout.roundFile(slug, Make.number(1)), positions: ["closes": TextPosition(line: 3, column: 8)]))
+        round.submissions = [
+            Submission(
+                id: id, author: Make.handle("ann"), submitted: Make.time("2026-11-02T00:00:00Z"), ending: true, body: "É\u{301} ✓\n",
+                origin: Origin(path: layout.submissionFile(slug, Make.number(1), id))),
+            Submission(id: Make.id("bob-20261102000000"), author: Make.handle("bob"), submitted: Timestamp(secondsSinceEpoch: -1), body: "", origin: odd),
+        ]
+        round.ballots = [
+            Ballot(
+                voter: Make.handle("cat"), cast: Make.time("2026-11-03T00:00:00Z"), choices: [id, id],
+                origin: Origin(path: layout.ballotFile(slug, Make.number(1), Make.handle("cat")), positions: ["for.1": .start])),
+            Ballot(voter: Make.handle("dan"), cast: Make.time("2026-11-03T00:00:00Z"), choices: [], origin: odd),
+        ]
+        let open = Round(number: Make.number(2), opened: Make.time("2026-11-08T00:00:00Z"), closes: Make.time("2026-11-15T00:00:00Z"), origin: odd)
+        let project = Project(
+            slug: slug, title: "The Moon", owner: Make.handle("ann"), created: Make.time("2026-11-01T00:00:00Z"), roundLimit: 3,
+            roundLength: Make.span("7d"), tags: ["space", "été"], status: .complete, visibility: .unlisted, starter: "Late.",
+            rounds: [round, open], origin: Origin(path: layout.projectFile(slug)))
+
+        let codec = ProjectCodec(layout: layout)
+        let bytes = codec.encode(project)
+        #expect(codec.decode(bytes) == project)
+        // Elsewhere, the paths the reader gives are those of that content directory.
+        #expect(ProjectCodec(layout: ContentLayout(root: "Other")).decode(bytes)?.rounds[0].ballots[0].origin.path
+            == "Other/projects/moon/rounds/0001/votes/cat.yml")
+        // Cut short anywhere or with a byte changed, it decodes to nil or to some project: never a trap.
+        for length in 0..<bytes.count { #expect(codec.decode(Array(bytes[..<length])) == nil) }
+        for index in stride(from: 0, to: bytes.count, by: 7) {
+            var damaged = bytes
+            damaged[index] ^= 0xFF
+            _ = codec.decode(damaged)
+        }
+    }
+
+    @Test func aSecondLoadTakesUnchangedProjectsFromTheCache() throws {
+        let world = try world()
+        let (fresh, problems) = world.reader.loadAll()
+        #expect(problems.isEmpty)
+
+        let cache = try cache(world)
+        #expect(world.reader.loadAll(cache: cache).0 == fresh, "the first load reads the files and keeps them")
+        #expect(FileManager.default.fileExists(atPath: entry(world, "moon")) && FileManager.default.fileExists(atPath: entry(world, "sun")))
+        #expect(world.reader.loadAll(cache: cache).0 == fresh, "the second takes them from the cache")
+
+        // Proof that the cache answers: an entry kept under the same key is what the load gives.
+        var marked = try #require(fresh?.projects.first { $0.slug == Make.slug("sun") })
+        marked.title = "Kept"
+        cache.save(marked)
+        let again = try #require(world.reader.loadAll(cache: cache).0)
+        #expect(again.projects.map(\.title) == ["The Moon", "Kept"])
+    }
+
+    @Test func aChangedFileIsReadAgainAndOnlyItsProjectIs() throws {
+        let world = try world()
+        let first = try cache(world)
+        _ = world.reader.loadAll(cache: first)
+        var marked = try #require(first.project(Make.slug("sun")))
+        marked.title = "Kept"
+        first.save(marked)
+
+        _ = try world.game("2026-11-05T02:00:00Z").vote(in: Make.slug("moon"), by: Make.handle("bob"), for: ["ann-20261105000000"])
+        let content = try #require(world.reader.loadAll(cache: try cache(world)).0)
+        let moon = try #require(content.projects.first { $0.slug == Make.slug("moon") })
+        #expect(moon.rounds[0].ballots.map(\.voter.rawValue).sorted() == ["bob", "cat"], "moon is read again")
+        #expect(content.projects.first { $0.slug == Make.slug("sun") }?.title == "Kept", "sun still comes from the cache")
+        #expect(content == world.reader.loadAll().0.map { c in
+            var c = c
+            c.projects[1].title = "Kept"
+            return c
+        })
+    }
+
+    @Test func racyFilesAreNeverKept() throws {
+        let world = try world()
+        let layout = ContentLayout(root: world.root)
+        let inventory = try #require(BuildStamp.inventory(of: layout))
+        let cache = try #require(ProjectCache(layout: layout, inventory: inventory))
+        #expect(inventory.subtreeKey("projects/moon") == nil, "written this second: racy")
+        #expect(world.reader.loadAll(cache: cache).0 == world.reader.loadAll().0)
+        #expect(!FileManager.default.fileExists(atPath: entry(world, "moon")))
+    }
+
+    @Test func aTornOrForeignEntryIsReadFromTheFiles() throws {
+        let world = try world()
+        let cache = try cache(world)
+        _ = world.reader.loadAll(cache: cache)
+        let path = entry(world, "moon")
+        let good = try Data(contentsOf: URL(fileURLWithPath: path))
+        for damage in [good.prefix(good.count - 1), good.prefix(16), Data(count: good.count), good.dropLast(8) + Data(count: 8)] {
+            try damage.write(to: URL(fileURLWithPath: path))
+            #expect(cache.project(Make.slug("moon")) == nil)
+            #expect(world.reader.loadAll(cache: cache).0 == world.reader.loadAll().0)
+        }
+        // The sun entry under moon's name: the key and the slug don't match.
+        try FileManager.default.removeItem(atPath: path)
+        try FileManager.default.copyItem(atPath: entry(world, "sun"), toPath: path)
+        #expect(cache.project(Make.slug("moon")) == nil)
+    }
+
+    @Test func aProjectWithProblemsIsNotKept() throws {
+        let world = try world()
+        try world.directory.write("for: [nobody\n", to: "Content/projects/moon/rounds/0001/votes/bob.yml")
+        let (_, problems) = world.reader.loadAll(cache: try cache(world))
+        #expect(!problems.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: entry(world, "moon")))
+        #expect(FileManager.default.fileExists(atPath: entry(world, "sun")))
+    }
+
+    @Test func entriesOfRemovedProjectsArePruned() throws {
+        let world = try world()
+        _ = world.reader.loadAll(cache: try cache(world))
+        let folder = "\(world.root)/.prolific/projects"
+        try Data("x".utf8).write(to: URL(fileURLWithPath: "\(folder)/stray"))
+        try FileManager.default.removeItem(atPath: "\(world.root)/projects/sun")
+        _ = world.reader.loadAll(cache: try cache(world))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["moon.cache"])
+    }
+
+    @Test func aSubtreeKeyChangesWithAnyFileUnderIt() throws {
+        let world = try world()
+        func key(_ path: String) throws -> [UInt8]? {
+            try #require(FileInventory.take(of: world.root, skipping: [".prolific"], racyAfter: .max)).subtreeKey(path)
+        }
+        let moon = try #require(try key("projects/moon"))
+        let sun = try key("projects/sun")
+        #expect(try key("projects/moon") == moon)
+        #expect(try key("projects/none") == nil && key("users") == nil, "only folders walked on their own have one")
+        try world.directory.write("---\nauthor: ann\n---\nEdited.\n", to: "Content/projects/moon/rounds/0001/submissions/ann-20261105000000.md")
+        #expect(try key("projects/moon") != moon)
+        #expect(try key("projects/sun") == sun)
+        try world.directory.write("", to: "Content/projects/moon/rounds/0001/votes/.keep")
+        let withDotFile = try key("projects/moon")
+        try FileManager.default.removeItem(atPath: "\(world.root)/projects/moon/rounds/0001/votes/.keep")
+        #expect(try key("projects/moon") != withDotFile)
+    }
+}
