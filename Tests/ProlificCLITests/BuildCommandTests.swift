@@ -91,6 +91,8 @@ import Testing
         try folder.write(
             project.replacingOccurrences(of: "The Keeper of Gannet Rock", with: "The Keeper of Gannet Reef"),
             to: "Content/projects/gannet-rock/project.md")
+        // Settled too, so only its changed key keeps the project from being taken from the cache.
+        Thread.sleep(forTimeInterval: 2.1)
         try build("site")
         #expect(try folder.read("site/projects/gannet-rock/index.html").contains("Gannet Reef"))
 

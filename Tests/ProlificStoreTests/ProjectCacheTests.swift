@@ -145,6 +145,42 @@ import Testing
         #expect(cache.project(Make.slug("moon")) == nil)
     }
 
+    @Test func anEntryOfAnotherBinaryOrContentPathIsNotTaken() throws {
+        let world = try world()
+        let layout = ContentLayout(root: world.root)
+        let inventory = try #require(FileInventory.take(of: world.root, skipping: [".prolific", ".git"], racyAfter: .max))
+        let saved = try #require(ProjectCache(layout: layout, inventory: inventory, binary: "1 2 3"))
+        _ = world.reader.loadAll(cache: saved)
+        #expect(saved.project(Make.slug("moon")) != nil)
+        #expect(ProjectCache(layout: layout, inventory: inventory, binary: "1 2 4")?.project(Make.slug("moon")) == nil)
+        // The same folder spelt otherwise: diagnostics would show the other spelling.
+        let other = world.root + "/../Content"
+        let otherInventory = try #require(FileInventory.take(of: other, skipping: [".prolific", ".git"], racyAfter: .max))
+        let elsewhere = try #require(ProjectCache(layout: ContentLayout(root: other), inventory: otherInventory, binary: "1 2 3"))
+        #expect(elsewhere.project(Make.slug("moon")) == nil)
+        #expect(ProjectCache(layout: ContentLayout(root: other), inventory: inventory, binary: "1 2 3") == nil, "another folder's inventory")
+    }
+
+    @Test func aLinkedCacheFolderIsNeitherWrittenNorPruned() throws {
+        let world = try world()
+        let elsewhere = world.directory.path("elsewhere")
+        try world.directory.write("keep me", to: "elsewhere/notes.txt")
+        try FileManager.default.createDirectory(atPath: "\(world.root)/.prolific", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: "\(world.root)/.prolific/projects", withDestinationPath: elsewhere)
+        let inventory = try #require(FileInventory.take(of: world.root, skipping: [".prolific", ".git"], racyAfter: .max))
+        #expect(ProjectCache(layout: ContentLayout(root: world.root), inventory: inventory) == nil)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere) == ["notes.txt"])
+    }
+
+    @Test func aMomentBeyondFourDigitYearsDoesNotDecode() throws {
+        let world = try world()
+        var sun = try #require(world.reader.loadAll().0?.projects.first { $0.slug == Make.slug("sun") })
+        let codec = ProjectCodec(layout: ContentLayout(root: world.root))
+        #expect(codec.decode(codec.encode(sun)) == sun)
+        sun.rounds[0].hidden[0].at = Timestamp(secondsSinceEpoch: Int64.min + 1)
+        #expect(codec.decode(codec.encode(sun)) == nil)
+    }
+
     @Test func aProjectWithProblemsIsNotKept() throws {
         let world = try world()
         try world.directory.write("for: [nobody\n", to: "Content/projects/moon/rounds/0001/votes/bob.yml")
@@ -176,6 +212,15 @@ import Testing
         try world.directory.write("---\nauthor: ann\n---\nEdited.\n", to: "Content/projects/moon/rounds/0001/submissions/ann-20261105000000.md")
         #expect(try key("projects/moon") != moon)
         #expect(try key("projects/sun") == sun)
+        // The same size, and then the old modification time put back: the times still tell.
+        let snippet = "\(world.root)/projects/moon/rounds/0001/submissions/ann-20261105000000.md"
+        let edited = try key("projects/moon")
+        let old = try FileManager.default.attributesOfItem(atPath: snippet)[.modificationDate]
+        try world.directory.write("---\nauthor: ann\n---\nEdites.\n", to: "Content/projects/moon/rounds/0001/submissions/ann-20261105000000.md")
+        let sameSize = try key("projects/moon")
+        #expect(sameSize != edited)
+        try FileManager.default.setAttributes([.modificationDate: try #require(old)], ofItemAtPath: snippet)
+        #expect(try key("projects/moon") != sameSize && key("projects/moon") != edited, "ctime moved")
         try world.directory.write("", to: "Content/projects/moon/rounds/0001/votes/.keep")
         let withDotFile = try key("projects/moon")
         try FileManager.default.removeItem(atPath: "\(world.root)/projects/moon/rounds/0001/votes/.keep")

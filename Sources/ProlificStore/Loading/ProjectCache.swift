@@ -31,15 +31,24 @@ public struct ProjectCache: Sendable {
     let binary: String
     private let codec: ProjectCodec
 
-    /// A cache that answers for the files as `inventory` (of the whole content directory, just
-    /// taken) saw them; nil where there can be none (a linked `.prolific/`, an unknown binary).
+    /// A cache that answers for the files as `inventory` (of the whole content directory, taken
+    /// before anything is read) saw them; nil where there can be none (a linked `.prolific/` or
+    /// `.prolific/projects/`, an unknown binary, an inventory of another folder).
     public init?(layout: ContentLayout, inventory: FileInventory) {
-        guard HistoryCache.isUsable(layout), let exe = FileInventory.stamp("/proc/self/exe", following: true) else {
-            return nil
-        }
+        guard let exe = FileInventory.stamp("/proc/self/exe", following: true) else { return nil }
+        self.init(layout: layout, inventory: inventory, binary: "\(exe.inode) \(exe.size) \(exe.modified)")
+    }
+
+    /// The same, for a given binary identity (tests).
+    init?(layout: ContentLayout, inventory: FileInventory, binary: String) {
+        // Neither `.prolific/` nor its `projects/` may be a link: entries are written and pruned
+        // there, and a pull request can commit a link.
+        guard inventory.root == layout.root, HistoryCache.isUsable(layout),
+            !FileSystem.isSymlink("\(layout.root)/\(Self.folder)")
+        else { return nil }
         self.layout = layout
         self.inventory = inventory
-        binary = "\(exe.inode) \(exe.size) \(exe.modified)"
+        self.binary = binary
         codec = ProjectCodec(layout: layout)
     }
 

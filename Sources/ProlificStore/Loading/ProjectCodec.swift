@@ -43,7 +43,7 @@ struct ProjectCodec {
     /// Reads a project from where `r` is, leaving it just after.
     func decode(from r: inout BinaryReader) -> Project? {
         guard let slug = r.text().flatMap(Slug.init), let title = r.text(), let owner = r.text().flatMap(Handle.init),
-            let created = r.signed(), let limit = r.signed(), let length = r.signed().flatMap(TimeSpan.init(seconds:)),
+            let created = time(&r), let limit = r.signed(), let length = r.signed().flatMap(TimeSpan.init(seconds:)),
             let tagCount = r.shortCount()
         else { return nil }
         var tags: [String] = []
@@ -56,7 +56,7 @@ struct ProjectCodec {
             let origin = readOrigin(&r, expected: layout.projectFile(slug)), let roundCount = r.shortCount()
         else { return nil }
         var project = Project(
-            slug: slug, title: title, owner: owner, created: Timestamp(secondsSinceEpoch: created), roundLimit: Int(limit),
+            slug: slug, title: title, owner: owner, created: created, roundLimit: Int(limit),
             roundLength: length, tags: tags, status: status, visibility: visibility, starter: starter, origin: origin)
         project.rounds.reserveCapacity(roundCount)
         for _ in 0..<roundCount {
@@ -127,8 +127,8 @@ struct ProjectCodec {
     }
 
     private func decodeRound(of slug: Slug, _ r: inout BinaryReader) -> Round? {
-        guard let number = r.varint().flatMap({ RoundNumber(Int(clamping: $0)) }), let opened = r.signed(),
-            let closes = r.signed(), let closed = optional(&r, { $0.signed().map(Timestamp.init(secondsSinceEpoch:)) }),
+        guard let number = r.varint().flatMap({ RoundNumber(Int(clamping: $0)) }), let opened = time(&r),
+            let closes = time(&r), let closed = optional(&r, { time(&$0) }),
             let winner = optional(&r, { submissionID(&$0) }),
             let tally = optional(&r, { r -> TallyRecord? in
                 guard let method = r.text(), let ballots = r.signed(), let count = r.shortCount(minimumSize: 3) else { return nil }
@@ -143,14 +143,14 @@ struct ProjectCodec {
         else { return nil }
         var extensions: [Round.Extension] = []
         for _ in 0..<extensionCount {
-            guard let at = r.signed(), let from = r.signed() else { return nil }
-            extensions.append(Round.Extension(at: Timestamp(secondsSinceEpoch: at), from: Timestamp(secondsSinceEpoch: from)))
+            guard let at = time(&r), let from = time(&r) else { return nil }
+            extensions.append(Round.Extension(at: at, from: from))
         }
         guard let hiddenCount = r.shortCount(minimumSize: 4) else { return nil }
         var hidden: [Round.Hidden] = []
         for _ in 0..<hiddenCount {
-            guard let id = submissionID(&r), let by = r.text(), let at = r.signed(), let reason = r.text() else { return nil }
-            hidden.append(Round.Hidden(id: id, by: by, at: Timestamp(secondsSinceEpoch: at), reason: reason))
+            guard let id = submissionID(&r), let by = r.text(), let at = time(&r), let reason = r.text() else { return nil }
+            hidden.append(Round.Hidden(id: id, by: by, at: at, reason: reason))
         }
         guard
             let seal = optional(&r, { r -> Seal? in
@@ -166,25 +166,25 @@ struct ProjectCodec {
             let submissionCount = r.shortCount(minimumSize: 6)
         else { return nil }
         var round = Round(
-            number: number, opened: Timestamp(secondsSinceEpoch: opened), closes: Timestamp(secondsSinceEpoch: closes),
+            number: number, opened: opened, closes: closes,
             closed: closed, winner: winner, tally: tally, extensions: extensions, note: note, hidden: hidden, seal: seal,
             origin: origin)
         let submissions = layout.submissionsFolder(slug, number)
         round.submissions.reserveCapacity(submissionCount)
         for _ in 0..<submissionCount {
-            guard let id = submissionID(&r), let author = r.text().flatMap(Handle.init), let submitted = r.signed(),
+            guard let id = submissionID(&r), let author = r.text().flatMap(Handle.init), let submitted = time(&r),
                 let ending = r.flag(), let body = r.text(), let origin = readOrigin(&r, expected: "\(submissions)/\(id).md")
             else { return nil }
             round.submissions.append(
                 Submission(
-                    id: id, author: author, submitted: Timestamp(secondsSinceEpoch: submitted), ending: ending, body: body,
+                    id: id, author: author, submitted: submitted, ending: ending, body: body,
                     origin: origin))
         }
         guard let ballotCount = r.shortCount(minimumSize: 4) else { return nil }
         let votes = layout.votesFolder(slug, number)
         round.ballots.reserveCapacity(ballotCount)
         for _ in 0..<ballotCount {
-            guard let voter = r.text().flatMap(Handle.init), let cast = r.signed(), let choiceCount = r.shortCount(minimumSize: 2)
+            guard let voter = r.text().flatMap(Handle.init), let cast = time(&r), let choiceCount = r.shortCount(minimumSize: 2)
             else { return nil }
             var choices: [SubmissionID] = []
             choices.reserveCapacity(choiceCount)
@@ -193,7 +193,7 @@ struct ProjectCodec {
                 choices.append(id)
             }
             guard let origin = readOrigin(&r, expected: "\(votes)/\(voter).yml") else { return nil }
-            round.ballots.append(Ballot(voter: voter, cast: Timestamp(secondsSinceEpoch: cast), choices: choices, origin: origin))
+            round.ballots.append(Ballot(voter: voter, cast: cast, choices: choices, origin: origin))
         }
         return round
     }
@@ -207,8 +207,17 @@ struct ProjectCodec {
     }
 
     private func submissionID(_ r: inout BinaryReader) -> SubmissionID? {
-        guard let author = r.text().flatMap(Handle.init), let time = r.signed() else { return nil }
-        return SubmissionID(author: author, time: Timestamp(secondsSinceEpoch: time))
+        guard let author = r.text().flatMap(Handle.init), let moment = time(&r) else { return nil }
+        return SubmissionID(author: author, time: moment)
+    }
+
+    /// A moment, which must have a year of at most four digits (content has 1970 to 9999): the
+    /// calendar arithmetic that spells a time (an id's digits, a page's date) would overflow on
+    /// one near the ends of `Int64`.
+    private func time(_ r: inout BinaryReader) -> Timestamp? {
+        guard let seconds = r.signed() else { return nil }
+        let time = Timestamp(secondsSinceEpoch: seconds)
+        return time.hasFourDigitYear ? time : nil
     }
 
     /// Whether `path` is `folder/` followed by `parts`, without building it (every ballot and
