@@ -161,7 +161,9 @@ import Testing
         #expect(ProjectCache(layout: ContentLayout(root: other), inventory: inventory, binary: "1 2 3") == nil, "another folder's inventory")
     }
 
-    @Test func aLinkedCacheFolderIsNeitherWrittenNorPruned() throws {
+    /// A linked `.prolific/projects/` gives no cache at all, so a build neither writes nor
+    /// prunes through it (`SiteRun` loads without one).
+    @Test func aLinkedCacheFolderGivesNoCache() throws {
         let world = try world()
         let elsewhere = world.directory.path("elsewhere")
         try world.directory.write("keep me", to: "elsewhere/notes.txt")

@@ -67,15 +67,7 @@ public enum AtomicFile {
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw .io(path: path, message: "cannot write: \(FileSystem.lastError())") }
         let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var ok = true
-        var bytes = contents
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + done, $0.count - done) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { ok = false; break }
-            done += n
-        }
+        var ok = FileSystem.writeAll(fd, contents)
         let message = ok ? "" : FileSystem.lastError()
         if ok && fsync(fd) != 0 { ok = false }
         fchmod(fd, 0o644)
@@ -84,7 +76,6 @@ public enum AtomicFile {
             unlink(temporary)
             throw .io(path: path, message: "cannot write: \(message.isEmpty ? FileSystem.lastError() : message)")
         }
-        bytes.removeAll()
         return temporary
     }
 

@@ -184,6 +184,19 @@ public enum FileSystem {
         }
     }
 
+    /// Writes all of `bytes` to `fd`, retrying short and interrupted writes; false on an error
+    /// (`errno` tells which).
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + done, $0.count - done) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return false }
+            done += n
+        }
+        return true
+    }
+
     public static func parentPath(_ path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])

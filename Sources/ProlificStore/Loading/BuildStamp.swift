@@ -45,15 +45,20 @@ public struct BuildStamp: Sendable {
     /// prolific may render differently), the moment, the output and templates folders as given,
     /// and the commit git's evidence comes from ("" outside a repository).
     public static func key(now: Timestamp, out: String, templates: String?, layout: ContentLayout) -> [String] {
-        let binary = FileInventory.stamp("/proc/self/exe", following: true)
         let head = GitProcess.run(["rev-parse", "--verify", "--quiet", "HEAD"], in: layout.root)
         return [
-            "binary \(binary.map { "\($0.inode) \($0.size) \($0.modified)" } ?? "unknown")",
+            "binary \(runningBinary ?? "unknown")",
             "now \(now.iso8601)",
             "out \(out)",
             "templates \(templates ?? "(built-in)")",
             "git \(head.flatMap { $0.succeeded ? $0.text : nil } ?? "")",
         ]
+    }
+
+    /// The running binary as its inode, size and modification time: a rebuilt prolific may read
+    /// and render differently, so every cache that outlives a process names it. nil if unknown.
+    static var runningBinary: String? {
+        FileInventory.stamp("/proc/self/exe", following: true).map { "\($0.inode) \($0.size) \($0.modified)" }
     }
 
     /// Whether a build with `key` would write exactly the site that is there.

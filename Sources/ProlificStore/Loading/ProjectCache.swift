@@ -27,7 +27,7 @@ public struct ProjectCache: Sendable {
 
     let layout: ContentLayout
     let inventory: FileInventory
-    /// The running binary: its inode, size and modification time.
+    /// The running binary (`BuildStamp.runningBinary`).
     let binary: String
     private let codec: ProjectCodec
 
@@ -35,8 +35,8 @@ public struct ProjectCache: Sendable {
     /// before anything is read) saw them; nil where there can be none (a linked `.prolific/` or
     /// `.prolific/projects/`, an unknown binary, an inventory of another folder).
     public init?(layout: ContentLayout, inventory: FileInventory) {
-        guard let exe = FileInventory.stamp("/proc/self/exe", following: true) else { return nil }
-        self.init(layout: layout, inventory: inventory, binary: "\(exe.inode) \(exe.size) \(exe.modified)")
+        guard let binary = BuildStamp.runningBinary else { return nil }
+        self.init(layout: layout, inventory: inventory, binary: binary)
     }
 
     /// The same, for a given binary identity (tests).
@@ -112,18 +112,11 @@ public struct ProjectCache: Sendable {
     /// the threads wait on the folder's lock, and the checksum already turns a file torn by a
     /// crash, or by two builds writing it at once, into a miss.
     private static func write(_ bytes: [UInt8], to path: String) {
-        let folder = FileSystem.parentPath(path)
-        if !FileSystem.isDirectory(folder) { try? FileSystem.makeDirectories(folder) }
+        try? FileSystem.makeDirectories(FileSystem.parentPath(path))
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard fd >= 0 else { return }
-        defer { close(fd) }
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, $0.count - done) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { return }
-            done += n
-        }
+        _ = FileSystem.writeAll(fd, bytes)
+        close(fd)
     }
 
     /// A 64-bit checksum, eight bytes at a time: it catches a file cut short or zero-filled by a

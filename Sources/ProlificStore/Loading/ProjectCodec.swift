@@ -10,6 +10,7 @@ import ProlificCore
 struct ProjectCodec {
     let layout: ContentLayout
 
+    /// The project's bytes on their own (`ProjectCache` appends them to its header instead).
     func encode(_ project: Project) -> [UInt8] {
         var w = BinaryWriter()
         encode(project, into: &w)
@@ -34,6 +35,7 @@ struct ProjectCodec {
         for round in project.rounds { encode(round, of: project.slug, &w) }
     }
 
+    /// A project from exactly `bytes`: nil if anything is left over.
     func decode(_ bytes: [UInt8]) -> Project? {
         var r = BinaryReader(bytes)
         guard let project = decode(from: &r), r.isAtEnd else { return nil }
