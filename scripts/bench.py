@@ -144,7 +144,9 @@ def measure(size, runs):
 
     samples = []
     for _ in range(runs):
+        # From nothing, as a first build: no site, no spare to rewrite, no caches.
         discard(site)
+        discard(os.path.join(os.path.dirname(site), ".Site.spare"))
         discard(os.path.join(content, ".prolific"))
         samples.append(build(content, site))
     record("full build", samples)
@@ -153,7 +155,8 @@ def measure(size, runs):
     def after(change):
         """A rebuild as a maintainer makes one: the copy is built once first (untimed), so its
         build stamp and project cache describe its own files (a copy has new inodes and times, so
-        those of the original describe nothing), then `change` is made, then the timed build."""
+        those of the original describe nothing) and the site it replaced is the spare the timed
+        build rewrites, then `change` is made, then the timed build."""
         result = []
         for _ in range(runs):
             copy = fresh_copy(content, size)

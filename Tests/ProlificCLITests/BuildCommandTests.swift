@@ -101,6 +101,48 @@ import Testing
         #expect(try folder.snapshot("site") == folder.snapshot("fresh"))
     }
 
+    /// From the third build on, a build rewrites the site the one before it replaced (the spare)
+    /// instead of an empty folder: what it adds, changes and removes lands as a fresh build makes it.
+    @Test func aRebuildIntoTheSpareIsTheSiteAFreshBuildMakes() throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.copyItem(atPath: Self.demo, toPath: folder.url.appendingPathComponent("Content").path)
+        func build(_ out: String) throws {
+            let result = try CLI.run(["build", "--content", "Content", "--out", out, "--now", Self.now], in: folder.url)
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        try folder.write("---\nname: Zed\njoined: 2026-01-01T00:00:00Z\n---\nPassing through.\n", to: "Content/users/zed.md")
+        try build("site")
+        #expect(FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("site/users/zed/index.html").path))
+        try FileManager.default.removeItem(at: folder.url.appendingPathComponent("Content/users/zed.md"))
+        try build("site")
+        let project = try folder.read("Content/projects/gannet-rock/project.md")
+        try folder.write(
+            project.replacingOccurrences(of: "The Keeper of Gannet Rock", with: "The Keeper of Gannet Reef"),
+            to: "Content/projects/gannet-rock/project.md")
+        let spare = folder.url.appendingPathComponent(".site.spare").path
+        let spareInode = try FileManager.default.attributesOfItem(atPath: spare)[.systemFileNumber] as? Int
+        #expect(FileManager.default.fileExists(atPath: "\(spare)/users/zed/index.html"), "the spare is the first site")
+        try build("site")
+        let siteInode = try FileManager.default.attributesOfItem(atPath: folder.url.appendingPathComponent("site").path)[.systemFileNumber] as? Int
+        #expect(siteInode == spareInode, "the third build did not rewrite the spare")
+
+        try build("fresh")
+        #expect(try folder.snapshot("site") == folder.snapshot("fresh"))
+        #expect(try !folder.snapshot("site").keys.contains("users/zed/index.html"))
+    }
+
+    /// A content directory where `--out` keeps its spare would be rewritten by the next build.
+    @Test func refusesAnOutWhoseSpareIsTheContent() throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.copyItem(atPath: Self.demo, toPath: folder.url.appendingPathComponent(".site.spare").path)
+        let before = try folder.snapshot(".site.spare")
+        let result = try CLI.run(["build", "--content", ".site.spare", "--out", "site", "--now", Self.now], in: folder.url)
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("keeps the site each build replaces in"), "\(result.stderr)")
+        #expect(try folder.snapshot(".site.spare") == before)
+        #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("site").path))
+    }
+
     /// A build with nothing changed since the last one ends at once and leaves the site alone;
     /// any change of content, templates, site or `--now` builds again.
     @Test func aBuildWithNothingChangedLeavesTheSiteAsItIs() throws {

@@ -222,9 +222,10 @@ import Testing
         killer.report()
     }
 
-    /// The `.Site.building-PID` and `.Site.old-PID` folders beside `Site/`.
+    /// The `.Site.building-PID` and `.Site.old-PID` folders beside `Site/` (not `.Site.spare`, the
+    /// replaced site every build keeps for the next one to rewrite).
     static func leftovers(in folder: URL) throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix(".Site.") }.sorted()
+        try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix(".Site.") && $0 != ".Site.spare" }.sorted()
     }
 }
 

@@ -17,7 +17,97 @@ import Testing
         try SiteWriter.write([OutputFile(path: "a/new.html", contents: Array("new".utf8))], to: out)
         #expect(!FileManager.default.fileExists(atPath: "\(out)/old.html"), "a stale page of the old site remains")
         #expect(try String(contentsOfFile: "\(out)/a/new.html", encoding: .utf8) == "new")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: parent.path) == ["Site"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: parent.path).sorted() == [".Site.spare", "Site"])
+        #expect(try String(contentsOfFile: "\(parent.path)/.Site.spare/old.html", encoding: .utf8) == "old", "the replaced site is the spare")
+    }
+
+    /// The spare is the next build's staging folder: whatever is in it, the site swapped in holds
+    /// exactly the new files, and nothing under the spare is followed out of it.
+    @Test func rewritesTheSpareIntoTheNewSite() throws {
+        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("prolific-site-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let out = parent.appendingPathComponent("Site").path, spare = parent.appendingPathComponent(".Site.spare").path
+        let outside = parent.appendingPathComponent("outside")
+        try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+        try Data("keep".utf8).write(to: outside.appendingPathComponent("index.html"))
+        try SiteWriter.write([OutputFile(path: "index.html", contents: Array("one".utf8))], to: out)
+        try SiteWriter.write([OutputFile(path: "index.html", contents: Array("two".utf8))], to: out)
+        // The spare (site one) gets everything a spare could hold by the next build.
+        let junk: [(String, String)] = [
+            ("stale/page/index.html", "a page that is gone"), ("deep/er/still/x.html", "gone"), ("a/b/c/d/e.html", "wrong"),
+            ("a/b/c/old.html", "gone"), ("file-where-a-folder-belongs", "x"), ("same.html", "same"),
+        ]
+        for (path, text) in junk {
+            let url = URL(fileURLWithPath: "\(spare)/\(path)")
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url)
+        }
+        try FileManager.default.createDirectory(atPath: "\(spare)/folder-where-a-file-belongs/x", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: "\(spare)/linked", withDestinationPath: outside.path)
+        try FileManager.default.createSymbolicLink(atPath: "\(spare)/link.html", withDestinationPath: outside.appendingPathComponent("index.html").path)
+        let spareInode = try FileManager.default.attributesOfItem(atPath: spare)[.systemFileNumber] as? Int
+        let sameInode = try FileManager.default.attributesOfItem(atPath: "\(spare)/same.html")[.systemFileNumber] as? Int
+
+        let files = [
+            OutputFile(path: "index.html", contents: Array("three".utf8)), OutputFile(path: "a/b/c/d/e.html", contents: Array("right".utf8)),
+            OutputFile(path: "file-where-a-folder-belongs/index.html", contents: Array("f".utf8)),
+            OutputFile(path: "folder-where-a-file-belongs", contents: Array("g".utf8)), OutputFile(path: "linked/index.html", contents: Array("h".utf8)),
+            OutputFile(path: "link.html", contents: Array("i".utf8)), OutputFile(path: "same.html", contents: Array("same".utf8)),
+        ]
+        let report = try SiteWriter.write(files, to: out)
+        #expect(report == SiteWriter.Report(written: files.count, unchanged: 0), "counted against the previous site, not the spare")
+        #expect(try FileManager.default.attributesOfItem(atPath: out)[.systemFileNumber] as? Int == spareInode, "the spare was not reused")
+        #expect(try FileManager.default.attributesOfItem(atPath: "\(out)/same.html")[.systemFileNumber] as? Int == sameInode, "a right file was rewritten")
+        #expect(Self.tree(out) == Dictionary(uniqueKeysWithValues: files.map { ($0.path, String(decoding: $0.contents, as: UTF8.self)) }))
+        #expect(Self.tree(outside.path) == ["index.html": "keep"], "a link in the spare was followed")
+        #expect(try String(contentsOfFile: "\(spare)/index.html", encoding: .utf8) == "two", "the replaced site is the next spare")
+    }
+
+    /// Counted against the previous site, and an unchanged file is that site's file, linked.
+    @Test func linksUnchangedFilesIntoTheSpare() throws {
+        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("prolific-site-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let out = parent.appendingPathComponent("Site").path
+        func site(_ page: String) -> [OutputFile] {
+            [OutputFile(path: "a/index.html", contents: Array("kept".utf8)), OutputFile(path: "b/index.html", contents: Array(page.utf8))]
+        }
+        try SiteWriter.write(site("1"), to: out)
+        try SiteWriter.write(site("1") + [OutputFile(path: "c.html", contents: [1])], to: out)
+        let kept = try FileManager.default.attributesOfItem(atPath: "\(out)/a/index.html")[.systemFileNumber] as? Int
+        #expect(try SiteWriter.write(site("2"), to: out) == SiteWriter.Report(written: 1, unchanged: 1))
+        #expect(try FileManager.default.attributesOfItem(atPath: "\(out)/a/index.html")[.systemFileNumber] as? Int == kept)
+        #expect(Self.tree(out) == ["a/index.html": "kept", "b/index.html": "2"])
+    }
+
+    /// A failed build sets its folder aside as the spare; the site stays as it was.
+    @Test func aDiscardedBuildLeavesTheSiteAndKeepsItsFolderAsTheSpare() throws {
+        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("prolific-site-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let out = parent.appendingPathComponent("Site").path
+        try SiteWriter.write([OutputFile(path: "index.html", contents: Array("old".utf8))], to: out)
+        let staging = try SiteWriter.Staging(output: out)
+        try staging.write([OutputFile(path: "index.html", contents: Array("half".utf8))])
+        staging.discard()
+        #expect(Self.tree(out) == ["index.html": "old"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: parent.path).sorted() == [".Site.spare", "Site"])
+    }
+
+    /// Every regular file under `folder` (links not followed) with its text.
+    static func tree(_ folder: String) -> [String: String] {
+        var found: [String: String] = [:]
+        guard let walker = FileManager.default.enumerator(atPath: folder) else { return [:] }
+        while let path = walker.nextObject() as? String {
+            let full = "\(folder)/\(path)"
+            var info = stat()
+            guard lstat(full, &info) == 0 else { continue }
+            let kind = info.st_mode & S_IFMT
+            if kind == S_IFREG {
+                found[path] = (try? String(contentsOfFile: full, encoding: .utf8)) ?? "?"
+            } else if kind != S_IFDIR {
+                found[path] = "(not a file)"
+            }
+        }
+        return found
     }
 
     @Test func makesMissingParentFoldersAndKeepsUnchangedFiles() throws {
@@ -102,8 +192,12 @@ import Testing
         for name in gone + kept {
             try FileManager.default.createDirectory(at: parent.appendingPathComponent("\(name)/a"), withIntermediateDirectories: true)
         }
-        try SiteWriter.write([OutputFile(path: "index.html", contents: Array("new".utf8))], to: parent.appendingPathComponent("Site").path)
+        let adopted = try FileManager.default.attributesOfItem(atPath: parent.appendingPathComponent(gone[0]).path)[.systemFileNumber] as? Int
+        let site = parent.appendingPathComponent("Site").path
+        try SiteWriter.write([OutputFile(path: "index.html", contents: Array("new".utf8))], to: site)
         #expect(try FileManager.default.contentsOfDirectory(atPath: parent.path).sorted() == (kept + ["Site"]).sorted())
+        #expect(try FileManager.default.attributesOfItem(atPath: site)[.systemFileNumber] as? Int == adopted, "a dead build's folder is rewritten, not removed")
+        #expect(Self.tree(site) == ["index.html": "new"])
     }
 
     @Test func refusesToReplaceAFile() throws {

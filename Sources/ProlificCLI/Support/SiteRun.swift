@@ -163,7 +163,7 @@ struct SiteRun {
     }
 
     /// Refuses an `--out` folder that is, holds or lies inside the content directory or the
-    /// templates folder.
+    /// templates folder, or whose spare (`.NAME.spare` beside it, see `SiteWriter`) is or holds one.
     ///
     /// Each build replaces the whole `--out` folder with the new site, so such an `--out` would
     /// delete the content (`--out Content`, `--out .`), part of it (`--out Content/users`), or
@@ -181,6 +181,11 @@ struct SiteRun {
                 relation = "holds"
             } else if isInside(site, kept) {
                 relation = "is inside"
+            } else if case let spare = resolved(SiteWriter.spare(of: site)), spare == kept || isInside(kept, spare) {
+                throw Diagnostics([
+                    .plain(
+                        "--out '\(out)' keeps the site each build replaces in '\(spare)', which \(spare == kept ? "is" : "holds") \(name) '\(folder)': the next build would rewrite it, so the site must go elsewhere")
+                ])
             } else {
                 continue
             }

@@ -5,12 +5,17 @@ import ProlificCore
     import Glibc
 #endif
 
-/// Writes a built site into a fresh sibling folder and swaps it in, so a failed or killed build
-/// leaves the previous site as it was: readers see the old site or the new one, never a mix.
+/// Writes a built site into a sibling folder and swaps it in, so a failed or killed build leaves
+/// the previous site as it was: readers see the old site or the new one, never a mix.
 ///
 /// A file whose bytes are the same as in the previous site is hard-linked from it instead of
 /// written: its modification time stays, so `rsync` and web caches see only what changed.
 /// Files are written on every core.
+///
+/// The site a build replaces is kept beside the new one as `.NAME.spare`, and the next build
+/// writes into it instead of into an empty folder: a rebuild then only replaces the files that
+/// differ and removes those the new site lacks, rather than making every folder again (27,000 on
+/// the large benchmark) and deleting the old tree, which took most of a small rebuild's time.
 public enum SiteWriter {
     /// What a write did.
     public struct Report: Sendable, Equatable {
@@ -39,8 +44,14 @@ public enum SiteWriter {
         let staging: String
         /// The site being replaced, whose unchanged files are linked rather than written.
         let previous: String?
-        /// Folders made so far inside `staging`.
+        /// Whether `staging` started as an earlier site (the spare, or a killed build's folder)
+        /// rather than empty: its files are then compared and replaced, and `finish` removes what
+        /// the new site doesn't have.
+        let reused: Bool
+        /// Folders known to exist inside `staging`: every folder of the new site written so far.
         private var folders: Set<String> = []
+        /// The files of the new site written so far, when `staging` was reused.
+        private var files: Set<String> = []
         private var report = Report(written: 0, unchanged: 0)
 
         public init(output given: String) throws(Diagnostics) {
@@ -62,16 +73,18 @@ public enum SiteWriter {
             } catch {
                 throw Diagnostics([Diagnostic(path: output, message: "cannot make its folder: \(error.localizedDescription)")])
             }
+            reused = SiteWriter.reuse(into: staging, output: output)
             SiteWriter.removeLeftovers(of: url.lastPathComponent, in: parent)
-            guard mkdir(staging, 0o755) == 0 else {
+            guard reused || mkdir(staging, 0o755) == 0 else {
                 throw Diagnostics([Diagnostic(path: output, message: "cannot write the site: \(staging): \(String(cString: strerror(errno)))")])
             }
         }
 
         /// Writes `files` (paths unique across all batches) into the staging folder.
         public func write(_ files: [OutputFile]) throws(Diagnostics) {
+            if reused { self.files.formUnion(files.lazy.map(\.path)) }
             do {
-                let batch = try SiteWriter.fill(staging, with: files, previous: previous, made: &folders)
+                let batch = try SiteWriter.fill(staging, with: files, previous: previous, made: &folders, reused: reused)
                 report.written += batch.written
                 report.unchanged += batch.unchanged
             } catch {
@@ -81,13 +94,15 @@ public enum SiteWriter {
 
         /// Swaps the written site in; the staging folder is gone after this, whatever happens.
         public func finish() throws(Diagnostics) -> Report {
+            if reused { StaleEntries.remove(from: staging, keepingFiles: files, folders: folders) }
             try SiteWriter.swapIn(staging, at: output, replacing: previous != nil)
             return report
         }
 
-        /// Removes what was written: the build failed, the previous site stays.
+        /// Sets what was written aside as the next build's spare: the build failed, the previous
+        /// site stays.
         public func discard() {
-            TreeRemoval.remove(staging)
+            SiteWriter.keepAsSpare(staging, output: output)
         }
     }
 
@@ -95,14 +110,14 @@ public enum SiteWriter {
     ///
     /// An existing site is exchanged with the new one in a single `renameat2(RENAME_EXCHANGE)`, so
     /// `output` is never missing, not even for an instant or after a kill; the previous site, now
-    /// at `staging`, is removed afterwards. Where the filesystem can't exchange, the old site is
+    /// at `staging`, becomes the spare. Where the filesystem can't exchange, the old site is
     /// renamed aside first: a build killed between the two renames leaves no `output` until the
     /// next build, but the old and new sites are still whole.
     static func swapIn(_ staging: String, at output: String, replacing exists: Bool) throws(Diagnostics) {
         if exists {
             switch exchange(staging, output) {
             case 0:
-                TreeRemoval.remove(staging)
+                keepAsSpare(staging, output: output)
                 return
             case EINVAL, ENOSYS, ENOTSUP:
                 break
@@ -125,7 +140,36 @@ public enum SiteWriter {
             TreeRemoval.remove(staging)
             throw Diagnostics([Diagnostic(path: output, message: "cannot move the new site in place: \(message)")])
         }
-        if exists { TreeRemoval.remove(retired) }
+        if exists { keepAsSpare(retired, output: output) }
+    }
+
+    /// `.NAME.spare` beside `output`: the site the last build replaced, which the next build
+    /// rewrites instead of starting from an empty folder.
+    public static func spare(of output: String) -> String {
+        let url = URL(fileURLWithPath: output)
+        return "\(url.deletingLastPathComponent().path)/.\(url.lastPathComponent).spare"
+    }
+
+    /// Moves `folder` to the spare; removes it when that fails (another build's spare is there).
+    static func keepAsSpare(_ folder: String, output: String) {
+        if rename(folder, spare(of: output)) != 0 { TreeRemoval.remove(folder) }
+    }
+
+    /// Moves a folder an earlier build left beside `output` to `staging`, to be rewritten rather
+    /// than filled from nothing: the spare, else the folder of a build that no longer runs.
+    /// Whether one was taken. Any state will do, since every file is compared and what the new
+    /// site lacks is removed; but only a real folder: a link there is removed, never followed.
+    /// Renaming is atomic, so two builds never take the same folder.
+    static func reuse(into staging: String, output: String) -> Bool {
+        let url = URL(fileURLWithPath: output)
+        let parent = url.deletingLastPathComponent().path
+        for candidate in [spare(of: output)] + deadLeftovers(of: url.lastPathComponent, in: parent).map({ "\(parent)/\($0)" }) {
+            guard rename(candidate, staging) == 0 else { continue }
+            var info = stat()
+            if lstat(staging, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { return true }
+            TreeRemoval.remove(staging)
+        }
+        return false
     }
 
     /// `.NAME.KIND-PID` beside `output`: this process's folder of that kind.
@@ -151,13 +195,19 @@ public enum SiteWriter {
     /// they finished left beside `NAME`: those whose process no longer runs. A build still
     /// running for the same output keeps its folder.
     static func removeLeftovers(of name: String, in parent: String) {
-        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: parent) else { return }
-        for entry in entries {
-            for prefix in [".\(name).building-", ".\(name).old-"] where entry.hasPrefix(prefix) {
-                guard let pid = pid_t(entry.dropFirst(prefix.count)), pid > 0, pid != getpid(),
-                    kill(pid, 0) != 0, errno == ESRCH
-                else { continue }
-                TreeRemoval.remove("\(parent)/\(entry)")
+        for entry in deadLeftovers(of: name, in: parent) { TreeRemoval.remove("\(parent)/\(entry)") }
+    }
+
+    /// The names of the `.NAME.building-PID` and `.NAME.old-PID` entries in `parent` whose process
+    /// no longer runs, in name order.
+    static func deadLeftovers(of name: String, in parent: String) -> [String] {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: parent) else { return [] }
+        return entries.sorted().filter { entry in
+            [".\(name).building-", ".\(name).old-"].contains { prefix in
+                guard entry.hasPrefix(prefix), let pid = pid_t(entry.dropFirst(prefix.count)), pid > 0, pid != getpid() else {
+                    return false
+                }
+                return kill(pid, 0) != 0 && errno == ESRCH
             }
         }
     }
@@ -168,9 +218,14 @@ public enum SiteWriter {
 
     /// Writes every file under `folder`, linking the unchanged ones from `previous`; `made` holds
     /// the folders already made, and gets those this batch needed.
-    static func fill(_ folder: String, with files: [OutputFile], previous: String?, made: inout Set<String>) throws(Failure)
-        -> Report
-    {
+    ///
+    /// In a `reused` folder (an earlier site) a file already holding the right bytes stays, and
+    /// anything else at a file's or a folder's path is replaced: a file written beside it and
+    /// renamed over it, a link to the previous site's file likewise, a file or link where a folder
+    /// belongs removed.
+    static func fill(
+        _ folder: String, with files: [OutputFile], previous: String?, made: inout Set<String>, reused: Bool = false
+    ) throws(Failure) -> Report {
         var folders: Set<String> = []
         for file in files {
             var path = file.path
@@ -190,9 +245,7 @@ public enum SiteWriter {
         }
         for level in levels {
             _ = try Parallel.map(level.sorted()) { (path: String) throws(Failure) in
-                guard mkdir("\(folder)/\(path)", 0o755) == 0 || errno == EEXIST else {
-                    throw Failure(message: "\(folder)/\(path): \(String(cString: strerror(errno)))")
-                }
+                if let problem = makeFolder("\(folder)/\(path)") { throw Failure(message: problem) }
             }
             made.formUnion(level)
         }
@@ -203,17 +256,21 @@ public enum SiteWriter {
             for index in stride(from: worker, to: files.count, by: workers) {
                 let file = files[index]
                 let target = "\(folder)/\(file.path)"
-                if let previous, same(file.contents, asFileAt: "\(previous)/\(file.path)"),
-                    link("\(previous)/\(file.path)", target) == 0
-                {
+                if let previous, let kept = identity(ifSame: file.contents, asFileAt: "\(previous)/\(file.path)") {
                     report.unchanged += 1
-                    continue
+                    if reused ? identity(of: target) == kept || replace(target, withLinkTo: "\(previous)/\(file.path)")
+                        : link("\(previous)/\(file.path)", target) == 0
+                    {
+                        continue
+                    }
+                } else {
+                    report.written += 1
                 }
-                if let problem = writeFile(file.contents, to: target) {
+                if reused, identity(ifSame: file.contents, asFileAt: target) != nil { continue }
+                if let problem = reused ? replace(target, with: file.contents) : writeFile(file.contents, to: target) {
                     results.fail(problem)
                     return
                 }
-                report.written += 1
             }
             results.set(worker, report)
         }
@@ -223,24 +280,95 @@ public enum SiteWriter {
         }
     }
 
-    /// Whether the regular file at `path` holds exactly `bytes`.
-    static func same(_ bytes: [UInt8], asFileAt path: String) -> Bool {
+    /// Makes the folder at `path`, or keeps the folder there, or replaces the file or link there;
+    /// nil, or what went wrong.
+    static func makeFolder(_ path: String) -> String? {
+        if mkdir(path, 0o755) == 0 { return nil }
+        if errno == EEXIST {
+            var info = stat()
+            if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { return nil }
+            if unlink(path) == 0, mkdir(path, 0o755) == 0 { return nil }
+        }
+        return "\(path): \(String(cString: strerror(errno)))"
+    }
+
+    /// What tells two names of one file apart from two files: its device and inode.
+    struct FileIdentity: Equatable {
+        var device: UInt64
+        var inode: UInt64
+    }
+
+    /// The identity of the regular file at `path` (not following a link); nil for anything else.
+    static func identity(of path: String) -> FileIdentity? {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
+
+    /// Puts a link to the file at `source` at `target` in one step, replacing what is there.
+    static func replace(_ target: String, withLinkTo source: String) -> Bool {
+        let temporary = temporaryName(for: target)
+        unlink(temporary)
+        guard link(source, temporary) == 0 else { return false }
+        let moved = moveReplacing(temporary, target)
+        // `rename` does nothing when both names already lead to one file, and leaves the other.
+        unlink(temporary)
+        return moved == nil
+    }
+
+    /// Puts `bytes` at `target` in one step, replacing what is there; nil, or what went wrong.
+    static func replace(_ target: String, with bytes: [UInt8]) -> String? {
+        let temporary = temporaryName(for: target)
+        unlink(temporary)
+        if let problem = writeFile(bytes, to: temporary) {
+            unlink(temporary)
+            return problem
+        }
+        if let problem = moveReplacing(temporary, target) {
+            unlink(temporary)
+            return problem
+        }
+        return nil
+    }
+
+    /// Renames `source` over `target`, removing a folder that stands there first; nil, or what
+    /// went wrong.
+    private static func moveReplacing(_ source: String, _ target: String) -> String? {
+        if rename(source, target) == 0 { return nil }
+        if errno == EISDIR || errno == ENOTEMPTY || errno == EEXIST {
+            TreeRemoval.remove(target)
+            if rename(source, target) == 0 { return nil }
+        }
+        return "\(target): \(String(cString: strerror(errno)))"
+    }
+
+    /// A name beside `target` for writing it: this process's, and no page's (the sweep at the end
+    /// of a build removes one a killed build left).
+    private static func temporaryName(for target: String) -> String {
+        "\(target).prolific-tmp-\(getpid())"
+    }
+
+    /// The identity of the regular file at `path` if it holds exactly `bytes`, else nil.
+    static func identity(ifSame bytes: [UInt8], asFileAt path: String) -> FileIdentity? {
         var info = stat()
         guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, Int(info.st_size) == bytes.count else {
-            return false
+            return nil
         }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return false }
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
         defer { close(fd) }
         var old = [UInt8](repeating: 0, count: bytes.count)
         var done = 0
         while done < bytes.count {
             let n = old.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + done, bytes.count - done) }
-            if n <= 0 { return false }
+            if n <= 0 { return nil }
             done += n
         }
         // memcmp: `==` on two arrays compares them element by element.
-        return old.withUnsafeBytes { a in bytes.withUnsafeBytes { b in a.count == 0 || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 } }
+        let same = old.withUnsafeBytes { a in
+            bytes.withUnsafeBytes { b in a.count == 0 || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 }
+        }
+        return same ? FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)) : nil
     }
 
     /// Creates `path` with `bytes`; nil, or what went wrong.

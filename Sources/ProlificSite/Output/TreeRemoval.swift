@@ -49,7 +49,7 @@ enum TreeRemoval {
 
     /// The folder `name` inside the folder open at `parent`, opened without following a link,
     /// if it is on `device`.
-    private static func openFolder(_ parent: Int32, _ name: [CChar], device: dev_t) -> Int32? {
+    static func openFolder(_ parent: Int32, _ name: [CChar], device: dev_t) -> Int32? {
         let folder = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard folder >= 0 else { return nil }
         var info = stat()
@@ -61,7 +61,7 @@ enum TreeRemoval {
     }
 
     /// Removes everything inside the folder open at `folder`, and closes it.
-    private static func empty(_ folder: Int32, device: dev_t) {
+    static func empty(_ folder: Int32, device: dev_t) {
         defer { close(folder) }
         // Names are read first, then removed: removing while `readdir` walks is unspecified.
         for (name, isFolder) in entries(folder) {
@@ -76,7 +76,7 @@ enum TreeRemoval {
 
     /// The names (NUL-terminated bytes) in the folder open at `folder` but `.` and `..`, each
     /// with whether it is a folder (not a link to one). The descriptor stays open.
-    private static func entries(_ folder: Int32) -> [(name: [CChar], isFolder: Bool)] {
+    static func entries(_ folder: Int32) -> [(name: [CChar], isFolder: Bool)] {
         // A copy of the descriptor for the stream, which closes it; it shares the position, so
         // the stream starts from the top.
         let copy = fcntl(folder, F_DUPFD_CLOEXEC, 0)
