@@ -237,6 +237,53 @@ import Testing
                 == ["\(world.root)/projects/moon/rounds/0002/submissions/notes.txt:1:1: error: unexpected file; expected a snippet named <author>-<yyyymmddhhmmss>.md"])
     }
 
+    /// A build picks images from its inventory instead of listing every folder: the same images,
+    /// the same problems, for every kind of file the scan tells apart, and for a file written
+    /// just before the inventory (recorded as changed, so of unknown kind).
+    @Test func imagesFromTheInventoryAreThoseTheScanFinds() throws {
+        let tmp = try TemporaryDirectory()
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D]
+        let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0, 0x10, 0x4A, 0x46, 0x49, 0x46, 0, 1]
+        func put(_ bytes: [UInt8], _ relative: String) throws {
+            try FileManager.default.createDirectory(
+                atPath: (tmp.path(relative) as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try Data(bytes).write(to: URL(fileURLWithPath: tmp.path(relative)))
+        }
+        let round = "projects/moon/rounds/0001/submissions"
+        try put(png, "top.png")
+        try put(png, "users/ann.png")
+        try put(jpeg, "\(round)/pic.JPG")
+        try put(Array("<svg/>".utf8), "users/bad.svg")
+        try put(Array("<html>".utf8), "\(round)/fake.png")
+        try put(png + [UInt8](repeating: 0, count: ContentReader.maximumMediaSize), "users/big.png")
+        try put(png, "\(round)/deeper/too-deep.png")
+        try put(png, "projects/moon/.hidden/x.png")
+        try put(png, "users/.dot.png")
+        try put(png, "users/notes.txt")
+        try FileManager.default.createSymbolicLink(atPath: tmp.path("users/link.png"), withDestinationPath: "ann.png")
+        try FileManager.default.createDirectory(atPath: tmp.path("users/folder.png"), withIntermediateDirectories: true)
+        let reader = ContentReader(layout: ContentLayout(root: tmp.path))
+        var scanned: [Diagnostic] = []
+        let byScan = reader.scanMedia(into: &scanned)
+        #expect(byScan == ["top.png", "users/ann.png", "\(round)/pic.JPG"])
+        #expect(scanned.count == 3, "\(scanned)")
+
+        func expectTheScan(from inventory: FileInventory?) throws {
+            var listed: [Diagnostic] = []
+            let fromInventory = reader.scanMedia(into: &listed, inventory: try #require(inventory))
+            var rescanned: [Diagnostic] = []
+            #expect(fromInventory == reader.scanMedia(into: &rescanned))
+            #expect(listed.sorted() == rescanned.sorted())
+        }
+        // Every entry settled; then every entry racy (changed after the moment given), with one
+        // more image.
+        try expectTheScan(from: FileInventory.take(of: tmp.path, skipping: [], racyAfter: .max))
+        try put(jpeg, "users/fresh.jpg")
+        let racy = FileInventory.take(of: tmp.path, skipping: [], racyAfter: 0)
+        try expectTheScan(from: racy)
+        #expect(reader.scanMedia(into: &scanned, inventory: racy).contains("users/fresh.jpg"))
+    }
+
     @Test func layoutPaths() {
         let layout = ContentLayout(root: "Content//")
         #expect(layout.root == "Content")

@@ -63,7 +63,7 @@ public enum FileSystem {
         return Int(info.st_size)
     }
 
-    private static func kindByStat(_ path: String) -> Entry.Kind {
+    static func kindByStat(_ path: String) -> Entry.Kind {
         var info = stat()
         guard lstat(path, &info) == 0 else { return .other }
         switch info.st_mode & S_IFMT {

@@ -8,7 +8,12 @@ extension ContentReader {
     /// or unsafe ones are reported. SVG is refused: an SVG file can carry script, and it would run
     /// when a reader opens the image by its address. So is a file whose bytes are not the kind
     /// its name says (SVG or HTML named `.png`).
-    func scanMedia(into problems: inout [Diagnostic]) -> Set<String> {
+    ///
+    /// With an `inventory` of the content directory (taken before reading, as a build does), the
+    /// images are picked from it instead of listing every folder again: the same files, the same
+    /// problems.
+    func scanMedia(into problems: inout [Diagnostic], inventory: FileInventory? = nil) -> Set<String> {
+        if let inventory, inventory.root == layout.root { return mediaListed(in: inventory, into: &problems) }
         // The first two levels are listed here; each folder below them (a project's, say) is
         // scanned on its own core. Problems of the first two levels come first; callers sort them.
         var found: Set<String> = []
@@ -22,7 +27,7 @@ extension ContentReader {
             var found: Set<String> = []
             var pending = [(folder, 2)]
             while let (next, depth) = pending.popLast() {
-                guard depth < 6 else { continue }
+                guard depth <= Self.deepestMediaFolder else { continue }
                 // Depth first, in path order: the folders of one listing are pushed in reverse.
                 for inner in scanFolder(next, into: &problems, found: &found).reversed() { pending.append((inner, depth + 1)) }
             }
@@ -35,6 +40,10 @@ extension ContentReader {
         return found
     }
 
+    /// Images are found at most this many folders down: `projects/<slug>/rounds/<n>/submissions/`,
+    /// where snippets and their images sit, is five.
+    static let deepestMediaFolder = 5
+
     /// Checks the images directly in `relative` (a folder inside the content directory, "" for
     /// the root), adding good ones to `found`; returns its subfolders, in path order.
     private func scanFolder(_ relative: String, into problems: inout [Diagnostic], found: inout Set<String>) -> [String] {
@@ -46,25 +55,70 @@ extension ContentReader {
             switch entry.kind {
             case .directory: folders.append(path)
             case .file where ContentLayout.isIgnored(entry.name):
-                let shown = "\(layout.root)/\(path)"
-                if entry.name.lowercased().hasSuffix(".svg") {
-                    problems.append(
-                        Diagnostic(path: shown, message: "SVG images are not allowed (they can carry script); use PNG, JPEG, GIF, WebP or AVIF"))
-                } else if let size = FileSystem.size(shown), size > Self.maximumMediaSize {
-                    problems.append(
-                        Diagnostic(path: shown, message: "the image is \(Self.mebibytes(size)) MiB; images may be at most \(Self.maximumMediaSize >> 20) MiB"))
-                } else if let dot = entry.name.lastIndex(of: "."),
-                    !ImageSignature.matches(ImageSignature.head(of: shown), fileExtension: String(entry.name[entry.name.index(after: dot)...]))
-                {
-                    problems.append(
-                        Diagnostic(path: shown, message: "is not the image its name says: its bytes are not \(Self.kindName(entry.name))"))
-                } else {
-                    found.insert(path)
-                }
+                if let problem = mediaProblem(path, name: entry.name) { problems.append(problem) } else { found.insert(path) }
             default: continue
             }
         }
         return folders
+    }
+
+    /// The scan's result from an inventory: every regular file named as an image, in no hidden
+    /// folder and at most `deepestMediaFolder` folders down. Each is checked on every core, as
+    /// the check reads the file's first bytes.
+    private func mediaListed(in inventory: FileInventory, into problems: inout [Diagnostic]) -> Set<String> {
+        var candidates: [String] = []
+        inventory.forEachFile { bytes, racy in
+            var folders = 0
+            var nameStart = bytes.startIndex
+            var lastDot: Int?
+            for index in bytes.indices {
+                if bytes[index] == UInt8(ascii: "/") {
+                    folders += 1
+                    nameStart = index + 1
+                    lastDot = nil
+                } else if bytes[index] == UInt8(ascii: ".") {
+                    if index == nameStart { return }  // a hidden file, or inside a hidden folder
+                    lastDot = index
+                }
+            }
+            // Most files are snippets and ballots (`.md`, `.yml`): no String is made for them.
+            guard folders <= Self.deepestMediaFolder, let lastDot,
+                Self.imageExtensionLengths.contains(bytes.endIndex - lastDot - 1),
+                Self.imageExtensionStarts.contains(bytes[lastDot + 1] | 0x20)
+            else { return }
+            let name = String(decoding: bytes[nameStart...], as: UTF8.self)
+            guard ContentLayout.isIgnored(name) else { return }
+            let path = String(decoding: bytes, as: UTF8.self)
+            // Changed too recently for the inventory to vouch for its kind: look again.
+            if racy, FileSystem.kindByStat("\(layout.root)/\(path)") != .file { return }
+            candidates.append(path)
+        }
+        var found: Set<String> = []
+        for (path, problem) in Parallel.map(candidates, { path in (path, mediaProblem(path, name: String(path.split(separator: "/").last ?? ""))) }) {
+            if let problem { problems.append(problem) } else { found.insert(path) }
+        }
+        return found
+    }
+
+    /// The lengths of image extensions, and their first letters (lower case), which other
+    /// files' names are told apart by before any String is made of them.
+    private static let imageExtensionLengths = Set(ContentLayout.mediaExtensions.map(\.utf8.count))
+    private static let imageExtensionStarts = Set(ContentLayout.mediaExtensions.compactMap(\.utf8.first))
+
+    /// What is wrong with the image at `path` (inside the content directory) named `name`, if
+    /// anything: SVG, too big, or bytes of another kind than its name says.
+    private func mediaProblem(_ path: String, name: String) -> Diagnostic? {
+        let shown = "\(layout.root)/\(path)"
+        if name.lowercased().hasSuffix(".svg") {
+            return Diagnostic(path: shown, message: "SVG images are not allowed (they can carry script); use PNG, JPEG, GIF, WebP or AVIF")
+        } else if let size = FileSystem.size(shown), size > Self.maximumMediaSize {
+            return Diagnostic(path: shown, message: "the image is \(Self.mebibytes(size)) MiB; images may be at most \(Self.maximumMediaSize >> 20) MiB")
+        } else if let dot = name.lastIndex(of: "."),
+            !ImageSignature.matches(ImageSignature.head(of: shown), fileExtension: String(name[name.index(after: dot)...]))
+        {
+            return Diagnostic(path: shown, message: "is not the image its name says: its bytes are not \(Self.kindName(name))")
+        }
+        return nil
     }
 
     /// "a PNG image" for `x.png`.

@@ -69,7 +69,7 @@ public struct ContentReader: Sendable {
             if let project { projects.append(project) }
         }
         let reports = top.contains("reports") ? loadReports(into: &problems) : []
-        let media = scanMedia(into: &problems)
+        let media = scanMedia(into: &problems, inventory: cache?.inventory)
         return (Content(config: config, users: users, projects: projects, media: media, reports: reports), problems)
     }
 
