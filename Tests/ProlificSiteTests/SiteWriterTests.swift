@@ -58,7 +58,7 @@ import Testing
         #expect(report == SiteWriter.Report(written: files.count, unchanged: 0), "counted against the previous site, not the spare")
         #expect(try FileManager.default.attributesOfItem(atPath: out)[.systemFileNumber] as? Int == spareInode, "the spare was not reused")
         #expect(try FileManager.default.attributesOfItem(atPath: "\(out)/same.html")[.systemFileNumber] as? Int == sameInode, "a right file was rewritten")
-        #expect(Self.tree(out) == Dictionary(uniqueKeysWithValues: files.map { ($0.path, String(decoding: $0.contents, as: UTF8.self)) }))
+        #expect(Self.tree(out) == Self.expected(files))
         #expect(Self.tree(outside.path) == ["index.html": "keep"], "a link in the spare was followed")
         #expect(try String(contentsOfFile: "\(spare)/index.html", encoding: .utf8) == "two", "the replaced site is the next spare")
     }
@@ -76,7 +76,75 @@ import Testing
         let kept = try FileManager.default.attributesOfItem(atPath: "\(out)/a/index.html")[.systemFileNumber] as? Int
         #expect(try SiteWriter.write(site("2"), to: out) == SiteWriter.Report(written: 1, unchanged: 1))
         #expect(try FileManager.default.attributesOfItem(atPath: "\(out)/a/index.html")[.systemFileNumber] as? Int == kept)
-        #expect(Self.tree(out) == ["a/index.html": "kept", "b/index.html": "2"])
+        #expect(Self.tree(out) == Self.expected(site("2")))
+
+        // The spare's copy of an unchanged file differs (a new inode): the previous site's file
+        // is linked over it.
+        let spare = parent.appendingPathComponent(".Site.spare").path
+        // Atomically: the spare's file is a link to the site's, which must not change.
+        try Data("tampered".utf8).write(to: URL(fileURLWithPath: "\(spare)/a/index.html"), options: .atomic)
+        #expect(try SiteWriter.write(site("3"), to: out) == SiteWriter.Report(written: 1, unchanged: 1))
+        #expect(try FileManager.default.attributesOfItem(atPath: "\(out)/a/index.html")[.systemFileNumber] as? Int == kept)
+        #expect(Self.tree(out) == Self.expected(site("3")))
+    }
+
+    /// A name is matched by its bytes: the spare's decomposed `é` is not the composed one the new
+    /// site has, so it goes.
+    @Test func aLookAlikeNameInTheSpareIsRemoved() throws {
+        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("prolific-site-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let out = parent.appendingPathComponent("Site").path
+        let composed = "caf\u{E9}.png", decomposed = "cafe\u{301}.png"
+        #expect(composed == decomposed && Array(composed.utf8) != Array(decomposed.utf8))
+        try SiteWriter.write([OutputFile(path: "a/\(decomposed)", contents: [1])], to: out)
+        try SiteWriter.write([OutputFile(path: "a/\(decomposed)", contents: [1])], to: out)
+        try SiteWriter.write([OutputFile(path: "a/\(composed)", contents: [2])], to: out)
+        let names = try FileManager.default.contentsOfDirectory(atPath: "\(out)/a").map { Array($0.utf8) }
+        #expect(names == [Array(composed.utf8)])
+    }
+
+    /// A spare this user doesn't own (left by a `sudo` build) is not rewritten: the build starts
+    /// from an empty folder. Needs root, to give the spare away.
+    @Test(.enabled(if: geteuid() == 0)) func aSpareOfAnotherOwnerIsNotReused() throws {
+        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("prolific-site-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let out = parent.appendingPathComponent("Site").path, spare = parent.appendingPathComponent(".Site.spare").path
+        try SiteWriter.write([OutputFile(path: "index.html", contents: [1])], to: out)
+        try SiteWriter.write([OutputFile(path: "index.html", contents: [2])], to: out)
+        #expect(chown(spare, 4_000_000, 4_000_000) == 0)
+        let spareInode = try FileManager.default.attributesOfItem(atPath: spare)[.systemFileNumber] as? Int
+        try SiteWriter.write([OutputFile(path: "index.html", contents: [3])], to: out)
+        #expect(try FileManager.default.attributesOfItem(atPath: out)[.systemFileNumber] as? Int != spareInode)
+        #expect(FileManager.default.contents(atPath: "\(out)/index.html") == Data([3]))
+    }
+
+    /// A failed build that was rewriting a spare removes it: whatever made it fail doesn't fail
+    /// the next build too.
+    @Test func aFailedRewriteOfTheSpareRemovesIt() throws {
+        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("prolific-site-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let out = parent.appendingPathComponent("Site").path
+        try SiteWriter.write([OutputFile(path: "index.html", contents: [1])], to: out)
+        try SiteWriter.write([OutputFile(path: "index.html", contents: [2])], to: out)
+        let staging = try SiteWriter.Staging(output: out)
+        #expect(staging.reused)
+        staging.discard()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: parent.path) == ["Site"])
+        #expect(FileManager.default.contents(atPath: "\(out)/index.html") == Data([2]))
+    }
+
+    /// What `tree` gives for a site of `files`: each file, and each folder holding one.
+    static func expected(_ files: [OutputFile]) -> [String: String] {
+        var tree: [String: String] = [:]
+        for file in files {
+            tree[file.path] = String(decoding: file.contents, as: UTF8.self)
+            var path = file.path
+            while let slash = path.lastIndex(of: "/") {
+                path = String(path[..<slash])
+                tree[path] = "(folder)"
+            }
+        }
+        return tree
     }
 
     /// A failed build sets its folder aside as the spare; the site stays as it was.
@@ -92,7 +160,8 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: parent.path).sorted() == [".Site.spare", "Site"])
     }
 
-    /// Every regular file under `folder` (links not followed) with its text.
+    /// Every entry under `folder` (links not followed): a regular file with its text, a folder
+    /// as "(folder)".
     static func tree(_ folder: String) -> [String: String] {
         var found: [String: String] = [:]
         guard let walker = FileManager.default.enumerator(atPath: folder) else { return [:] }
@@ -103,8 +172,8 @@ import Testing
             let kind = info.st_mode & S_IFMT
             if kind == S_IFREG {
                 found[path] = (try? String(contentsOfFile: full, encoding: .utf8)) ?? "?"
-            } else if kind != S_IFDIR {
-                found[path] = "(not a file)"
+            } else {
+                found[path] = kind == S_IFDIR ? "(folder)" : "(not a file)"
             }
         }
         return found

@@ -171,6 +171,8 @@ struct SiteRun {
     /// compared once symbolic links are resolved, so another spelling of the same folder is caught.
     static func checkOutput(_ out: String, content: String, templates: String) throws(Diagnostics) {
         let site = resolved(out)
+        // The spare sits beside `--out` as given (a link's own folder, not its target's).
+        let given = out.hasSuffix("/") && out.count > 1 ? String(out.dropLast()) : out
         for (folder, name) in [(content, "the content directory"), (templates, "the templates folder")] {
             guard FileSystem.exists(folder) else { continue }
             let kept = resolved(folder)
@@ -181,7 +183,7 @@ struct SiteRun {
                 relation = "holds"
             } else if isInside(site, kept) {
                 relation = "is inside"
-            } else if case let spare = resolved(SiteWriter.spare(of: site)), spare == kept || isInside(kept, spare) {
+            } else if case let spare = resolved(SiteWriter.spare(of: given)), spare == kept || isInside(kept, spare) {
                 throw Diagnostics([
                     .plain(
                         "--out '\(out)' keeps the site each build replaces in '\(spare)', which \(spare == kept ? "is" : "holds") \(name) '\(folder)': the next build would rewrite it, so the site must go elsewhere")

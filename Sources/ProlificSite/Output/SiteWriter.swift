@@ -50,8 +50,9 @@ public enum SiteWriter {
         let reused: Bool
         /// Folders known to exist inside `staging`: every folder of the new site written so far.
         private var folders: Set<String> = []
-        /// The files of the new site written so far, when `staging` was reused.
-        private var files: Set<String> = []
+        /// The files of the new site written so far, when `staging` was reused, by their bytes
+        /// (`String` equality would take a decomposed `é` for a composed one).
+        private var files: Set<[UInt8]> = []
         private var report = Report(written: 0, unchanged: 0)
 
         public init(output given: String) throws(Diagnostics) {
@@ -82,7 +83,7 @@ public enum SiteWriter {
 
         /// Writes `files` (paths unique across all batches) into the staging folder.
         public func write(_ files: [OutputFile]) throws(Diagnostics) {
-            if reused { self.files.formUnion(files.lazy.map(\.path)) }
+            if reused { self.files.formUnion(files.lazy.map { Array($0.path.utf8) }) }
             do {
                 let batch = try SiteWriter.fill(staging, with: files, previous: previous, made: &folders, reused: reused)
                 report.written += batch.written
@@ -92,17 +93,27 @@ public enum SiteWriter {
             }
         }
 
-        /// Swaps the written site in; the staging folder is gone after this, whatever happens.
+        /// Swaps the written site in; the staging folder is gone after this unless it throws (then
+        /// `discard` it).
         public func finish() throws(Diagnostics) -> Report {
-            if reused { StaleEntries.remove(from: staging, keepingFiles: files, folders: folders) }
+            if reused, !StaleEntries.remove(from: staging, keepingFiles: files, folders: Set(folders.map { Array($0.utf8) })) {
+                throw Diagnostics([
+                    Diagnostic(path: output, message: "cannot remove the old pages from \(staging), the site this build rewrote; the next build starts afresh")
+                ])
+            }
             try SiteWriter.swapIn(staging, at: output, replacing: previous != nil)
             return report
         }
 
-        /// Sets what was written aside as the next build's spare: the build failed, the previous
-        /// site stays.
+        /// The build failed; the previous site stays. A folder that started empty is set aside as
+        /// the next build's spare; a reused one is removed, so that a folder this build could not
+        /// rewrite never fails the next build too.
         public func discard() {
-            SiteWriter.keepAsSpare(staging, output: output)
+            if reused {
+                SiteWriter.removeAside(staging, output: output)
+            } else {
+                SiteWriter.keepAsSpare(staging, output: output)
+            }
         }
     }
 
@@ -158,18 +169,31 @@ public enum SiteWriter {
     /// Moves a folder an earlier build left beside `output` to `staging`, to be rewritten rather
     /// than filled from nothing: the spare, else the folder of a build that no longer runs.
     /// Whether one was taken. Any state will do, since every file is compared and what the new
-    /// site lacks is removed; but only a real folder: a link there is removed, never followed.
-    /// Renaming is atomic, so two builds never take the same folder.
+    /// site lacks is removed; but only a real folder (a link is never followed) that this user
+    /// owns (not one a `sudo` build left). Renaming is atomic, so two builds never take the same
+    /// folder, and `removeLeftovers` renames a folder before removing it.
     static func reuse(into staging: String, output: String) -> Bool {
         let url = URL(fileURLWithPath: output)
         let parent = url.deletingLastPathComponent().path
-        for candidate in [spare(of: output)] + deadLeftovers(of: url.lastPathComponent, in: parent).map({ "\(parent)/\($0)" }) {
-            guard rename(candidate, staging) == 0 else { continue }
+        let leftovers = deadLeftovers(of: url.lastPathComponent, in: parent, kinds: ["building", "old"])
+        for candidate in [spare(of: output)] + leftovers.map({ "\(parent)/\($0)" }) {
             var info = stat()
+            guard lstat(candidate, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == geteuid(),
+                rename(candidate, staging) == 0
+            else { continue }
             if lstat(staging, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { return true }
+            // Swapped for something else between the two looks: removed as it is, never followed.
             TreeRemoval.remove(staging)
         }
         return false
+    }
+
+    /// Renames `folder` to this process's `.NAME.removing-PID` and removes it there: a folder
+    /// being removed is never one another build could take.
+    static func removeAside(_ folder: String, output: String) {
+        let aside = sibling(of: output, "removing")
+        TreeRemoval.remove(aside)
+        if rename(folder, aside) == 0 { TreeRemoval.remove(aside) }
     }
 
     /// `.NAME.KIND-PID` beside `output`: this process's folder of that kind.
@@ -191,19 +215,24 @@ public enum SiteWriter {
         return renameat2(AT_FDCWD, a, AT_FDCWD, b, renameExchange) == 0 ? 0 : errno
     }
 
-    /// Removes the `.NAME.building-PID` and `.NAME.old-PID` folders that builds killed before
-    /// they finished left beside `NAME`: those whose process no longer runs. A build still
-    /// running for the same output keeps its folder.
+    /// Removes the `.NAME.building-PID`, `.NAME.old-PID` and `.NAME.removing-PID` folders that
+    /// builds killed before they finished left beside `NAME`: those whose process no longer runs.
+    /// A build still running for the same output keeps its folder. Each is renamed aside first,
+    /// so a build that takes it for its staging folder at the same moment either has it whole
+    /// or doesn't have it.
     static func removeLeftovers(of name: String, in parent: String) {
-        for entry in deadLeftovers(of: name, in: parent) { TreeRemoval.remove("\(parent)/\(entry)") }
+        let output = "\(parent)/\(name)"
+        for entry in deadLeftovers(of: name, in: parent, kinds: ["building", "old", "removing"]) {
+            removeAside("\(parent)/\(entry)", output: output)
+        }
     }
 
-    /// The names of the `.NAME.building-PID` and `.NAME.old-PID` entries in `parent` whose process
+    /// The names of the `.NAME.KIND-PID` entries in `parent`, for each of `kinds`, whose process
     /// no longer runs, in name order.
-    static func deadLeftovers(of name: String, in parent: String) -> [String] {
+    static func deadLeftovers(of name: String, in parent: String, kinds: [String]) -> [String] {
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: parent) else { return [] }
         return entries.sorted().filter { entry in
-            [".\(name).building-", ".\(name).old-"].contains { prefix in
+            kinds.map { ".\(name).\($0)-" }.contains { prefix in
                 guard entry.hasPrefix(prefix), let pid = pid_t(entry.dropFirst(prefix.count)), pid > 0, pid != getpid() else {
                     return false
                 }

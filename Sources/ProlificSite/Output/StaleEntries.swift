@@ -9,82 +9,92 @@ import ProlificCore
 ///
 /// Walks through folder descriptors like `TreeRemoval`, never following a link or entering
 /// another file system; the subtrees two levels down (`projects/<slug>`, `users/<handle>`) on
-/// every core, as they hold nearly every entry.
+/// every core, as they hold nearly every entry. Names are compared as bytes: a decomposed `é` is
+/// not the composed one the new site has.
 enum StaleEntries {
     /// Removes every entry under `root` that is neither one of `files` nor one of `folders`
-    /// (paths relative to `root`); a name that isn't UTF-8 is never one of them.
-    static func remove(from root: String, keepingFiles files: Set<String>, folders: Set<String>) {
+    /// (paths relative to `root`, as bytes); whether all of them are gone, and every kept folder
+    /// was looked into.
+    static func remove(from root: String, keepingFiles files: Set<[UInt8]>, folders: Set<[UInt8]>) -> Bool {
         let kept = Kept(files: files, folders: folders)
         let top = open(root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        guard top >= 0 else { return }
+        guard top >= 0 else { return false }
         var info = stat()
         guard fstat(top, &info) == 0 else {
             close(top)
-            return
+            return false
         }
         let device = info.st_dev
+        var complete = true
         var parents: [Int32] = []
-        var subtrees: [(parent: Int32, name: [CChar], path: String)] = []
-        sweep(top, "", kept, device: device) { parent, name, path in
-            // One level down: its folders are swept on their own, later and in parallel.
-            sweep(parent, path, kept, device: device) { inner, innerName, innerPath in
-                subtrees.append((inner, innerName, innerPath))
-            }
+        var subtrees: [(parent: Int32, name: [CChar], path: [UInt8])] = []
+        complete = sweep(top, [], kept, device: device) { parent, name, path in
+            // The top level hands its kept folders opened: their own folders are swept on their
+            // own, later and in parallel.
             parents.append(parent)
-        }
-        _ = Parallel.map(subtrees) { subtree in
-            if let folder = TreeRemoval.openFolder(subtree.parent, subtree.name, device: device) {
-                sweepAll(folder, subtree.path, kept, device: device)
-                close(folder)
+            return sweep(parent, path, kept, device: device) { inner, innerName, innerPath in
+                subtrees.append((inner, innerName, innerPath))
+                return true
             }
+        }
+        let swept = Parallel.map(subtrees) { subtree -> Bool in
+            guard let folder = TreeRemoval.openFolder(subtree.parent, subtree.name, device: device) else { return false }
+            defer { close(folder) }
+            return sweepAll(folder, subtree.path, kept, device: device)
         }
         for parent in parents { close(parent) }
         close(top)
+        return complete && swept.allSatisfy { $0 }
     }
 
     struct Kept: Sendable {
-        var files: Set<String>
-        var folders: Set<String>
+        var files: Set<[UInt8]>
+        var folders: Set<[UInt8]>
     }
 
     /// Removes what `kept` lacks from the folder open at `folder` (at `path`), and hands each
-    /// kept folder to `keptFolder`: opened, when it is the outer level's (the descriptor is then
-    /// the caller's to close), or as its parent's descriptor and its name.
+    /// kept folder to `keptFolder`: opened, at the top level (the descriptor is then the
+    /// caller's to close), else as its parent's descriptor and its name. Whether everything
+    /// unwanted went and `keptFolder` said so for each.
     private static func sweep(
-        _ folder: Int32, _ path: String, _ kept: Kept, device: dev_t, keptFolder: (Int32, [CChar], String) -> Void
-    ) {
+        _ folder: Int32, _ path: [UInt8], _ kept: Kept, device: dev_t, keptFolder: (Int32, [CChar], [UInt8]) -> Bool
+    ) -> Bool {
+        var complete = true
         for (name, isFolder) in TreeRemoval.entries(folder) {
-            let text = String(decoding: name.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            let child = path.isEmpty ? text : "\(path)/\(text)"
+            let child = path.isEmpty ? name.dropLast().map { UInt8(bitPattern: $0) } : path + [UInt8(ascii: "/")] + name.dropLast().map { UInt8(bitPattern: $0) }
             if isFolder, kept.folders.contains(child) {
                 if path.isEmpty {
-                    // The top level: open the folder, so its own folders can be listed next.
-                    guard let inner = TreeRemoval.openFolder(folder, name, device: device) else { continue }
-                    keptFolder(inner, name, child)
+                    guard let inner = TreeRemoval.openFolder(folder, name, device: device) else {
+                        complete = false
+                        continue
+                    }
+                    complete = keptFolder(inner, name, child) && complete
                 } else {
-                    keptFolder(folder, name, child)
+                    complete = keptFolder(folder, name, child) && complete
                 }
             } else if !isFolder, kept.files.contains(child) {
                 continue
             } else {
-                remove(name, in: folder, isFolder: isFolder, device: device)
+                complete = remove(name, in: folder, isFolder: isFolder, device: device) && complete
             }
         }
+        return complete
     }
 
     /// Removes what `kept` lacks from the folder open at `folder` and every folder inside it.
-    private static func sweepAll(_ folder: Int32, _ path: String, _ kept: Kept, device: dev_t) {
+    private static func sweepAll(_ folder: Int32, _ path: [UInt8], _ kept: Kept, device: dev_t) -> Bool {
         sweep(folder, path, kept, device: device) { parent, name, child in
-            guard let inner = TreeRemoval.openFolder(parent, name, device: device) else { return }
-            sweepAll(inner, child, kept, device: device)
-            close(inner)
+            guard let inner = TreeRemoval.openFolder(parent, name, device: device) else { return false }
+            defer { close(inner) }
+            return sweepAll(inner, child, kept, device: device)
         }
     }
 
-    private static func remove(_ name: [CChar], in folder: Int32, isFolder: Bool, device: dev_t) {
+    /// Removes the entry `name` of the folder open at `folder`, and all it holds; whether it is gone.
+    private static func remove(_ name: [CChar], in folder: Int32, isFolder: Bool, device: dev_t) -> Bool {
         if isFolder, let inner = TreeRemoval.openFolder(folder, name, device: device) {
             TreeRemoval.empty(inner, device: device)
         }
-        unlinkat(folder, name, isFolder ? AT_REMOVEDIR : 0)
+        return unlinkat(folder, name, isFolder ? AT_REMOVEDIR : 0) == 0 || errno == ENOENT
     }
 }

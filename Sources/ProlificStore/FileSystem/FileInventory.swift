@@ -133,15 +133,15 @@ public struct FileInventory: Sendable, Equatable {
     }
 
     /// Calls `body` with the path (relative to `root`) of every regular file, and of every racy
-    /// entry (recorded as changed, so of unknown kind), saying which.
-    func forEachFile(_ body: (ArraySlice<UInt8>, _ racy: Bool) -> Void) {
+    /// entry (recorded as changed, so of unknown kind: the caller looks at it again).
+    func forEachFile(_ body: (ArraySlice<UInt8>) -> Void) {
         let file = Int64(S_IFREG)
         var start = 0
         var index = 0
         for (i, byte) in paths.enumerated() where byte == 0 {
             if index > 0 {
                 let stamp = stamps[index]
-                if stamp.kind == file || stamp == .never { body(paths[start..<i], stamp == .never) }
+                if stamp.kind == file || stamp == .never { body(paths[start..<i]) }
             }
             index += 1
             start = i + 1
@@ -184,7 +184,7 @@ public struct FileInventory: Sendable, Equatable {
         let prefix = Array(root.utf8) + [UInt8(ascii: "/")]
         // Folders first: adding, removing or renaming a file moves its folder's times, so after
         // `vote` or `submit` (which write by renaming) the first pass finds the change, having
-        // stated only the folders (a tenth of the large benchmark's entries). The first change
+        // stated only the folders (a sixth of the large benchmark's entries). The first change
         // found stops every worker.
         for folders in [true, false] {
             do {

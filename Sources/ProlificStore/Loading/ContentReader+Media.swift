@@ -67,7 +67,7 @@ extension ContentReader {
     /// the check reads the file's first bytes.
     private func mediaListed(in inventory: FileInventory, into problems: inout [Diagnostic]) -> Set<String> {
         var candidates: [String] = []
-        inventory.forEachFile { bytes, racy in
+        inventory.forEachFile { bytes in
             var folders = 0
             var nameStart = bytes.startIndex
             var lastDot: Int?
@@ -88,13 +88,17 @@ extension ContentReader {
             else { return }
             let name = String(decoding: bytes[nameStart...], as: UTF8.self)
             guard ContentLayout.isIgnored(name) else { return }
-            let path = String(decoding: bytes, as: UTF8.self)
-            // Changed too recently for the inventory to vouch for its kind: look again.
-            if racy, FileSystem.kindByStat("\(layout.root)/\(path)") != .file { return }
-            candidates.append(path)
+            candidates.append(String(decoding: bytes, as: UTF8.self))
+        }
+        // Looked at again: an entry racy in the inventory (changed too recently for it to vouch
+        // for its kind), or an image removed or replaced since, is what it is now, as the scan
+        // would list it.
+        let checked = Parallel.map(candidates) { path -> (String, Diagnostic?)? in
+            guard FileSystem.kindByStat("\(layout.root)/\(path)") == .file else { return nil }
+            return (path, mediaProblem(path, name: String(path.split(separator: "/").last ?? "")))
         }
         var found: Set<String> = []
-        for (path, problem) in Parallel.map(candidates, { path in (path, mediaProblem(path, name: String(path.split(separator: "/").last ?? ""))) }) {
+        for case let (path, problem)? in checked {
             if let problem { problems.append(problem) } else { found.insert(path) }
         }
         return found
