@@ -39,6 +39,7 @@ let package = Package(
             dependencies: [
                 "ProlificCore", "CCmark",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // The command-line interface: parsing arguments, wiring, printing, exit codes.

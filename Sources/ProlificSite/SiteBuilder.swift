@@ -5,14 +5,39 @@ public struct OutputFile: Sendable, Hashable {
     /// Its path inside the site, such as `projects/moon/index.html`.
     public var path: String
     public var contents: [UInt8]
+    /// A page's `PageFingerprint`, for the next build's `PageMemory`; nil for other files.
+    public var fingerprint: [UInt8]?
+    /// Whether the file is the previous site's, kept as it is (`contents` is then empty): its
+    /// page's fingerprint is the one the last build recorded.
+    public var keepsPrevious = false
 
-    public init(path: String, contents: [UInt8]) {
+    public init(path: String, contents: [UInt8], fingerprint: [UInt8]? = nil) {
         self.path = path
         self.contents = contents
+        self.fingerprint = fingerprint
+    }
+
+    /// The previous site's file at `path`, kept.
+    static func kept(_ path: String, fingerprint: [UInt8]) -> OutputFile {
+        var file = OutputFile(path: path, contents: [], fingerprint: fingerprint)
+        file.keepsPrevious = true
+        return file
     }
 
     init(path: String, text: String) {
         self.init(path: path, contents: Array(text.utf8))
+    }
+}
+
+/// What the last build rendered, for pages to keep instead of rendering again: each page's
+/// fingerprint, by path, and whether the previous site's file at a path is still the one that
+/// build wrote (not edited or replaced since).
+public struct PageMemory: Sendable {
+    public var fingerprints: [String: [UInt8]]
+    public var isIntact: @Sendable (String) -> Bool
+
+    public init(fingerprints: [String: [UInt8]], isIntact: @escaping @Sendable (String) -> Bool) {
+        (self.fingerprints, self.isIntact) = (fingerprints, isIntact)
     }
 }
 
@@ -52,8 +77,11 @@ public struct SiteBuilder {
     /// `phase` hears the name of each stage as it ends (model, pages, indexes and feeds, books,
     /// cards, static), for `build --timings`.
     @discardableResult
+    ///
+    /// With a `memory` of the last build, a page whose fingerprint is unchanged and whose file in
+    /// the previous site is intact is not rendered: it comes as a file that `keepsPrevious`.
     public func build(
-        progress: ((Int, Int) -> Void)? = nil, phase: ((String) -> Void)? = nil,
+        progress: ((Int, Int) -> Void)? = nil, phase: ((String) -> Void)? = nil, memory: PageMemory? = nil,
         emit: ([OutputFile]) throws(Diagnostics) -> Void
     ) throws(Diagnostics) -> Int {
         let site = SiteModel(content: content, now: now, evidence: evidence, html: Markdown.html)
@@ -80,7 +108,13 @@ public struct SiteBuilder {
             let slice = Array(jobs[start..<min(jobs.count, start + batch)])
             try emit(
                 try Parallel.map(slice) { (job: PageJob) throws(Diagnostics) in
-                    OutputFile(path: job.context.path, contents: try theme.render(job.template, job.context.values(job.values())))
+                    let path = job.context.path
+                    let values = job.context.values(job.values())
+                    let fingerprint = PageFingerprint.of(template: job.template, values: values, theme: theme.digest)
+                    if let fingerprint, let memory, memory.fingerprints[path] == fingerprint, memory.isIntact(path) {
+                        return OutputFile.kept(path, fingerprint: fingerprint)
+                    }
+                    return OutputFile(path: path, contents: try theme.render(job.template, values), fingerprint: fingerprint)
                 })
             progress?(start + slice.count, jobs.count)
         }

@@ -131,6 +131,45 @@ import Testing
         #expect(try !folder.snapshot("site").keys.contains("users/zed/index.html"))
     }
 
+    /// A page whose values are those the last build rendered keeps its file (not rendered, not
+    /// written); a page file edited by hand since is rendered again; a theme change renders all.
+    @Test func unchangedPagesKeepTheirFileAndEditedOnesAreRenderedAgain() throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.copyItem(atPath: Self.demo, toPath: folder.url.appendingPathComponent("Content").path)
+        func build(_ out: String, _ extra: [String] = []) throws {
+            let result = try CLI.run(["build", "--content", "Content", "--out", out, "--now", Self.now] + extra, in: folder.url)
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        func inode(_ path: String) throws -> Int? {
+            try FileManager.default.attributesOfItem(atPath: folder.url.appendingPathComponent(path).path)[.systemFileNumber] as? Int
+        }
+        try build("site")
+        let round = "site/projects/gannet-rock/rounds/0001/index.html", user = "site/users/ann/index.html"
+        let roundInode = try inode(round)
+        // Hand-edited in place (same inode): its metadata no longer matches the stamp.
+        let edited = try folder.read(user) + "<!-- edited -->"
+        let handle = try FileHandle(forWritingTo: folder.url.appendingPathComponent(user))
+        handle.seekToEndOfFile()
+        handle.write(Data("<!-- edited -->".utf8))
+        try handle.close()
+        #expect(try folder.read(user) == edited)
+        try folder.write("---\nname: Zed\njoined: 2026-01-01T00:00:00Z\n---\nNew here.\n", to: "Content/users/zed.md")
+        try build("site")
+        #expect(try inode(round) == roundInode, "an unchanged page was written again")
+        #expect(try !folder.read(user).contains("<!-- edited -->"), "a page edited by hand was kept")
+        try build("fresh")
+        #expect(try folder.snapshot("site") == folder.snapshot("fresh"))
+
+        // The built-in theme written out, one template changed: every page is rendered again.
+        _ = try CLI.run(["init", "game", "--title", "Themes"], in: folder.url)
+        let base = try folder.read("game/Templates/base.mustache")
+        try folder.write(base.replacingOccurrences(of: "</body>", with: "<!-- themed --></body>"), to: "game/Templates/base.mustache")
+        try build("site", ["--templates", "game/Templates"])
+        #expect(try folder.read(round).contains("<!-- themed -->"))
+        try build("fresh", ["--templates", "game/Templates"])
+        #expect(try folder.snapshot("site") == folder.snapshot("fresh"))
+    }
+
     /// A content directory where `--out` keeps its spare would be rewritten by the next build.
     @Test func refusesAnOutWhoseSpareIsTheContent() throws {
         let folder = try TemporaryFolder()

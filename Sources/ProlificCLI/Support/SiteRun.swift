@@ -72,12 +72,15 @@ struct SiteRun {
         let templatesFolder = templates ?? Self.existingFolder(Self.templatesBeside(global.content))
         let key = BuildStamp.key(
             now: game.now, out: Self.resolved(out), templates: templatesFolder.map(Self.resolved), layout: layout)
-        if let stamp = BuildStamp.load(layout), stamp.isCurrent(key: key) {
+        let stamp = BuildStamp.load(layout)
+        if let stamp, stamp.isCurrent(key: key) {
             lap("check")
             return Summary(
                 pages: stamp.pages, files: stamp.files, seconds: Date().timeIntervalSince(start), written: 0,
                 phases: phases, upToDate: true)
         }
+        // Pages whose values are those the last build rendered keep their file.
+        let memory = stamp?.pageMemory(out: out, key: key).map { PageMemory(fingerprints: $0.fingerprints, isIntact: $0.isIntact) }
         // Taken before reading: a file changed while the build reads it differs from its record.
         let contentBefore = BuildStamp.inventory(of: layout)
         let templatesBefore = templatesFolder.flatMap { FileInventory.take(of: $0) }
@@ -98,11 +101,13 @@ struct SiteRun {
         // Each batch is written as soon as it is rendered, then dropped.
         let staging = try SiteWriter.Staging(output: out)
         var pages = 0, count = 0
+        var fingerprints: [String: [UInt8]] = [:]
         let report: SiteWriter.Report
         do {
             func write(_ batch: [OutputFile]) throws(Diagnostics) {
                 pages += batch.lazy.filter { $0.path.hasSuffix(".html") }.count
                 count += batch.count
+                for file in batch { if let fingerprint = file.fingerprint { fingerprints[file.path] = fingerprint } }
                 let started = Date(), startedCPU = Self.processCPUSeconds()
                 defer {
                     writing += Date().timeIntervalSince(started)
@@ -110,7 +115,7 @@ struct SiteRun {
                 }
                 try staging.write(batch)
             }
-            try builder.build(progress: progress.map { p in { p.show($0, $1) } }, phase: lap, emit: write)
+            try builder.build(progress: progress.map { p in { p.show($0, $1) } }, phase: lap, memory: memory, emit: write)
             progress?.finish()
             let media = builder.mediaToCopy
             for start in stride(from: 0, to: media.count, by: 64) {
@@ -136,7 +141,7 @@ struct SiteRun {
         if let contentBefore, let site {
             BuildStamp(
                 key: key, content: contentBefore, templates: templatesBefore, site: site, pages: pages,
-                files: count
+                files: count, fingerprints: fingerprints
             ).save(layout)
         }
         lap("stamp")

@@ -285,6 +285,14 @@ public enum SiteWriter {
             for index in stride(from: worker, to: files.count, by: workers) {
                 let file = files[index]
                 let target = "\(folder)/\(file.path)"
+                if file.keepsPrevious {
+                    report.unchanged += 1
+                    if let problem = keep(file.path, of: previous, in: folder, reused: reused) {
+                        results.fail(problem)
+                        return
+                    }
+                    continue
+                }
                 if let previous, let kept = identity(ifSame: file.contents, asFileAt: "\(previous)/\(file.path)") {
                     report.unchanged += 1
                     if reused ? identity(of: target) == kept || replace(target, withLinkTo: "\(previous)/\(file.path)")
@@ -307,6 +315,22 @@ public enum SiteWriter {
         return results.reports.reduce(Report(written: 0, unchanged: 0)) {
             Report(written: $0.written + $1.written, unchanged: $0.unchanged + $1.unchanged)
         }
+    }
+
+    /// Puts the previous site's file at `path` into `folder`: left alone when it already is that
+    /// file, else linked, else copied; nil, or what went wrong.
+    static func keep(_ path: String, of previous: String?, in folder: String, reused: Bool) -> String? {
+        guard let previous else { return "\(folder)/\(path): no previous site to keep it from" }
+        let source = "\(previous)/\(path)", target = "\(folder)/\(path)"
+        if reused {
+            if let kept = identity(of: source), identity(of: target) == kept { return nil }
+            if replace(target, withLinkTo: source) { return nil }
+        } else if link(source, target) == 0 {
+            return nil
+        }
+        guard let data = FileManager.default.contents(atPath: source) else { return "\(source): cannot read the page to keep" }
+        let bytes = [UInt8](data)
+        return reused ? replace(target, with: bytes) : writeFile(bytes, to: target)
     }
 
     /// Makes the folder at `path`, or keeps the folder there, or replaces the file or link there;

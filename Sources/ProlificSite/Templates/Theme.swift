@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import ProlificCore
 
@@ -24,6 +25,8 @@ public struct Theme: Sendable {
     public let staticFiles: [(path: String, contents: [UInt8])]
     /// The room reserved for a page's output before it is rendered.
     let outputCapacity: Int
+    /// The SHA-256 of every file of the theme, by path: part of each page's fingerprint.
+    let digest: [UInt8]
 
     /// The built-in templates.
     public static func builtIn() throws(Diagnostics) -> Theme {
@@ -103,6 +106,14 @@ public struct Theme: Sendable {
         self.templatePaths = paths
         self.staticFiles = statics
         self.outputCapacity = 4 * textSize + 8192
+        var hasher = SHA256()
+        for (relative, bytes) in files {
+            for part in [Array(relative.utf8), bytes] {
+                withUnsafeBytes(of: UInt64(part.count).littleEndian) { hasher.update(bufferPointer: $0) }
+                part.withUnsafeBytes { hasher.update(bufferPointer: $0) }
+            }
+        }
+        self.digest = Array(hasher.finalize())
     }
 
     /// Renders the template `name` with `context`; a value the template names that the context

@@ -132,6 +132,25 @@ public struct FileInventory: Sendable, Equatable {
         }
     }
 
+    /// A check that the entry at a path (relative to `root`) is still as recorded: there, of the
+    /// same kind, inode, size and times. A racy or unrecorded entry never is.
+    public func entryChecker() -> @Sendable (String) -> Bool {
+        var recorded: [String: Stamp] = [:]
+        recorded.reserveCapacity(stamps.count)
+        var start = 0
+        var index = 0
+        for (i, byte) in paths.enumerated() where byte == 0 {
+            if index > 0, stamps[index] != .never { recorded[String(decoding: paths[start..<i], as: UTF8.self)] = stamps[index] }
+            index += 1
+            start = i + 1
+        }
+        let root = self.root
+        return { [recorded] path in
+            guard let stamp = recorded[path] else { return false }
+            return Self.stamp("\(root)/\(path)") == stamp
+        }
+    }
+
     /// Calls `body` with the path (relative to `root`) of every regular file, and of every racy
     /// entry (recorded as changed, so of unknown kind: the caller looks at it again).
     func forEachFile(_ body: (ArraySlice<UInt8>) -> Void) {

@@ -18,7 +18,7 @@ import ProlificCore
 /// anything unreadable, missing or different means a full build, and a linked `.prolific/` is
 /// neither read nor written.
 public struct BuildStamp: Sendable {
-    static let magic: Int64 = 0x5052_4F4C_4255_4901  // "PROLBUI" v1
+    static let magic: Int64 = 0x5052_4F4C_4255_4902  // "PROLBUI" v2
     static let file = ".prolific/build.stamp"
 
     /// The inputs that are not files: see `key(now:out:templates:layout:)`.
@@ -30,9 +30,17 @@ public struct BuildStamp: Sendable {
     /// The last build's counts, for its summary line.
     public var pages: Int
     public var files: Int
+    /// Each page's fingerprint (`PageFingerprint`), by path: a page whose values are the same at
+    /// the next build keeps its file in `site`, if that file is intact. Kept in the stamp so the
+    /// two always describe the same build.
+    public var fingerprints: [String: [UInt8]]
 
-    public init(key: [String], content: FileInventory, templates: FileInventory?, site: FileInventory, pages: Int, files: Int) {
+    public init(
+        key: [String], content: FileInventory, templates: FileInventory?, site: FileInventory, pages: Int, files: Int,
+        fingerprints: [String: [UInt8]] = [:]
+    ) {
         (self.key, self.content, self.templates, self.site, self.pages, self.files) = (key, content, templates, site, pages, files)
+        self.fingerprints = fingerprints
     }
 
     /// The content directory as a build reads it: all but `.prolific/` (where this stamp and the
@@ -61,6 +69,17 @@ public struct BuildStamp: Sendable {
         FileInventory.stamp("/proc/self/exe", following: true).map { "\($0.inode) \($0.size) \($0.modified)" }
     }
 
+    /// What the next build may keep of the site this stamp describes: its pages' fingerprints,
+    /// with a check that a file of the site at `out` is still the one recorded (the same inode,
+    /// size and times). nil when the stamp is of another binary or another site folder, or holds
+    /// no fingerprints.
+    public func pageMemory(out: String, key: [String]) -> (fingerprints: [String: [UInt8]], isIntact: @Sendable (String) -> Bool)? {
+        guard !fingerprints.isEmpty, key.first == self.key.first, !key[0].hasSuffix("unknown"), site.root == out else {
+            return nil
+        }
+        return (fingerprints, site.entryChecker())
+    }
+
     /// Whether a build with `key` would write exactly the site that is there.
     public func isCurrent(key: [String]) -> Bool {
         guard key == self.key, !key[0].hasSuffix("unknown") else { return false }
@@ -86,10 +105,21 @@ public struct BuildStamp: Sendable {
             guard let inventory = FileInventory.decode(from: &r) else { return nil }
             templates = inventory
         }
-        guard let site = FileInventory.decode(from: &r), let pages = r.integer(), let files = r.integer(), r.isAtEnd else {
+        guard let site = FileInventory.decode(from: &r), let pages = r.integer(), let files = r.integer(),
+            let fingerprintCount = r.count(minimumSize: 17)
+        else {
             return nil
         }
-        return BuildStamp(key: key, content: content, templates: templates, site: site, pages: Int(pages), files: Int(files))
+        var fingerprints: [String: [UInt8]] = [:]
+        fingerprints.reserveCapacity(fingerprintCount)
+        for _ in 0..<fingerprintCount {
+            guard let path = r.text(), let fingerprint = r.raw(16) else { return nil }
+            fingerprints[path] = fingerprint
+        }
+        guard r.isAtEnd else { return nil }
+        return BuildStamp(
+            key: key, content: content, templates: templates, site: site, pages: Int(pages), files: Int(files),
+            fingerprints: fingerprints)
     }
 
     /// Saves the stamp atomically; a failure to save only costs speed next time.
@@ -105,6 +135,12 @@ public struct BuildStamp: Sendable {
         site.encode(into: &w)
         w.integer(Int64(pages))
         w.integer(Int64(files))
+        let kept = fingerprints.filter { $0.value.count == 16 }
+        w.integer(Int64(kept.count))
+        for path in kept.keys.sorted() {
+            w.text(path)
+            w.raw(kept[path] ?? [])
+        }
         try? FileSystem.makeDirectories("\(layout.root)/.prolific")
         try? AtomicFile.write(bytes: w.bytes, to: Self.path(layout))
     }
