@@ -76,10 +76,10 @@ public struct SiteBuilder {
     /// never sits whole in memory. Returns how many pages (HTML files) there were.
     /// `phase` hears the name of each stage as it ends (model, pages, indexes and feeds, books,
     /// cards, static), for `build --timings`.
-    @discardableResult
     ///
     /// With a `memory` of the last build, a page whose fingerprint is unchanged and whose file in
     /// the previous site is intact is not rendered: it comes as a file that `keepsPrevious`.
+    @discardableResult
     public func build(
         progress: ((Int, Int) -> Void)? = nil, phase: ((String) -> Void)? = nil, memory: PageMemory? = nil,
         emit: ([OutputFile]) throws(Diagnostics) -> Void

@@ -295,11 +295,7 @@ public enum SiteWriter {
                 }
                 if let previous, let kept = identity(ifSame: file.contents, asFileAt: "\(previous)/\(file.path)") {
                     report.unchanged += 1
-                    if reused ? identity(of: target) == kept || replace(target, withLinkTo: "\(previous)/\(file.path)")
-                        : link("\(previous)/\(file.path)", target) == 0
-                    {
-                        continue
-                    }
+                    if place("\(previous)/\(file.path)", identified: kept, at: target, reused: reused) { continue }
                 } else {
                     report.written += 1
                 }
@@ -322,15 +318,17 @@ public enum SiteWriter {
     static func keep(_ path: String, of previous: String?, in folder: String, reused: Bool) -> String? {
         guard let previous else { return "\(folder)/\(path): no previous site to keep it from" }
         let source = "\(previous)/\(path)", target = "\(folder)/\(path)"
-        if reused {
-            if let kept = identity(of: source), identity(of: target) == kept { return nil }
-            if replace(target, withLinkTo: source) { return nil }
-        } else if link(source, target) == 0 {
-            return nil
-        }
+        if let kept = identity(of: source), place(source, identified: kept, at: target, reused: reused) { return nil }
         guard let data = FileManager.default.contents(atPath: source) else { return "\(source): cannot read the page to keep" }
         let bytes = [UInt8](data)
         return reused ? replace(target, with: bytes) : writeFile(bytes, to: target)
+    }
+
+    /// Puts the previous site's file `source` (whose identity is `kept`) at `target` as a link:
+    /// in a `reused` folder, left alone when it already is that file, else linked over what is
+    /// there; in a fresh one, linked. Whether it worked (else the caller writes the bytes).
+    static func place(_ source: String, identified kept: FileIdentity, at target: String, reused: Bool) -> Bool {
+        reused ? identity(of: target) == kept || replace(target, withLinkTo: source) : link(source, target) == 0
     }
 
     /// Makes the folder at `path`, or keeps the folder there, or replaces the file or link there;

@@ -117,19 +117,21 @@ public struct FileInventory: Sendable, Equatable {
         return inventory
     }
 
-    /// Calls `body` with every entry but the root: its path relative to `root`, and its size and
-    /// modification time, or nil for an entry recorded as changed (racy).
-    func forEachEntry(_ body: (ArraySlice<UInt8>, (size: Int64, modified: Int64, isDirectory: Bool)?) -> Void) {
+    /// Calls `body` with every entry but the root: its path relative to `root` and its stamp.
+    private func forEachStamped(_ body: (ArraySlice<UInt8>, Stamp) -> Void) {
         var start = 0
         var index = 0
         for (i, byte) in paths.enumerated() where byte == 0 {
-            if index > 0 {
-                let stamp = stamps[index]
-                body(paths[start..<i], stamp == .never ? nil : (stamp.size, stamp.modified, stamp.isDirectory))
-            }
+            if index > 0 { body(paths[start..<i], stamps[index]) }
             index += 1
             start = i + 1
         }
+    }
+
+    /// Calls `body` with every entry but the root: its path relative to `root`, and its size and
+    /// modification time, or nil for an entry recorded as changed (racy).
+    func forEachEntry(_ body: (ArraySlice<UInt8>, (size: Int64, modified: Int64, isDirectory: Bool)?) -> Void) {
+        forEachStamped { path, stamp in body(path, stamp == .never ? nil : (stamp.size, stamp.modified, stamp.isDirectory)) }
     }
 
     /// A check that the entry at a path (relative to `root`) is still as recorded: there, of the
@@ -137,12 +139,8 @@ public struct FileInventory: Sendable, Equatable {
     public func entryChecker() -> @Sendable (String) -> Bool {
         var recorded: [String: Stamp] = [:]
         recorded.reserveCapacity(stamps.count)
-        var start = 0
-        var index = 0
-        for (i, byte) in paths.enumerated() where byte == 0 {
-            if index > 0, stamps[index] != .never { recorded[String(decoding: paths[start..<i], as: UTF8.self)] = stamps[index] }
-            index += 1
-            start = i + 1
+        forEachStamped { path, stamp in
+            if stamp != .never { recorded[String(decoding: path, as: UTF8.self)] = stamp }
         }
         let root = self.root
         return { [recorded] path in
@@ -155,15 +153,8 @@ public struct FileInventory: Sendable, Equatable {
     /// entry (recorded as changed, so of unknown kind: the caller looks at it again).
     func forEachFile(_ body: (ArraySlice<UInt8>) -> Void) {
         let file = Int64(S_IFREG)
-        var start = 0
-        var index = 0
-        for (i, byte) in paths.enumerated() where byte == 0 {
-            if index > 0 {
-                let stamp = stamps[index]
-                if stamp.kind == file || stamp == .never { body(paths[start..<i]) }
-            }
-            index += 1
-            start = i + 1
+        forEachStamped { path, stamp in
+            if stamp.kind == file || stamp == .never { body(path) }
         }
     }
 

@@ -74,15 +74,19 @@ public struct BuildStamp: Sendable {
     /// size and times). nil when the stamp is of another binary or another site folder, or holds
     /// no fingerprints.
     public func pageMemory(out: String, key: [String]) -> (fingerprints: [String: [UInt8]], isIntact: @Sendable (String) -> Bool)? {
-        guard !fingerprints.isEmpty, key.first == self.key.first, !key[0].hasSuffix("unknown"), site.root == out else {
-            return nil
-        }
+        guard !fingerprints.isEmpty, isOfKnownBinary(key), key.first == self.key.first, site.root == out else { return nil }
         return (fingerprints, site.entryChecker())
+    }
+
+    /// Whether `key` (as `key(now:out:templates:layout:)` makes it, the binary first) names the
+    /// running binary: without it, nothing recorded can be trusted to be what this build makes.
+    private func isOfKnownBinary(_ key: [String]) -> Bool {
+        key.first.map { !$0.hasSuffix("unknown") } ?? false
     }
 
     /// Whether a build with `key` would write exactly the site that is there.
     public func isCurrent(key: [String]) -> Bool {
-        guard key == self.key, !key[0].hasSuffix("unknown") else { return false }
+        guard key == self.key, isOfKnownBinary(key) else { return false }
         return content.isUnchanged() && (templates?.isUnchanged() ?? true) && site.isUnchanged()
     }
 
