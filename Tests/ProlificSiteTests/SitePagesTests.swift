@@ -218,13 +218,57 @@ import Testing
         #expect(rendered == 2)
     }
 
+    @Test func aLaterMomentChangesOnlyThePagesThatShowIt() throws {
+        var content = try Self.fixture()
+        var done = try Self.copy(of: content, as: "done", title: "Done Story")
+        done.rounds.removeAll { $0.isOpen }
+        done.roundLimit = done.rounds.count
+        content.projects.append(done)
+        let earlier = try SiteFixtures.build(content, now: Self.now)
+        let later = try SiteFixtures.build(content, now: Timestamp(secondsSinceEpoch: Self.now.secondsSinceEpoch + 3 * 3600))
+        #expect(earlier.keys.sorted() == later.keys.sorted())
+        let changed = Set(earlier.keys.filter { earlier[$0] != later[$0] })
+        // The front page and the calendar say when; the open round's page shows how much of it
+        // has passed (51 % three hours later, not 50 %).
+        #expect(changed == ["index.html", "projects/moon/index.html", "calendar/index.html"])
+        for path in ["index.html", "calendar/index.html"] {
+            #expect(try #require(later[path]).contains("updated <time datetime=\"2026-01-12T15:00:00Z\">"), "\(path) says when")
+        }
+        for path in ["projects/moon/index.html", "projects/moon/rounds/0001/index.html", "users/ann/index.html"] {
+            #expect(!(try #require(later[path])).contains("updated <time"), "\(path) doesn't say when the site was built")
+        }
+        #expect(try #require(later["projects/moon/index.html"]).contains("51% of the round has passed"))
+        #expect(try #require(later["projects/done/index.html"]) == earlier["projects/done/index.html"])
+    }
+
     @Test func activityChartCountsWeeks() {
         let now = Timestamp(iso8601: "2026-01-12T12:00:00Z")!
         let chart = ActivityChart(
             submissions: [now, Timestamp(secondsSinceEpoch: now.secondsSinceEpoch - 8 * 86_400)],
             ballots: [now, now], until: now, weeks: 4, id: "a")
-        #expect(chart.buckets(chart.submissions) == [0, 0, 1, 1])
+        // 2026-01-12 is a Monday; eight days before it is the Sunday ending the week before last.
+        #expect(chart.buckets(chart.submissions) == [0, 1, 0, 1])
         #expect(chart.buckets(chart.ballots) == [0, 0, 0, 2])
         #expect(chart.svg.contains("2 snippets and 2 ballots in the last 4 weeks"))
+    }
+
+    @Test func activityChartWeeksAreCalendarWeeksSoItChangesOnlyWithTheWeek() throws {
+        let sunday = try #require(Timestamp(iso8601: "2026-01-11T23:59:59Z"))
+        let monday = try #require(Timestamp(iso8601: "2026-01-12T00:00:00Z"))
+        let mondayBefore = try #require(Timestamp(iso8601: "2026-01-05T00:00:00Z"))
+        #expect(ActivityChart.weekStart(sunday) == mondayBefore.secondsSinceEpoch)
+        #expect(ActivityChart.weekStart(monday) == monday.secondsSinceEpoch)
+        // 1969-12-29 was a Monday: times before the epoch round down too.
+        #expect(ActivityChart.weekStart(Timestamp(secondsSinceEpoch: -1)) == -3 * 86_400)
+        func chart(until: String) throws -> ActivityChart {
+            ActivityChart(submissions: [sunday, monday], ballots: [monday], until: try #require(Timestamp(iso8601: until)), weeks: 3, id: "a")
+        }
+        let wednesday = try chart(until: "2026-01-14T09:00:00Z"), lateSunday = try chart(until: "2026-01-18T23:59:59Z")
+        #expect(wednesday.buckets(wednesday.submissions) == [0, 1, 1])
+        #expect(wednesday.svg == lateSunday.svg)
+        #expect(wednesday.svg.contains("Week from 12 Jan 2026: 1 snippet"))
+        let nextMonday = try chart(until: "2026-01-19T00:00:00Z")
+        #expect(nextMonday.buckets(nextMonday.submissions) == [1, 1, 0])
+        #expect(nextMonday.svg != wednesday.svg)
     }
 }

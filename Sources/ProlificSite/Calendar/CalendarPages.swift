@@ -10,7 +10,8 @@ struct CalendarPages {
     func job() -> PageJob {
         let context = PageContext(
             site: site.config, now: site.now, path: SitePath.calendar, title: "Calendar",
-            description: "Upcoming round deadlines on \(site.config.title).", section: .calendar)
+            description: "Upcoming round deadlines on \(site.config.title).", section: .calendar,
+            showsMoment: true)
         return PageJob("calendar", context) { values() }
     }
 

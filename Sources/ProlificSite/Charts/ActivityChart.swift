@@ -6,7 +6,7 @@ import ProlificCore
 struct ActivityChart {
     var submissions: [Timestamp]
     var ballots: [Timestamp]
-    /// The chart ends with the week that holds this moment.
+    /// The chart ends with the week that holds this moment, and counts nothing after it.
     var until: Timestamp
     var weeks: Int = 26
     /// Makes the SVG's element ids unique on a page.
@@ -14,12 +14,23 @@ struct ActivityChart {
 
     static let week: Int64 = 7 * 86_400
 
+    /// The Monday 00:00 UTC that starts the calendar week holding `t`. Weeks are calendar weeks,
+    /// not the seven days before `until`, so the chart changes when its data or the week does,
+    /// not at every build.
+    static func weekStart(_ t: Timestamp) -> Int64 {
+        let day: Int64 = 86_400
+        let days = t.secondsSinceEpoch >= 0 ? t.secondsSinceEpoch / day : (t.secondsSinceEpoch - day + 1) / day
+        // 1970-01-01 was a Thursday: three days after a Monday.
+        let sinceMonday = ((days + 3) % 7 + 7) % 7
+        return (days - sinceMonday) * day
+    }
+
     /// Counts per week, oldest first.
     func buckets(_ times: [Timestamp]) -> [Int] {
         var counts = Array(repeating: 0, count: weeks)
-        let end = until.secondsSinceEpoch
+        let end = until.secondsSinceEpoch, lastWeek = Self.weekStart(until)
         for t in times where t.secondsSinceEpoch <= end {
-            let age = Int((end - t.secondsSinceEpoch) / Self.week)
+            let age = Int((lastWeek - Self.weekStart(t)) / Self.week)
             if age < weeks { counts[weeks - 1 - age] += 1 }
         }
         return counts
@@ -43,7 +54,7 @@ struct ActivityChart {
         func scaled(_ n: Int) -> Double { Double(n) / Double(peak) * Double(base - 10) }
         for week in 0..<weeks {
             let x = Double(week) * slot + 1
-            let startOfWeek = Timestamp(secondsSinceEpoch: until.secondsSinceEpoch - Int64(weeks - week) * Self.week)
+            let startOfWeek = Timestamp(secondsSinceEpoch: Self.weekStart(until) - Int64(weeks - 1 - week) * Self.week)
             let label = "Week from \(Display.date(startOfWeek))"
             if s[week] > 0 {
                 out += bar(x: x, h: scaled(s[week]), w: barWidth, base: base, cls: "bar-snippets", title: "\(label): \(Display.count(s[week], "snippet"))")

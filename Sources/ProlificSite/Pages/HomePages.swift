@@ -20,7 +20,8 @@ struct HomePages {
             let context = PageContext(
                 site: site.config, now: site.now, path: SitePath.home(page: page.number),
                 title: page.number == 1 ? site.config.title : "Stories in progress, page \(page.number)",
-                description: "\(site.config.title): stories written together, one round at a time.", section: .stories)
+                description: "\(site.config.title): stories written together, one round at a time.", section: .stories,
+                showsMoment: page.number == 1)
             return PageJob("index", context) {
                 [
                     "isFirstPage": page.number == 1,

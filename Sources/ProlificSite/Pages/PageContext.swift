@@ -16,6 +16,11 @@ struct PageContext {
     var noindex = false
     /// The section of the site navigation this page belongs to, if any.
     var section: Section? = nil
+    /// Whether the footer says when the site was built: on the front page and the calendar only.
+    /// On every other page the moment would be the only change from one build to the next, so
+    /// each build would render and rewrite the whole site, and every upload of it would carry
+    /// every page again.
+    var showsMoment = false
 
     /// The parts of the site the header links to.
     enum Section: String, CaseIterable {
@@ -77,7 +82,7 @@ struct PageContext {
         values["nav"] = Section.allCases.map { section -> [String: Any] in
             ["url": section.path, "label": section.label, "isCurrent": section == self.section]
         }
-        values["generated"] = ["iso": now.iso8601, "display": Display.time(now)]
+        values["generated"] = showsMoment ? ["iso": now.iso8601, "display": Display.time(now)] as [String: Any] : false
         return values
     }
 }

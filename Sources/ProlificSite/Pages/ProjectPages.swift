@@ -56,8 +56,21 @@ struct ProjectPages {
             "hasTags": !project.tags.isEmpty,
             "tags": TagPages(site: site).links(project.tags),
             "excerptHTML": Self.firstParagraph(of: Markdown.html(project.starter) { _ in .text }),
-            "openRound": openRoundValues(project),
+            "openRound": cardRoundValues(project),
         ]
+    }
+
+    /// A card's open round: its number, deadline and snippet count. Not the time left or the
+    /// ballots, so that a list of stories changes when a story does, not with the clock or with
+    /// every ballot, and not the snippets, which no card shows.
+    func cardRoundValues(_ project: Project) -> Any {
+        guard let round = project.openRound, !site.isComplete(project) else { return false }
+        return [
+            "number": round.number.value,
+            "closesISO": round.closes.iso8601,
+            "closesDisplay": Display.time(round.closes),
+            "snippetsLabel": Display.count(round.submissions.count, "snippet"),
+        ] as [String: Any]
     }
 
     /// The values of a project's own page.

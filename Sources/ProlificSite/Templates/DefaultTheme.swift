@@ -87,7 +87,7 @@ enum DefaultTheme {
 {{$main}}{{/main}}
 </main>
 <footer class="site-footer">
-<p>A story game played in files. Made with Prolific · updated <time datetime="{{generated.iso}}">{{generated.display}}</time> · <a href="{{root}}{{site.feedURL}}">Atom feed</a> · <a href="{{root}}{{site.calendarURL}}">Deadlines calendar</a></p>
+<p>A story game played in files. Made with Prolific{{#generated}} · updated <time datetime="{{iso}}">{{display}}</time>{{/generated}} · <a href="{{root}}{{site.feedURL}}">Atom feed</a> · <a href="{{root}}{{site.calendarURL}}">Deadlines calendar</a></p>
 </footer>
 </body>
 </html>
