@@ -39,6 +39,13 @@ public struct PageMemory: Sendable {
     public init(fingerprints: [String: [UInt8]], isIntact: @escaping @Sendable (String) -> Bool) {
         (self.fingerprints, self.isIntact) = (fingerprints, isIntact)
     }
+
+    /// Whether the file at `path` may be kept: its fingerprint is the recorded one and the
+    /// previous site's file is intact.
+    func keeps(_ path: String, _ fingerprint: [UInt8]?) -> Bool {
+        guard let fingerprint else { return false }
+        return fingerprints[path] == fingerprint && isIntact(path)
+    }
 }
 
 /// Renders loaded content into the files of a static site. Pure apart from cmark: the same content,
@@ -49,12 +56,21 @@ public struct SiteBuilder {
     let now: Timestamp
     /// What git says about who committed what, for re-running the fair tally of each round.
     let evidence: IdentityEvidence
+    /// What identifies each project's files, by slug (see `SiteModel.projectKeys`).
+    let projectKeys: [Slug: String]
 
-    public init(content: Content, theme: Theme, now: Timestamp, evidence: IdentityEvidence = IdentityEvidence()) {
+    /// `projectKeys` names the files each project was read from: equal keys in two builds must
+    /// mean the same files with the same contents. A project without one has its pages worked
+    /// out in full at every build.
+    public init(
+        content: Content, theme: Theme, now: Timestamp, evidence: IdentityEvidence = IdentityEvidence(),
+        projectKeys: [Slug: String] = [:]
+    ) {
         self.content = content
         self.theme = theme
         self.now = now
         self.evidence = evidence
+        self.projectKeys = projectKeys
     }
 
     /// The images, by path inside the content directory, that the site carries at the same path:
@@ -84,7 +100,7 @@ public struct SiteBuilder {
         progress: ((Int, Int) -> Void)? = nil, phase: ((String) -> Void)? = nil, memory: PageMemory? = nil,
         emit: ([OutputFile]) throws(Diagnostics) -> Void
     ) throws(Diagnostics) -> Int {
-        let site = SiteModel(content: content, now: now, evidence: evidence, html: Markdown.html)
+        let site = SiteModel(content: content, now: now, evidence: evidence, html: Markdown.html, projectKeys: projectKeys)
         phase?("model")
         var jobs: [PageJob] = []
         jobs += HomePages(site: site).jobs()
@@ -109,11 +125,19 @@ public struct SiteBuilder {
             try emit(
                 try Parallel.map(slice) { (job: PageJob) throws(Diagnostics) in
                     let path = job.context.path
+                    func kept(_ fingerprint: [UInt8]?) -> Bool { memory?.keeps(path, fingerprint) ?? false }
+                    // By its inputs, the page's values are worked out only if it has changed.
+                    if let inputs = job.inputs?(),
+                        let fingerprint = PageFingerprint.of(
+                            template: job.template, common: job.context.values([:]), inputs: inputs, theme: theme.digest)
+                    {
+                        if kept(fingerprint) { return OutputFile.kept(path, fingerprint: fingerprint) }
+                        let values = job.context.values(job.values())
+                        return OutputFile(path: path, contents: try theme.render(job.template, values), fingerprint: fingerprint)
+                    }
                     let values = job.context.values(job.values())
                     let fingerprint = PageFingerprint.of(template: job.template, values: values, theme: theme.digest)
-                    if let fingerprint, let memory, memory.fingerprints[path] == fingerprint, memory.isIntact(path) {
-                        return OutputFile.kept(path, fingerprint: fingerprint)
-                    }
+                    if kept(fingerprint), let fingerprint { return OutputFile.kept(path, fingerprint: fingerprint) }
                     return OutputFile(path: path, contents: try theme.render(job.template, values), fingerprint: fingerprint)
                 })
             progress?(start + slice.count, jobs.count)
@@ -127,7 +151,7 @@ public struct SiteBuilder {
         let listedPages = jobs.filter(\.isListed).map(\.context.path)
         let feeds = AtomFeeds(site: site)
         var files: [() -> OutputFile] = [{ SearchIndex(site: site).file() }]
-        files += feeds.plans().map { plan in { feeds.feed(plan) } }
+        files += feeds.plans().map { plan in { feeds.feed(plan, theme: theme.digest, memory: memory) } }
         files += [
             { ICalendar(site: site).file() }, { SiteMap.file(pages: listedPages, baseURL: site.config.baseURL) },
             { SiteMap.robots(baseURL: site.config.baseURL) },

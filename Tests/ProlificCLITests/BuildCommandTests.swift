@@ -170,6 +170,46 @@ import Testing
         #expect(try folder.snapshot("site") == folder.snapshot("fresh"))
     }
 
+    /// Closed rounds' pages are kept by their inputs when their project's files are settled;
+    /// what else they show (a player's name, a vote's weight, which depends on the voter's
+    /// account age) still reaches them, and the rebuilt site is the one a fresh build makes.
+    @Test func roundPagesKeptByTheirInputsFollowPlayersAndWeights() throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.copyItem(atPath: Self.demo, toPath: folder.url.appendingPathComponent("Content").path)
+        // Files changed less than two seconds before a build never vouch for themselves.
+        Thread.sleep(forTimeInterval: 2.1)
+        func build(_ out: String) throws {
+            let result = try CLI.run(["build", "--content", "Content", "--out", out, "--now", Self.now], in: folder.url)
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        try build("site")
+        let users = try FileManager.default.contentsOfDirectory(atPath: folder.url.appendingPathComponent("Content/users").path)
+            .filter { $0.hasSuffix(".md") }
+        func editUsers(_ from: String, _ to: String) throws {
+            for name in users {
+                let path = "Content/users/\(name)"
+                let text = try folder.read(path)
+                #expect(text.contains(from))
+                try folder.write(text.replacingOccurrences(of: from, with: to), to: path)
+            }
+        }
+        let round = "site/projects/gannet-rock/rounds/0002/index.html"
+        #expect(try folder.read(round).contains("joined 15 days before"))
+        // Every player a year older: their votes weigh differently (a page shows voters by
+        // handle, so only the weights' explanations change).
+        try editUsers("joined: 2026-", "joined: 2025-")
+        try build("site")
+        #expect(try !folder.read(round).contains("joined 15 days before"), "weights on a round's page follow the replay")
+        try build("fresh")
+        #expect(try folder.snapshot("site") == folder.snapshot("fresh"))
+        // Every player renamed: the pages that show their names follow.
+        try editUsers("name: ", "name: Sir ")
+        try build("site")
+        #expect(try folder.read(round).contains(">Sir "), "names on a round's page follow the profiles")
+        try build("fresh")
+        #expect(try folder.snapshot("site") == folder.snapshot("fresh"))
+    }
+
     /// A content directory where `--out` keeps its spare would be rewritten by the next build.
     @Test func refusesAnOutWhoseSpareIsTheContent() throws {
         let folder = try TemporaryFolder()

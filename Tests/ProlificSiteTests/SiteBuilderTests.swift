@@ -35,6 +35,102 @@ import Testing
         }
     }
 
+    /// Every file of a build with `memory`, by path.
+    static func build(_ content: Content, projectKeys: [Slug: String], memory: PageMemory?) throws -> [String: OutputFile] {
+        var files: [String: OutputFile] = [:]
+        try SiteBuilder(content: content, theme: try Theme.builtIn(), now: now, projectKeys: projectKeys)
+            .build(memory: memory) { (batch: [OutputFile]) throws(Diagnostics) in
+                for file in batch { files[file.path] = file }
+            }
+        return files
+    }
+
+    /// A closed round's page is kept by its inputs (its project's files, the replay's
+    /// explanations, the names it shows, the site's common values) without its values being
+    /// worked out, and rendered again when any of them changes.
+    @Test func aClosedRoundsPageIsKeptByItsInputsUntilOneChanges() throws {
+        let original = try SiteFixtures.load(SiteFixtures.root.appendingPathComponent("check/valid/Content").path)
+        let round = "projects/moon/rounds/0001/index.html", moon = try #require(Slug("moon"))
+        func build(_ content: Content, key: String = "files-1", memory: PageMemory? = nil) throws -> [String: OutputFile] {
+            try Self.build(content, projectKeys: [moon: key], memory: memory)
+        }
+        let first = try build(original)
+        let memory = PageMemory(fingerprints: first.compactMapValues(\.fingerprint), isIntact: { _ in true })
+        func rebuilt(_ content: Content, key: String = "files-1") throws -> OutputFile {
+            try #require(try build(content, key: key, memory: memory)[round])
+        }
+        #expect(try rebuilt(original).keepsPrevious)
+
+        // A change the project's key stands for, with the key kept as it was: the page is kept,
+        // so its values were not what decided (the key vouches for the files).
+        var edited = original
+        func editBody(_ content: inout Content, _ body: String) throws {
+            let p = try #require(content.projects.firstIndex { $0.slug == moon })
+            content.projects[p].rounds[0].submissions[0].body = body
+        }
+        try editBody(&edited, "An edited winner.\n")
+        #expect(try rebuilt(edited).keepsPrevious)
+        // Under another key, the same change is rendered.
+        let changed = try rebuilt(edited, key: "files-2")
+        #expect(!changed.keepsPrevious)
+        #expect(String(decoding: changed.contents, as: UTF8.self).contains("An edited winner."))
+
+        // The new name of a player the page shows, the site's title: rendered again. Ann only
+        // voted, and a plainly counted round lists no ballots: her new name changes nothing here.
+        var renamed = original
+        renamed.users[try #require(Handle("bo"))]?.name = "Bo Renamed"
+        let withName = try rebuilt(renamed)
+        #expect(!withName.keepsPrevious)
+        #expect(String(decoding: withName.contents, as: UTF8.self).contains("Bo Renamed"))
+        var voterRenamed = original
+        voterRenamed.users[try #require(Handle("ann"))]?.name = "Annabel Renamed"
+        #expect(try rebuilt(voterRenamed).keepsPrevious)
+        var retitled = original
+        retitled.config.title = "Another Title"
+        #expect(!(try rebuilt(retitled).keepsPrevious))
+
+        // A snippet with an image has no inputs: its page is fingerprinted by its values, and
+        // a new body shows though the key is the same.
+        var pictured = original
+        try editBody(&pictured, "A winner with a picture: ![a moon](moon.png)\n")
+        let picturedFirst = try build(pictured)
+        let picturedMemory = PageMemory(fingerprints: picturedFirst.compactMapValues(\.fingerprint), isIntact: { _ in true })
+        try editBody(&pictured, "Another winner with a picture: ![a moon](moon.png)\n")
+        let again = try #require(try build(pictured, memory: picturedMemory)[round])
+        #expect(!again.keepsPrevious)
+        #expect(String(decoding: again.contents, as: UTF8.self).contains("Another winner with a picture"))
+    }
+
+    /// Feeds are kept by their inputs too: their entries' projects' files and the names they
+    /// credit.
+    @Test func aFeedIsKeptByItsInputsUntilOneChanges() throws {
+        let original = try SiteFixtures.load(SiteFixtures.root.appendingPathComponent("check/valid/Content").path)
+        let moon = try #require(Slug("moon"))
+        func build(_ content: Content, key: String = "files-1", memory: PageMemory? = nil) throws -> [String: OutputFile] {
+            try Self.build(content, projectKeys: [moon: key], memory: memory)
+        }
+        let first = try build(original)
+        let memory = PageMemory(fingerprints: first.compactMapValues(\.fingerprint), isIntact: { _ in true })
+        let feeds = ["feed.xml", "projects/moon/feed.xml", "users/bo/feed.xml", "users/ann/feed.xml"]
+        for feed in feeds { #expect(try #require(first[feed]).fingerprint != nil, "\(feed) has inputs") }
+        let again = try build(original, memory: memory)
+        for feed in feeds { #expect(try #require(again[feed]).keepsPrevious, "\(feed) is kept") }
+
+        var renamed = original
+        renamed.users[try #require(Handle("bo"))]?.name = "Bo Renamed"
+        let afterRename = try build(renamed, memory: memory)
+        for feed in ["projects/moon/feed.xml", "users/bo/feed.xml"] {
+            let file = try #require(afterRename[feed])
+            #expect(!file.keepsPrevious)
+            #expect(String(decoding: file.contents, as: UTF8.self).contains("Bo Renamed"), "\(feed) credits the new name")
+        }
+        #expect(try #require(afterRename["users/ann/feed.xml"]).keepsPrevious, "Ann's feed credits nobody renamed")
+
+        let otherFiles = try build(original, key: "files-2", memory: memory)
+        #expect(!(try #require(otherFiles["projects/moon/feed.xml"])).keepsPrevious)
+        #expect(try otherFiles["projects/moon/feed.xml"]?.contents == build(original)["projects/moon/feed.xml"]?.contents)
+    }
+
     /// Pages and paths a fixture build must have, whatever the golden files say.
     @Test func everyKindOfPageIsBuilt() throws {
         let content = try SiteFixtures.load(SiteFixtures.root.appendingPathComponent("check/valid/Content").path)

@@ -96,8 +96,14 @@ struct SiteRun {
         let evidence = game.reader.evidence(content.config)
         lap("theme and git")
         let progress = showsProgress ? Progress() : nil
+        // A project's folder as the inventory saw it before reading: pages made only of it (and
+        // of a few other things) are kept without working out their values when it is the same.
+        var projectKeys: [Slug: String] = [:]
+        for project in content.projects {
+            projectKeys[project.slug] = contentBefore?.subtreeDigest("projects/\(project.slug)")
+        }
         let builder = SiteBuilder(
-            content: content, theme: theme, now: game.now, evidence: evidence)
+            content: content, theme: theme, now: game.now, evidence: evidence, projectKeys: projectKeys)
         // Each batch is written as soon as it is rendered, then dropped.
         let staging = try SiteWriter.Staging(output: out)
         var pages = 0, count = 0

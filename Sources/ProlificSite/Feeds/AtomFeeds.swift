@@ -57,12 +57,74 @@ struct AtomFeeds {
 
     func absolute(_ path: String) -> String { site.config.baseURL + SitePath.pretty(path) }
 
-    func feed(_ plan: Plan) -> OutputFile {
-        let (path, page, title, subtitle) = (plan.path, plan.page, plan.title, plan.subtitle)
+    /// The events a feed shows: its newest `limit`.
+    func entries(_ plan: Plan) -> [SiteEvent] {
         // Sorting indices moves integers, not events.
         let events = plan.events
-        let entries = events.indices.sorted { SiteEvent.newestFirst(events[$0], events[$1]) }.prefix(Self.limit)
+        return events.indices.sorted { SiteEvent.newestFirst(events[$0], events[$1]) }.prefix(Self.limit)
             .map { events[$0] }
+    }
+
+    /// The feed, or the previous site's file of it when its inputs are those the last build
+    /// recorded (`memory`) and that file is intact.
+    func feed(_ plan: Plan, theme: [UInt8], memory: PageMemory?) -> OutputFile {
+        let entries = entries(plan)
+        guard let inputs = inputs(plan, entries: entries),
+            let fingerprint = PageFingerprint.of(template: "feed.xml", common: [:], inputs: inputs, theme: theme)
+        else { return feed(plan, entries: entries) }
+        if memory?.keeps(plan.path, fingerprint) == true { return OutputFile.kept(plan.path, fingerprint: fingerprint) }
+        var file = feed(plan, entries: entries)
+        file.fingerprint = fingerprint
+        return file
+    }
+
+    /// What a feed is a function of, apart from the binary: the site's title and address, the
+    /// feed's own, its moment, and for each entry its project's files (`SiteModel.projectKeys`),
+    /// what it announces and the names of the players it credits. nil when an entry's project
+    /// has no key, or its text has images or `data:` links (their addresses depend on media
+    /// files elsewhere): the feed is then written out, and the writer compares its bytes.
+    func inputs(_ plan: Plan, entries: [SiteEvent]) -> [String: Any]? {
+        var described: [[String: Any]] = []
+        for event in entries {
+            let project = event.project
+            guard let files = site.projectKeys[project.slug] else { return nil }
+            var entry: [String: Any] = ["files": files, "at": event.at.iso8601]
+            var credited = [project.owner], text: String? = nil
+            switch event.kind {
+            case .started:
+                entry["kind"] = "started"
+                text = project.starter
+            case .submitted(let round, let s):
+                entry["kind"] = "submitted"
+                entry["round"] = round.number.value
+                entry["snippet"] = s.id.rawValue
+                credited.append(s.author)
+                text = s.body
+            case .roundClosed(let round):
+                entry["kind"] = "closed"
+                entry["round"] = round.number.value
+                if let winner = round.winningSubmission {
+                    credited.append(winner.author)
+                    text = winner.body
+                }
+            case .completed:
+                entry["kind"] = "completed"
+            }
+            if let text, site.cache.needsRewriting(text) { return nil }
+            entry["names"] = credited.map { ["handle": $0.rawValue, "name": site.names[$0] ?? false] as [String: Any] }
+            described.append(entry)
+        }
+        return [
+            "site": ["title": site.config.title, "baseURL": site.config.baseURL],
+            "feed": [plan.path, plan.page, plan.title, plan.subtitle],
+            "updated": (entries.first?.at ?? site.now).iso8601,
+            "cmark": Markdown.version,
+            "entries": described,
+        ]
+    }
+
+    func feed(_ plan: Plan, entries: [SiteEvent]) -> OutputFile {
+        let (path, page, title, subtitle) = (plan.path, plan.page, plan.title, plan.subtitle)
         let updated = entries.first?.at ?? site.now
         var xml = """
             <?xml version="1.0" encoding="utf-8"?>

@@ -10,16 +10,36 @@ import ProlificCore
 /// type, every string and list its length, every dictionary its entries in key order. A value of
 /// a shape pages don't use (anything but strings, numbers, booleans, and lists, optionals and
 /// string-keyed dictionaries of those) gives no fingerprint, and the page is always rendered.
+///
+/// A page kind whose values cost much more than what they are made of can be fingerprinted by
+/// its inputs instead (`PageJob.inputs`): its common values and what its own values are a
+/// function of. The two kinds of fingerprint are hashed apart (a leading byte), so one can never
+/// stand for the other.
 struct PageFingerprint {
     private var hasher = SHA256()
     private var buffer: [UInt8] = []
 
+    private enum Domain: UInt8 {
+        case values = 0x56, inputs = 0x49
+    }
+
     static func of(template: String, values: [String: Any], theme: [UInt8]) -> [UInt8]? {
+        of(.values, template: template, theme: theme, [values])
+    }
+
+    /// The fingerprint of a page by its inputs: `common` (the values every page has,
+    /// `PageContext.values`) and `inputs`, everything else its values are a function of.
+    static func of(template: String, common: [String: Any], inputs: [String: Any], theme: [UInt8]) -> [UInt8]? {
+        of(.inputs, template: template, theme: theme, [common, inputs])
+    }
+
+    private static func of(_ domain: Domain, template: String, theme: [UInt8], _ parts: [[String: Any]]) -> [UInt8]? {
         var fingerprint = PageFingerprint()
         fingerprint.buffer.reserveCapacity(1 << 16)
         fingerprint.buffer += theme
+        fingerprint.buffer.append(domain.rawValue)
         fingerprint.string(template)
-        guard fingerprint.dictionary(values) else { return nil }
+        for part in parts where !fingerprint.dictionary(part) { return nil }
         fingerprint.flush()
         return Array(fingerprint.hasher.finalize().prefix(16))
     }

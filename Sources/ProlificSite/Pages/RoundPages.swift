@@ -13,9 +13,32 @@ struct RoundPages {
                     title: "Round \(round.number) · \(project.title)",
                     description: "Round \(round.number) of \(project.title): the winning snippet, the alternate takes and the tally.",
                     noindex: project.visibility != .listed, section: .stories)
-                return PageJob("round", context) { page(round, of: project) }
+                return PageJob("round", context, inputs: { inputs(round, of: project) }) { page(round, of: project) }
             }
         }
+    }
+
+    /// What `page(_:of:)` is a function of, apart from the page's context and the binary: its
+    /// project's files (the project, the round, its snippets, scores, seal and what is hidden),
+    /// the replay's explanation of each ballot (weights depend on every round before), the name
+    /// of each player it shows or their having none, and libcmark's version. A closed round's
+    /// page is most of a big site, and these cost a fraction of its values. nil (the page is
+    /// then fingerprinted by its values) without a key for the project's files, or when a
+    /// snippet has images or `data:` links: their addresses depend on media files outside the
+    /// round.
+    func inputs(_ round: Round, of project: Project) -> [String: Any]? {
+        guard let files = site.projectKeys[project.slug],
+            !round.submissions.contains(where: { site.cache.needsRewriting($0.body) })
+        else { return nil }
+        let ballots = site.replayed(project, round.number)?.explained?.ballots ?? []
+        let shown = round.submissions.map(\.author) + (round.tally?.scores ?? []).map(\.id.author) + ballots.map(\.voter)
+        return [
+            "files": files,
+            "round": round.number.value,
+            "cmark": Markdown.version,
+            "explanations": ballots.map { ["voter": $0.voter.rawValue, "explanation": $0.explanation] as [String: Any] },
+            "names": shown.map { ["handle": $0.rawValue, "name": site.names[$0] ?? false] as [String: Any] },
+        ]
     }
 
     func page(_ round: Round, of project: Project) -> [String: Any] {

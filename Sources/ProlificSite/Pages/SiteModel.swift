@@ -30,12 +30,20 @@ struct SiteModel {
     let followers: [Handle: [Handle]]
     /// The keys of tags that have a page: those of listed projects.
     let listedTagKeys: Set<String>
+    /// What identifies each project's files, by slug: the same key in another build means the
+    /// same files, so the project reads the same (its folder's inventory, hashed). A closed
+    /// round's page is a function of it and of a few other things (`RoundPages.inputs`).
+    let projectKeys: [Slug: String]
     /// Listed projects in progress, in the explore order of the home page (worked out once).
     private(set) var inProgress: [Project] = []
     /// Listed completed stories, most recently finished first.
     private(set) var completed: [Project] = []
 
-    init(content recorded: Content, now: Timestamp, evidence: IdentityEvidence, html: @escaping (String) -> String) {
+    init(
+        content recorded: Content, now: Timestamp, evidence: IdentityEvidence, html: @escaping (String) -> String,
+        projectKeys: [Slug: String] = [:]
+    ) {
+        self.projectKeys = projectKeys
         // Pages show what readers may see; the tallies are re-run on the record, hidden snippets
         // included, as `check` re-runs them.
         let content = Self.shown(recorded)

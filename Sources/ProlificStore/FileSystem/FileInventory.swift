@@ -181,6 +181,11 @@ public struct FileInventory: Sendable, Equatable {
         return key
     }
 
+    /// `subtreeKey(path)` in 64 hex digits (SHA-256): short enough to keep for every project.
+    public func subtreeDigest(_ path: String) -> String? {
+        subtreeKey(path).map(RoundSeal.sha256)
+    }
+
     /// Whether every entry still has the metadata it had: nothing added, removed or written.
     public func isUnchanged() -> Bool {
         // Where each path starts in `paths`; the next one starts after its NUL.
