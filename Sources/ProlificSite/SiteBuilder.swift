@@ -151,7 +151,7 @@ public struct SiteBuilder {
         let listedPages = jobs.filter(\.isListed).map(\.context.path)
         let feeds = AtomFeeds(site: site)
         var files: [() -> OutputFile] = [{ SearchIndex(site: site).file() }]
-        files += feeds.plans().map { plan in { feeds.feed(plan, theme: theme.digest, memory: memory) } }
+        files += feeds.plans().map { plan in { feeds.feed(plan, memory: memory) } }
         files += [
             { ICalendar(site: site).file() }, { SiteMap.file(pages: listedPages, baseURL: site.config.baseURL) },
             { SiteMap.robots(baseURL: site.config.baseURL) },

@@ -67,10 +67,11 @@ struct AtomFeeds {
 
     /// The feed, or the previous site's file of it when its inputs are those the last build
     /// recorded (`memory`) and that file is intact.
-    func feed(_ plan: Plan, theme: [UInt8], memory: PageMemory?) -> OutputFile {
+    /// Feeds are written without templates: a theme's change leaves them as they are.
+    func feed(_ plan: Plan, memory: PageMemory?) -> OutputFile {
         let entries = entries(plan)
         guard let inputs = inputs(plan, entries: entries),
-            let fingerprint = PageFingerprint.of(template: "feed.xml", common: [:], inputs: inputs, theme: theme)
+            let fingerprint = PageFingerprint.of(template: "feed.xml", common: [:], inputs: inputs, theme: [])
         else { return feed(plan, entries: entries) }
         if memory?.keeps(plan.path, fingerprint) == true { return OutputFile.kept(plan.path, fingerprint: fingerprint) }
         var file = feed(plan, entries: entries)
@@ -143,6 +144,7 @@ struct AtomFeeds {
         return OutputFile(path: path, text: xml)
     }
 
+    /// What this reads must be in `inputs(_:entries:)`, or a rebuild keeps a stale feed.
     func entry(_ event: SiteEvent) -> String {
         let project = event.project
         let projectURL = absolute(SitePath.project(project.slug))

@@ -41,6 +41,7 @@ struct RoundPages {
         ]
     }
 
+    /// What this reads must be in `inputs(_:of:)`, or a rebuild keeps a stale page.
     func page(_ round: Round, of project: Project) -> [String: Any] {
         let pages = ProjectPages(site: site)
         let path = SitePath.round(project.slug, round.number)
