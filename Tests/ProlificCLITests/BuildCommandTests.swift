@@ -7,6 +7,21 @@ import Testing
         .deletingLastPathComponent().appendingPathComponent("Content").path
     static let now = "2026-11-22T12:00:00Z"
 
+    /// A new folder with a copy of the demo content as `Content/`. `settled` waits out the two
+    /// seconds in which new files never vouch for themselves (to the caches and kept pages).
+    static func demoCopy(settled: Bool = false) throws -> TemporaryFolder {
+        let folder = try TemporaryFolder()
+        try FileManager.default.copyItem(atPath: demo, toPath: folder.url.appendingPathComponent("Content").path)
+        if settled { Thread.sleep(forTimeInterval: 2.1) }
+        return folder
+    }
+
+    /// `build --content Content --out OUT --now now` in `folder`, which must succeed.
+    static func build(_ out: String, in folder: TemporaryFolder, _ extra: [String] = []) throws {
+        let result = try CLI.run(["build", "--content", "Content", "--out", out, "--now", now] + extra, in: folder.url)
+        #expect(result.status == 0, "\(result.stderr)")
+    }
+
     @Test func theSameContentAndMomentGiveAByteIdenticalSite() throws {
         let folder = try TemporaryFolder()
         for out in ["a", "b"] {
@@ -73,14 +88,9 @@ import Testing
     /// A rebuild takes the projects whose files are unchanged from `.prolific/projects/`: after a
     /// project is edited, it gives the same site, byte for byte, as a build without any cache.
     @Test func aRebuildFromTheProjectCacheIsTheSiteAFullBuildMakes() throws {
-        let folder = try TemporaryFolder()
-        try FileManager.default.copyItem(atPath: Self.demo, toPath: folder.url.appendingPathComponent("Content").path)
         // Files changed less than two seconds before a build are never taken from a cache.
-        Thread.sleep(forTimeInterval: 2.1)
-        func build(_ out: String) throws {
-            let result = try CLI.run(["build", "--content", "Content", "--out", out, "--now", Self.now], in: folder.url)
-            #expect(result.status == 0, "\(result.stderr)")
-        }
+        let folder = try Self.demoCopy(settled: true)
+        func build(_ out: String, _ extra: [String] = []) throws { try Self.build(out, in: folder, extra) }
         try build("site")
         let files = FileManager.default
         let cached = try files.contentsOfDirectory(atPath: folder.url.appendingPathComponent("Content/.prolific/projects").path)
@@ -104,12 +114,8 @@ import Testing
     /// From the third build on, a build rewrites the site the one before it replaced (the spare)
     /// instead of an empty folder: what it adds, changes and removes lands as a fresh build makes it.
     @Test func aRebuildIntoTheSpareIsTheSiteAFreshBuildMakes() throws {
-        let folder = try TemporaryFolder()
-        try FileManager.default.copyItem(atPath: Self.demo, toPath: folder.url.appendingPathComponent("Content").path)
-        func build(_ out: String) throws {
-            let result = try CLI.run(["build", "--content", "Content", "--out", out, "--now", Self.now], in: folder.url)
-            #expect(result.status == 0, "\(result.stderr)")
-        }
+        let folder = try Self.demoCopy()
+        func build(_ out: String, _ extra: [String] = []) throws { try Self.build(out, in: folder, extra) }
         try folder.write("---\nname: Zed\njoined: 2026-01-01T00:00:00Z\n---\nPassing through.\n", to: "Content/users/zed.md")
         try build("site")
         #expect(FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("site/users/zed/index.html").path))
@@ -134,12 +140,8 @@ import Testing
     /// A page whose values are those the last build rendered keeps its file (not rendered, not
     /// written); a page file edited by hand since is rendered again; a theme change renders all.
     @Test func unchangedPagesKeepTheirFileAndEditedOnesAreRenderedAgain() throws {
-        let folder = try TemporaryFolder()
-        try FileManager.default.copyItem(atPath: Self.demo, toPath: folder.url.appendingPathComponent("Content").path)
-        func build(_ out: String, _ extra: [String] = []) throws {
-            let result = try CLI.run(["build", "--content", "Content", "--out", out, "--now", Self.now] + extra, in: folder.url)
-            #expect(result.status == 0, "\(result.stderr)")
-        }
+        let folder = try Self.demoCopy()
+        func build(_ out: String, _ extra: [String] = []) throws { try Self.build(out, in: folder, extra) }
         func inode(_ path: String) throws -> Int? {
             try FileManager.default.attributesOfItem(atPath: folder.url.appendingPathComponent(path).path)[.systemFileNumber] as? Int
         }
@@ -174,14 +176,9 @@ import Testing
     /// what else they show (a player's name, a vote's weight, which depends on the voter's
     /// account age) still reaches them, and the rebuilt site is the one a fresh build makes.
     @Test func roundPagesKeptByTheirInputsFollowPlayersAndWeights() throws {
-        let folder = try TemporaryFolder()
-        try FileManager.default.copyItem(atPath: Self.demo, toPath: folder.url.appendingPathComponent("Content").path)
         // Files changed less than two seconds before a build never vouch for themselves.
-        Thread.sleep(forTimeInterval: 2.1)
-        func build(_ out: String) throws {
-            let result = try CLI.run(["build", "--content", "Content", "--out", out, "--now", Self.now], in: folder.url)
-            #expect(result.status == 0, "\(result.stderr)")
-        }
+        let folder = try Self.demoCopy(settled: true)
+        func build(_ out: String, _ extra: [String] = []) throws { try Self.build(out, in: folder, extra) }
         try build("site")
         let users = try FileManager.default.contentsOfDirectory(atPath: folder.url.appendingPathComponent("Content/users").path)
             .filter { $0.hasSuffix(".md") }

@@ -66,8 +66,8 @@ struct AtomFeeds {
     }
 
     /// The feed, or the previous site's file of it when its inputs are those the last build
-    /// recorded (`memory`) and that file is intact.
-    /// Feeds are written without templates: a theme's change leaves them as they are.
+    /// recorded (`memory`) and that file is intact. Feeds use no template, so their fingerprint
+    /// leaves the theme out: a theme's change leaves them as they are.
     func feed(_ plan: Plan, memory: PageMemory?) -> OutputFile {
         let entries = entries(plan)
         guard let inputs = inputs(plan, entries: entries),

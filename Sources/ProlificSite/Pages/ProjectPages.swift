@@ -30,20 +30,17 @@ struct ProjectPages {
         ]
     }
 
+    /// The open round on its project's page: a card's values, with the time left, how much of
+    /// the round has passed, the ballots and the snippets.
     func openRoundValues(_ project: Project) -> Any {
-        guard let round = project.openRound, !site.isComplete(project) else { return false }
+        guard let round = project.openRound, var values = cardRoundValues(project) else { return false }
         let snippets = NeutralOrder.sorted(round.submissions, in: project.slug, round: round.number)
-        return [
-            "number": round.number.value,
-            "closesISO": round.closes.iso8601,
-            "closesDisplay": Display.time(round.closes),
-            "timeLeft": Display.timeLeft(from: site.now, to: round.closes),
-            "progressPercent": Int((Schedule.progress(of: round, now: site.now) * 100).rounded(.down)),
-            "snippetsLabel": Display.count(round.submissions.count, "snippet"),
-            "ballotsLabel": Display.count(round.ballots.count, "ballot"),
-            "hasSnippets": !snippets.isEmpty,
-            "snippets": snippets.map { snippet($0, of: project, in: round.number, on: SitePath.project(project.slug)) },
-        ] as [String: Any]
+        values["timeLeft"] = Display.timeLeft(from: site.now, to: round.closes)
+        values["progressPercent"] = Int((Schedule.progress(of: round, now: site.now) * 100).rounded(.down))
+        values["ballotsLabel"] = Display.count(round.ballots.count, "ballot")
+        values["hasSnippets"] = !snippets.isEmpty
+        values["snippets"] = snippets.map { snippet($0, of: project, in: round.number, on: SitePath.project(project.slug)) }
+        return values
     }
 
     /// A project as a card in a list.
@@ -56,21 +53,21 @@ struct ProjectPages {
             "hasTags": !project.tags.isEmpty,
             "tags": TagPages(site: site).links(project.tags),
             "excerptHTML": Self.firstParagraph(of: Markdown.html(project.starter) { _ in .text }),
-            "openRound": cardRoundValues(project),
+            "openRound": cardRoundValues(project) ?? false,
         ]
     }
 
     /// A card's open round: its number, deadline and snippet count. Not the time left or the
     /// ballots, so that a list of stories changes when a story does, not with the clock or with
     /// every ballot, and not the snippets, which no card shows.
-    func cardRoundValues(_ project: Project) -> Any {
-        guard let round = project.openRound, !site.isComplete(project) else { return false }
+    func cardRoundValues(_ project: Project) -> [String: Any]? {
+        guard let round = project.openRound, !site.isComplete(project) else { return nil }
         return [
             "number": round.number.value,
             "closesISO": round.closes.iso8601,
             "closesDisplay": Display.time(round.closes),
             "snippetsLabel": Display.count(round.submissions.count, "snippet"),
-        ] as [String: Any]
+        ]
     }
 
     /// The values of a project's own page.
