@@ -58,19 +58,27 @@ public struct SiteBuilder {
     let evidence: IdentityEvidence
     /// What identifies each project's files, by slug (see `SiteModel.projectKeys`).
     let projectKeys: [Slug: String]
+    let replay: Replay?
+
+    /// Every closed round's tally re-run, as `TallyTimeline(content:evidence:).replayExplained()`
+    /// gives it for this builder's content and evidence: a caller that kept the result of an
+    /// earlier build for the same files hands it over instead of re-running a replay that can't
+    /// be split (`ReplayCache`). Called once, on a thread of its own.
+    public typealias Replay = () -> [TallyTimeline.Replayed]
 
     /// `projectKeys` names the files each project was read from: equal keys in two builds must
     /// mean the same files with the same contents. A project without one has its pages worked
     /// out in full at every build.
     public init(
         content: Content, theme: Theme, now: Timestamp, evidence: IdentityEvidence = IdentityEvidence(),
-        projectKeys: [Slug: String] = [:]
+        projectKeys: [Slug: String] = [:], replay: Replay? = nil
     ) {
         self.content = content
         self.theme = theme
         self.now = now
         self.evidence = evidence
         self.projectKeys = projectKeys
+        self.replay = replay
     }
 
     /// The images, by path inside the content directory, that the site carries at the same path:
@@ -100,7 +108,8 @@ public struct SiteBuilder {
         progress: ((Int, Int) -> Void)? = nil, phase: ((String) -> Void)? = nil, memory: PageMemory? = nil,
         emit: ([OutputFile]) throws(Diagnostics) -> Void
     ) throws(Diagnostics) -> Int {
-        let site = SiteModel(content: content, now: now, evidence: evidence, html: Markdown.html, projectKeys: projectKeys)
+        let site = SiteModel(
+            content: content, now: now, evidence: evidence, html: Markdown.html, projectKeys: projectKeys, replay: replay)
         phase?("model")
         var jobs: [PageJob] = []
         jobs += HomePages(site: site).jobs()

@@ -51,6 +51,18 @@ import Testing
         #expect(karma(history, "fay").breakdown == "0")
     }
 
+    @Test func aKarmaOnlyHistoryCountsTheSameKarmaWithoutPairs() {
+        var full = VotingHistory(), karmaOnly = VotingHistory()
+        for _ in 0..<2 {
+            full.record(round)
+            karmaOnly.recordKarma(round)
+        }
+        #expect(!full.pairs.isEmpty)
+        #expect(karmaOnly.pairs.isEmpty)
+        #expect(karmaOnly.karma == full.karma)
+        #expect(karmaOnly.roundsRecorded == 2)
+    }
+
     @Test func aBallotForOnlyTheVotersOwnSnippetEarnsNoKarma() {
         var round = round
         round.ballots = [

@@ -70,8 +70,9 @@ struct SiteRun {
         let layout = game.layout
         try Self.checkOutput(out, content: layout.root, templates: templates ?? Self.templatesBeside(global.content))
         let templatesFolder = templates ?? Self.existingFolder(Self.templatesBeside(global.content))
+        let head = BuildStamp.head(of: layout)
         let key = BuildStamp.key(
-            now: game.now, out: Self.resolved(out), templates: templatesFolder.map(Self.resolved), layout: layout)
+            now: game.now, out: Self.resolved(out), templates: templatesFolder.map(Self.resolved), head: head)
         let stamp = BuildStamp.load(layout)
         if let stamp, stamp.isCurrent(key: key) {
             lap("check")
@@ -102,8 +103,17 @@ struct SiteRun {
         for project in content.projects {
             projectKeys[project.slug] = contentBefore?.subtreeDigest("projects/\(project.slug)")
         }
+        // Ballots and snippets land in open rounds, which the replay of the closed ones never
+        // reads: after one, the last build's replay is taken as it was.
         let builder = SiteBuilder(
-            content: content, theme: theme, now: game.now, evidence: evidence, projectKeys: projectKeys)
+            content: content, theme: theme, now: game.now, evidence: evidence, projectKeys: projectKeys,
+            replay: {
+                let replayCache = contentBefore.flatMap { ReplayCache(layout: layout, inventory: $0, content: content, head: head) }
+                if let kept = replayCache?.load(for: content) { return kept }
+                let replayed = TallyTimeline(content: content, evidence: evidence).replayExplained()
+                replayCache?.save(replayed)
+                return replayed
+            })
         // Each batch is written as soon as it is rendered, then dropped.
         let staging = try SiteWriter.Staging(output: out)
         var pages = 0, count = 0

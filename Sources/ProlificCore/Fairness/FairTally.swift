@@ -16,6 +16,10 @@ public enum FairTally {
         public var habit: Double
         public var record: VotingHistory.PairRecord
         public var mutual: Bool
+
+        public init(id: SubmissionID, weight: Double, habit: Double, record: VotingHistory.PairRecord, mutual: Bool) {
+            (self.id, self.weight, self.habit, self.record, self.mutual) = (id, weight, habit, record, mutual)
+        }
     }
 
     /// One ballot, weighed.
@@ -30,9 +34,21 @@ public enum FairTally {
         public var weight: Double
         public var shares: [Share]
 
+        public init(
+            voter: Handle, karma: Karma, ageDays: Double, base: Double, factors: [Factor], weight: Double, shares: [Share]
+        ) {
+            (self.voter, self.karma, self.ageDays, self.base) = (voter, karma, ageDays, base)
+            (self.factors, self.weight, self.shares) = (factors, weight, shares)
+        }
+
         public struct Factor: Hashable, Sendable {
             public var value: Double
             public var reason: String
+
+            public init(value: Double, reason: String) {
+                self.value = value
+                self.reason = reason
+            }
         }
 
         /// The whole explanation in one line of plain words.
@@ -60,6 +76,10 @@ public enum FairTally {
         public var record: TallyRecord
         public var winner: SubmissionID?
         public var ballots: [WeightedBallot]
+
+        public init(record: TallyRecord, winner: SubmissionID?, ballots: [WeightedBallot]) {
+            (self.record, self.winner, self.ballots) = (record, winner, ballots)
+        }
     }
 
     public static func count(_ round: Round, slug: Slug, context: TallyContext) -> Outcome {

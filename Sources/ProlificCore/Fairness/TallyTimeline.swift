@@ -86,12 +86,16 @@ public struct TallyTimeline: Sendable {
     }
 
     /// One closed round re-tallied: the outcome, and for fair rounds every vote's weight and reasons.
-    public struct Replayed: Sendable {
+    public struct Replayed: Sendable, Hashable {
         public var slug: Slug
         public var round: Round
         public var outcome: Tally.Outcome
         /// nil for rounds decided by the plain count.
         public var explained: FairTally.Outcome?
+
+        public init(slug: Slug, round: Round, outcome: Tally.Outcome, explained: FairTally.Outcome?) {
+            (self.slug, self.round, self.outcome, self.explained) = (slug, round, outcome, explained)
+        }
     }
 
     /// `replay`, keeping the fair tally's explanations (for round pages and audits).

@@ -28,6 +28,10 @@ public struct VotingHistory: Sendable {
         /// of the other voters who approved the author's snippet, leaving out voters who already
         /// had a habit towards the author.
         public var expected = 0.0
+
+        public init(chances: Int = 0, backs: Int = 0, expected: Double = 0) {
+            (self.chances, self.backs, self.expected) = (chances, backs, expected)
+        }
     }
 
     // Handles are interned to small numbers and pairs keyed by one 64-bit number: a history of
@@ -97,6 +101,17 @@ public struct VotingHistory: Sendable {
     /// Adds a closed round: its snippets, its valid ballots and its winner. Snippets hidden when
     /// it closed are left out, as its tally left them out.
     public mutating func record(_ round: Round) {
+        record(round, habits: true)
+    }
+
+    /// Adds a closed round to the karma only, leaving out the voter–author records: what
+    /// standings need, at a fraction of the cost (the records of a large game are a dictionary of
+    /// a million pairs). Such a history must not weigh votes.
+    public mutating func recordKarma(_ round: Round) {
+        record(round, habits: false)
+    }
+
+    private mutating func record(_ round: Round, habits: Bool) {
         let round = Moderation.counted(round)
         roundsRecorded += 1
         var authors: [SubmissionID: Int32] = [:]
@@ -119,7 +134,7 @@ public struct VotingHistory: Sendable {
             backed.append((voter, chosen))
             karmaByID[Int(voter)].ballots += 1
         }
-        guard backed.count > 1 else { return }
+        guard habits, backed.count > 1 else { return }
         // The crowd for an author is the voters without a habit towards them (as of before this
         // round): a group that backs an author together can't raise its own expectation.
         var updates: [(UInt64, PairRecord)] = []

@@ -31,7 +31,7 @@ public struct Standing: Sendable {
             history.recordProject(owner: project.owner)
             counts[project.owner, default: Counts()].projects += 1
             for round in project.rounds {
-                if !round.isOpen { history.record(round) }
+                if !round.isOpen { history.recordKarma(round) }
                 for submission in round.submissions { counts[submission.author, default: Counts()].snippets += 1 }
                 for ballot in round.ballots { counts[ballot.voter, default: Counts()].ballots += 1 }
                 if let winner = round.winningSubmission { counts[winner.author, default: Counts()].wins += 1 }

@@ -5,6 +5,7 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
+import Crypto
 import ProlificCore
 
 /// What a folder held, entry by entry, with each entry's metadata: enough to tell later, by
@@ -184,6 +185,38 @@ public struct FileInventory: Sendable, Equatable {
     /// `subtreeKey(path)` in 64 hex digits (SHA-256): short enough to keep for every project.
     public func subtreeDigest(_ path: String) -> String? {
         subtreeKey(path).map(RoundSeal.sha256)
+    }
+
+    /// What identifies every entry but those `isLeftOut` names (by path relative to `root`), in 64
+    /// hex digits (SHA-256 of their paths and metadata): the same digest from two inventories
+    /// means the same files with the same contents, apart from those left out. nil when an entry
+    /// it covers is racy.
+    public func digest(leavingOut isLeftOut: (ArraySlice<UInt8>) -> Bool) -> String? {
+        var hasher = SHA256()
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(1 << 16)
+        var racy = false
+        func add(_ path: ArraySlice<UInt8>, _ stamp: Stamp) {
+            buffer += path
+            buffer.append(0)
+            for value in [stamp.kind, stamp.inode, stamp.size, stamp.modified, stamp.changed] {
+                withUnsafeBytes(of: value.littleEndian) { buffer += $0 }
+            }
+            if buffer.count >= 1 << 16 {
+                hasher.update(data: buffer)
+                buffer.removeAll(keepingCapacity: true)
+            }
+        }
+        // The root's own times are left out, as `isUnchanged` leaves them: its entries are listed.
+        forEachStamped { path, stamp in
+            guard !racy, !isLeftOut(path) else { return }
+            if stamp == .never { racy = true }
+            add(path, stamp)
+        }
+        guard !racy else { return nil }
+        hasher.update(data: buffer)
+        let hex = Array("0123456789abcdef".utf8)
+        return String(decoding: hasher.finalize().flatMap { [hex[Int($0 >> 4)], hex[Int($0 & 0x0f)]] }, as: UTF8.self)
     }
 
     /// Whether every entry still has the metadata it had: nothing added, removed or written.

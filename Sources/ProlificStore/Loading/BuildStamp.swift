@@ -52,15 +52,20 @@ public struct BuildStamp: Sendable {
     /// The non-file inputs of a build: the running binary (its inode, size and time: a rebuilt
     /// prolific may render differently), the moment, the output and templates folders as given,
     /// and the commit git's evidence comes from ("" outside a repository).
-    public static func key(now: Timestamp, out: String, templates: String?, layout: ContentLayout) -> [String] {
-        let head = GitProcess.run(["rev-parse", "--verify", "--quiet", "HEAD"], in: layout.root)
-        return [
+    public static func key(now: Timestamp, out: String, templates: String?, head: String) -> [String] {
+        [
             "binary \(runningBinary ?? "unknown")",
             "now \(now.iso8601)",
             "out \(out)",
             "templates \(templates ?? "(built-in)")",
-            "git \(head.flatMap { $0.succeeded ? $0.text : nil } ?? "")",
+            "git \(head)",
         ]
+    }
+
+    /// The commit git's `HEAD` names in the content directory's repository, "" outside one.
+    public static func head(of layout: ContentLayout) -> String {
+        let head = GitProcess.run(["rev-parse", "--verify", "--quiet", "HEAD"], in: layout.root)
+        return head.flatMap { $0.succeeded ? $0.text : nil } ?? ""
     }
 
     /// The running binary as its inode, size and modification time: a rebuilt prolific may read

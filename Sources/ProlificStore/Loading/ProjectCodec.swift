@@ -45,7 +45,7 @@ struct ProjectCodec {
     /// Reads a project from where `r` is, leaving it just after.
     func decode(from r: inout BinaryReader) -> Project? {
         guard let slug = r.text().flatMap(Slug.init), let title = r.text(), let owner = r.text().flatMap(Handle.init),
-            let created = time(&r), let limit = r.signed(), let length = r.signed().flatMap(TimeSpan.init(seconds:)),
+            let created = r.time(), let limit = r.signed(), let length = r.signed().flatMap(TimeSpan.init(seconds:)),
             let tagCount = r.shortCount()
         else { return nil }
         var tags: [String] = []
@@ -75,13 +75,13 @@ struct ProjectCodec {
         w.signed(round.opened.secondsSinceEpoch)
         w.signed(round.closes.secondsSinceEpoch)
         optional(round.closed, &w) { $0.signed($1.secondsSinceEpoch) }
-        optional(round.winner, &w) { submissionID($1, &$0) }
+        optional(round.winner, &w) { $0.submissionID($1) }
         optional(round.tally, &w) { w, tally in
             w.text(tally.method)
             w.signed(Int64(tally.ballots))
             w.varint(UInt64(tally.scores.count))
             for score in tally.scores {
-                submissionID(score.id, &w)
+                w.submissionID(score.id)
                 w.varint(score.score.bitPattern)
             }
         }
@@ -92,7 +92,7 @@ struct ProjectCodec {
         }
         w.varint(UInt64(round.hidden.count))
         for h in round.hidden {
-            submissionID(h.id, &w)
+            w.submissionID(h.id)
             w.text(h.by)
             w.signed(h.at.secondsSinceEpoch)
             w.text(h.reason)
@@ -110,7 +110,7 @@ struct ProjectCodec {
         let submissions = layout.submissionsFolder(slug, round.number)
         w.varint(UInt64(round.submissions.count))
         for s in round.submissions {
-            submissionID(s.id, &w)
+            w.submissionID(s.id)
             w.text(s.author.rawValue)
             w.signed(s.submitted.secondsSinceEpoch)
             w.flag(s.ending)
@@ -123,20 +123,20 @@ struct ProjectCodec {
             w.text(b.voter.rawValue)
             w.signed(b.cast.secondsSinceEpoch)
             w.varint(UInt64(b.choices.count))
-            for choice in b.choices { submissionID(choice, &w) }
+            for choice in b.choices { w.submissionID(choice) }
             writeOrigin(b.origin, isExpected: Self.isPath(b.origin.path, in: votes, b.voter.rawValue, ".yml"), &w)
         }
     }
 
     private func decodeRound(of slug: Slug, _ r: inout BinaryReader) -> Round? {
-        guard let number = r.varint().flatMap({ RoundNumber(Int(clamping: $0)) }), let opened = time(&r),
-            let closes = time(&r), let closed = optional(&r, { time(&$0) }),
-            let winner = optional(&r, { submissionID(&$0) }),
+        guard let number = r.varint().flatMap({ RoundNumber(Int(clamping: $0)) }), let opened = r.time(),
+            let closes = r.time(), let closed = optional(&r, { $0.time() }),
+            let winner = optional(&r, { $0.submissionID() }),
             let tally = optional(&r, { r -> TallyRecord? in
                 guard let method = r.text(), let ballots = r.signed(), let count = r.shortCount(minimumSize: 3) else { return nil }
                 var scores: [TallyRecord.Score] = []
                 for _ in 0..<count {
-                    guard let id = submissionID(&r), let bits = r.varint() else { return nil }
+                    guard let id = r.submissionID(), let bits = r.varint() else { return nil }
                     scores.append(TallyRecord.Score(id: id, score: Double(bitPattern: bits)))
                 }
                 return TallyRecord(method: method, ballots: Int(ballots), scores: scores)
@@ -145,13 +145,13 @@ struct ProjectCodec {
         else { return nil }
         var extensions: [Round.Extension] = []
         for _ in 0..<extensionCount {
-            guard let at = time(&r), let from = time(&r) else { return nil }
+            guard let at = r.time(), let from = r.time() else { return nil }
             extensions.append(Round.Extension(at: at, from: from))
         }
         guard let hiddenCount = r.shortCount(minimumSize: 4) else { return nil }
         var hidden: [Round.Hidden] = []
         for _ in 0..<hiddenCount {
-            guard let id = submissionID(&r), let by = r.text(), let at = time(&r), let reason = r.text() else { return nil }
+            guard let id = r.submissionID(), let by = r.text(), let at = r.time(), let reason = r.text() else { return nil }
             hidden.append(Round.Hidden(id: id, by: by, at: at, reason: reason))
         }
         guard
@@ -174,7 +174,7 @@ struct ProjectCodec {
         let submissions = layout.submissionsFolder(slug, number)
         round.submissions.reserveCapacity(submissionCount)
         for _ in 0..<submissionCount {
-            guard let id = submissionID(&r), let author = r.text().flatMap(Handle.init), let submitted = time(&r),
+            guard let id = r.submissionID(), let author = r.text().flatMap(Handle.init), let submitted = r.time(),
                 let ending = r.flag(), let body = r.text(), let origin = readOrigin(&r, expected: "\(submissions)/\(id).md")
             else { return nil }
             round.submissions.append(
@@ -186,12 +186,12 @@ struct ProjectCodec {
         let votes = layout.votesFolder(slug, number)
         round.ballots.reserveCapacity(ballotCount)
         for _ in 0..<ballotCount {
-            guard let voter = r.text().flatMap(Handle.init), let cast = time(&r), let choiceCount = r.shortCount(minimumSize: 2)
+            guard let voter = r.text().flatMap(Handle.init), let cast = r.time(), let choiceCount = r.shortCount(minimumSize: 2)
             else { return nil }
             var choices: [SubmissionID] = []
             choices.reserveCapacity(choiceCount)
             for _ in 0..<choiceCount {
-                guard let id = submissionID(&r) else { return nil }
+                guard let id = r.submissionID() else { return nil }
                 choices.append(id)
             }
             guard let origin = readOrigin(&r, expected: "\(votes)/\(voter).yml") else { return nil }
@@ -201,26 +201,6 @@ struct ProjectCodec {
     }
 
     // MARK: Parts
-
-    /// An id as its author and time: no digits to format or parse.
-    private func submissionID(_ id: SubmissionID, _ w: inout BinaryWriter) {
-        w.text(id.author.rawValue)
-        w.signed(id.time.secondsSinceEpoch)
-    }
-
-    private func submissionID(_ r: inout BinaryReader) -> SubmissionID? {
-        guard let author = r.text().flatMap(Handle.init), let moment = time(&r) else { return nil }
-        return SubmissionID(author: author, time: moment)
-    }
-
-    /// A moment, which must have a year of at most four digits (content has 1970 to 9999): the
-    /// calendar arithmetic that spells a time (an id's digits, a page's date) would overflow on
-    /// one near the ends of `Int64`.
-    private func time(_ r: inout BinaryReader) -> Timestamp? {
-        guard let seconds = r.signed() else { return nil }
-        let time = Timestamp(secondsSinceEpoch: seconds)
-        return time.hasFourDigitYear ? time : nil
-    }
 
     /// Whether `path` is `folder/` followed by `parts`, without building it (every ballot and
     /// snippet asks).
@@ -291,5 +271,29 @@ struct ProjectCodec {
         guard present else { return .some(nil) }
         guard let value = body(&r) else { return nil }
         return .some(value)
+    }
+}
+
+extension BinaryWriter {
+    /// An id as its author and time: no digits to format or parse.
+    mutating func submissionID(_ id: SubmissionID) {
+        text(id.author.rawValue)
+        signed(id.time.secondsSinceEpoch)
+    }
+}
+
+extension BinaryReader {
+    mutating func submissionID() -> SubmissionID? {
+        guard let author = text().flatMap(Handle.init), let moment = time() else { return nil }
+        return SubmissionID(author: author, time: moment)
+    }
+
+    /// A moment, which must have a year of at most four digits (content has 1970 to 9999): the
+    /// calendar arithmetic that spells a time (an id's digits, a page's date) would overflow on
+    /// one near the ends of `Int64`.
+    mutating func time() -> Timestamp? {
+        guard let seconds = signed() else { return nil }
+        let time = Timestamp(secondsSinceEpoch: seconds)
+        return time.hasFourDigitYear ? time : nil
     }
 }

@@ -1,0 +1,145 @@
+import ProlificCore
+
+/// The binary form of a replay (`TallyTimeline.Replayed`, without its rounds) for `ReplayCache`:
+/// numbers as varints, scores and weights as their exact bits, so a decoded replay renders the
+/// same bytes as the one that was encoded.
+enum ReplayCodec {
+    static func encode(_ replayed: [TallyTimeline.Replayed], into w: inout BinaryWriter) {
+        w.varint(UInt64(replayed.count))
+        for result in replayed {
+            w.text(result.slug.rawValue)
+            w.varint(UInt64(result.round.number.value))
+            encode(result.outcome.record, result.outcome.winner, &w)
+            w.flag(result.explained != nil)
+            guard let explained = result.explained else { continue }
+            encode(explained.record, explained.winner, &w)
+            w.varint(UInt64(explained.ballots.count))
+            for ballot in explained.ballots { encode(ballot, &w) }
+        }
+    }
+
+    /// The replay, each result joined to its round in `rounds` (by "slug/NNNN"); nil when
+    /// anything is malformed or names a round `rounds` doesn't have.
+    static func decode(from r: inout BinaryReader, rounds: [String: Round]) -> [TallyTimeline.Replayed]? {
+        guard let count = r.shortCount(minimumSize: 8) else { return nil }
+        var replayed: [TallyTimeline.Replayed] = []
+        replayed.reserveCapacity(count)
+        for _ in 0..<count {
+            guard let slug = r.text().flatMap(Slug.init), let n = r.varint(), n <= UInt64(Int.max),
+                let number = RoundNumber(Int(n)), let round = rounds["\(slug)/\(number.folderName)"],
+                let (record, winner) = outcome(&r), let isExplained = r.flag()
+            else { return nil }
+            var explained: FairTally.Outcome?
+            if isExplained {
+                guard let (record, winner) = outcome(&r), let ballotCount = r.shortCount(minimumSize: 40) else { return nil }
+                var ballots: [FairTally.WeightedBallot] = []
+                ballots.reserveCapacity(ballotCount)
+                for _ in 0..<ballotCount {
+                    guard let ballot = weightedBallot(&r) else { return nil }
+                    ballots.append(ballot)
+                }
+                explained = FairTally.Outcome(record: record, winner: winner, ballots: ballots)
+            }
+            replayed.append(
+                TallyTimeline.Replayed(
+                    slug: slug, round: round, outcome: Tally.Outcome(record: record, winner: winner), explained: explained))
+        }
+        return replayed
+    }
+
+    // MARK: Parts
+
+    private static func encode(_ record: TallyRecord, _ winner: SubmissionID?, _ w: inout BinaryWriter) {
+        w.text(record.method)
+        w.varint(UInt64(record.ballots))
+        w.varint(UInt64(record.scores.count))
+        for score in record.scores {
+            w.submissionID(score.id)
+            w.double(score.score)
+        }
+        w.flag(winner != nil)
+        if let winner { w.submissionID(winner) }
+    }
+
+    private static func outcome(_ r: inout BinaryReader) -> (TallyRecord, SubmissionID?)? {
+        guard let method = r.text(), let ballots = r.varint(), ballots <= UInt64(Int.max),
+            let scoreCount = r.shortCount(minimumSize: 10)
+        else { return nil }
+        var scores: [TallyRecord.Score] = []
+        scores.reserveCapacity(scoreCount)
+        for _ in 0..<scoreCount {
+            guard let id = r.submissionID(), let score = r.double() else { return nil }
+            scores.append(TallyRecord.Score(id: id, score: score))
+        }
+        guard let hasWinner = r.flag() else { return nil }
+        var winner: SubmissionID?
+        if hasWinner {
+            guard let id = r.submissionID() else { return nil }
+            winner = id
+        }
+        return (TallyRecord(method: method, ballots: Int(ballots), scores: scores), winner)
+    }
+
+    private static func encode(_ ballot: FairTally.WeightedBallot, _ w: inout BinaryWriter) {
+        w.text(ballot.voter.rawValue)
+        for value in [ballot.karma.snippets, ballot.karma.ballots, ballot.karma.wins, ballot.karma.projects] {
+            w.varint(UInt64(value))
+        }
+        w.double(ballot.ageDays)
+        w.double(ballot.base)
+        w.varint(UInt64(ballot.factors.count))
+        for factor in ballot.factors {
+            w.double(factor.value)
+            w.text(factor.reason)
+        }
+        w.double(ballot.weight)
+        w.varint(UInt64(ballot.shares.count))
+        for share in ballot.shares {
+            w.submissionID(share.id)
+            w.double(share.weight)
+            w.double(share.habit)
+            w.varint(UInt64(share.record.chances))
+            w.varint(UInt64(share.record.backs))
+            w.double(share.record.expected)
+            w.flag(share.mutual)
+        }
+    }
+
+    private static func weightedBallot(_ r: inout BinaryReader) -> FairTally.WeightedBallot? {
+        guard let voter = r.text().flatMap(Handle.init), let karma = karma(&r), let ageDays = r.double(),
+            let base = r.double(), let factorCount = r.shortCount(minimumSize: 9)
+        else { return nil }
+        var factors: [FairTally.WeightedBallot.Factor] = []
+        for _ in 0..<factorCount {
+            guard let value = r.double(), let reason = r.text() else { return nil }
+            factors.append(.init(value: value, reason: reason))
+        }
+        guard let weight = r.double(), let shareCount = r.shortCount(minimumSize: 30) else { return nil }
+        var shares: [FairTally.Share] = []
+        shares.reserveCapacity(shareCount)
+        for _ in 0..<shareCount {
+            guard let id = r.submissionID(), let shareWeight = r.double(), let habit = r.double(), let chances = count(&r),
+                let backs = count(&r), let expected = r.double(), let mutual = r.flag()
+            else { return nil }
+            shares.append(
+                FairTally.Share(
+                    id: id, weight: shareWeight, habit: habit,
+                    record: VotingHistory.PairRecord(chances: chances, backs: backs, expected: expected), mutual: mutual))
+        }
+        return FairTally.WeightedBallot(
+            voter: voter, karma: karma, ageDays: ageDays, base: base, factors: factors, weight: weight, shares: shares)
+    }
+
+    private static func karma(_ r: inout BinaryReader) -> Karma? {
+        guard let snippets = count(&r), let ballots = count(&r), let wins = count(&r), let projects = count(&r) else {
+            return nil
+        }
+        return Karma(snippets: snippets, ballots: ballots, wins: wins, projects: projects)
+    }
+
+    /// A count or tally of things, which fits in an `Int`.
+    private static func count(_ r: inout BinaryReader) -> Int? {
+        guard let value = r.varint(), value <= UInt64(Int.max) else { return nil }
+        return Int(value)
+    }
+}

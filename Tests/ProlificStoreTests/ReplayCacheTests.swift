@@ -1,0 +1,116 @@
+import Foundation
+import ProlificCore
+import Testing
+
+@testable import ProlificStore
+
+/// A build takes the replay of every closed round from `.prolific/replay.cache` while nothing but
+/// open rounds changed; what it gets must always be what replaying the files gives.
+@Suite struct ReplayCacheTests {
+    /// sun's round 1 closed by the fair tally, moon's round 1 open with a snippet and a ballot.
+    func world() throws -> Playground {
+        let world = try Playground()
+        try world.standardSetup()
+        _ = try world.game("2026-11-01T00:00:00Z").newProject(
+            Game.ProjectRequest(slug: Make.slug("sun"), title: "Sun", owner: Make.handle("bob"), rounds: 3, starter: "Hot."))
+        _ = try world.game("2026-11-02T00:00:00Z").submit(to: Make.slug("sun"), by: Make.handle("ann"), ending: false, body: "A.")
+        _ = try world.game("2026-11-02T01:00:00Z").submit(to: Make.slug("sun"), by: Make.handle("cat"), ending: false, body: "C.")
+        _ = try world.game("2026-11-03T00:00:00Z").vote(in: Make.slug("sun"), by: Make.handle("bob"), for: ["ann-20261102000000"])
+        _ = try world.game("2026-11-04T00:00:00Z").close(Make.slug("sun"))
+        _ = try world.game("2026-11-05T00:00:00Z").submit(to: Make.slug("moon"), by: Make.handle("ann"), ending: false, body: "M.")
+        _ = try world.game("2026-11-05T01:00:00Z").vote(in: Make.slug("moon"), by: Make.handle("cat"), for: ["ann-20261105000000"])
+        return world
+    }
+
+    /// The content as it is now, and a cache for it, every entry vouched for (no racy window: the
+    /// files of a test were all written this second).
+    func cache(_ world: Playground, head: String = "", binary: String = "1 2 3") throws -> (Content, ReplayCache?) {
+        let content = try #require(world.reader.loadAll().0)
+        let inventory = try #require(FileInventory.take(of: world.root, skipping: [".prolific", ".git"], racyAfter: .max))
+        return (content, ReplayCache(layout: ContentLayout(root: world.root), inventory: inventory, content: content, head: head, binary: binary))
+    }
+
+    /// The replay saved with a mark no replay gives, so a load that finds it proves the cache answered.
+    func saveMarked(_ world: Playground) throws -> [TallyTimeline.Replayed] {
+        let (content, cache) = try cache(world)
+        var replayed = TallyTimeline(content: content).replayExplained()
+        try #require(replayed.count == 1 && replayed[0].explained != nil)
+        replayed[0].outcome.record.ballots = 99
+        try #require(cache).save(replayed)
+        return replayed
+    }
+
+    @Test func aReplayRoundTripsThroughItsBytesWithEveryField() throws {
+        let world = try world()
+        let (content, cache) = try cache(world)
+        let cacheValue = try #require(cache)
+        var replayed = TallyTimeline(content: content).replayExplained()
+        var explained = try #require(replayed[0].explained)
+        // Every field the real replay leaves at its default, set.
+        let id = Make.id("cat-20261102010000")
+        explained.ballots[0].factors = [.init(value: 0.5, reason: "one of 2 voters committed by the same git identity")]
+        explained.ballots[0].shares.append(
+            FairTally.Share(
+                id: id, weight: 1.0 / 3.0, habit: 0.25, record: VotingHistory.PairRecord(chances: 7, backs: 6, expected: 2.5),
+                mutual: true))
+        explained.winner = nil
+        replayed[0].explained = explained
+        replayed.append(TallyTimeline.Replayed(slug: replayed[0].slug, round: replayed[0].round, outcome: replayed[0].outcome, explained: nil))
+        cacheValue.save(replayed)
+        #expect(cacheValue.load(for: content) == replayed)
+    }
+
+    @Test func aBallotOrSnippetInAnOpenRoundKeepsTheReplay() throws {
+        let world = try world()
+        let marked = try saveMarked(world)
+        #expect(try cache(world).1?.load(for: try cache(world).0) == marked, "the same files")
+
+        _ = try world.game("2026-11-05T02:00:00Z").vote(in: Make.slug("moon"), by: Make.handle("bob"), for: ["ann-20261105000000"])
+        _ = try world.game("2026-11-05T03:00:00Z").submit(to: Make.slug("moon"), by: Make.handle("cat"), ending: false, body: "N.")
+        let (content, cache) = try cache(world)
+        let kept = try #require(cache?.load(for: content))
+        #expect(kept == marked)
+    }
+
+    @Test func aChangeOutsideOpenRoundsReplaysAgain() throws {
+        let world = try world()
+        _ = try saveMarked(world)
+        // Git's history and the binary are read through the key, not the files.
+        #expect(try cache(world, head: "abc").1?.load(for: try cache(world).0) == nil, "another commit")
+        #expect(try cache(world, binary: "1 2 4").1?.load(for: try cache(world).0) == nil, "another binary")
+
+        let profile = "Content/users/ann.md"
+        let before = try world.directory.read(profile)
+        try world.directory.write(before.replacingOccurrences(of: "2026-10-01", with: "2026-09-01"), to: profile)
+        #expect(try cache(world).1?.load(for: try cache(world).0) == nil, "a player joined earlier")
+        try world.directory.write(before, to: profile)
+
+        _ = try saveMarked(world)
+        _ = try world.game("2026-11-06T00:00:00Z").close(Make.slug("moon"))
+        #expect(try cache(world).1?.load(for: try cache(world).0) == nil, "a round closed")
+    }
+
+    @Test func aTornCacheOrOneNamingAnotherRoundIsAMiss() throws {
+        let world = try world()
+        _ = try saveMarked(world)
+        let (content, cache) = try cache(world)
+        let path = "\(world.root)/\(ReplayCache.file)"
+        let good = try Data(contentsOf: URL(fileURLWithPath: path))
+        for damage in [good.prefix(good.count - 1), good.prefix(16), Data(count: good.count), good.dropLast(8) + Data(count: 8)] {
+            try damage.write(to: URL(fileURLWithPath: path))
+            #expect(cache?.load(for: content) == nil)
+        }
+        try good.write(to: URL(fileURLWithPath: path))
+        var without = content
+        without.projects.removeAll { $0.slug == Make.slug("sun") }
+        #expect(cache?.load(for: without) == nil, "sun's round is not in the content")
+    }
+
+    @Test func racyFilesGiveNoCache() throws {
+        let world = try world()
+        let layout = ContentLayout(root: world.root)
+        let content = try #require(world.reader.loadAll().0)
+        let inventory = try #require(BuildStamp.inventory(of: layout))
+        #expect(ReplayCache(layout: layout, inventory: inventory, content: content, head: "") == nil, "written this second")
+    }
+}
