@@ -136,10 +136,9 @@ public struct SiteBuilder {
                     let path = job.context.path
                     func kept(_ fingerprint: [UInt8]?) -> Bool { memory?.keeps(path, fingerprint) ?? false }
                     // By its inputs, the page's values are worked out only if it has changed.
-                    if let inputs = job.inputs?(),
-                        let fingerprint = PageFingerprint.of(
-                            template: job.template, common: job.context.values([:]), inputs: inputs, theme: theme.digest)
-                    {
+                    if var inputs = job.inputs?() {
+                        inputs.add(job.context)
+                        let fingerprint = PageFingerprint.of(template: job.template, inputs: inputs, theme: theme.digest)
                         if kept(fingerprint) { return OutputFile.kept(path, fingerprint: fingerprint) }
                         let values = job.context.values(job.values())
                         return OutputFile(path: path, contents: try theme.render(job.template, values), fingerprint: fingerprint)

@@ -1,3 +1,4 @@
+import ProlificCore
 import Testing
 
 @testable import ProlificSite
@@ -75,5 +76,67 @@ import Testing
         #expect(fingerprint(["tags": Set(["a", "b"])]) == nil)
         #expect(fingerprint(["thing": Custom()]) == nil)
         #expect(fingerprint(["list": [Custom()]]) == nil)
+    }
+
+    func inputs(_ build: (inout PageInputs) -> Void) -> [UInt8] {
+        var inputs = PageInputs()
+        build(&inputs)
+        return PageFingerprint.of(template: "round", inputs: inputs, theme: theme)
+    }
+
+    /// Typed inputs carry each value's type and each text's and list's length.
+    @Test func inputsKeepValuesApart() {
+        let all = [
+            inputs { $0.add("a"); $0.add("bc") },
+            inputs { $0.add("ab"); $0.add("c") },
+            inputs { $0.add(Optional<String>.none) },
+            inputs { $0.add(Optional("")) },
+            inputs { $0.add("") },
+            inputs { $0.add(1) },
+            inputs { $0.add(1.0) },
+            inputs { $0.add(true) },
+            inputs { $0.list(2); $0.add("a"); $0.add("b") },
+            inputs { $0.list(1); $0.add("a"); $0.add("b") },
+            inputs { _ in },
+        ]
+        #expect(Set(all).count == all.count)
+        #expect(inputs { $0.add("a"); $0.add("bc") } == all[0])
+        // Fingerprints by inputs live apart from fingerprints by values.
+        #expect(PageFingerprint.of(template: "round", values: [:], theme: theme) != inputs { _ in })
+    }
+
+    /// A page's context in its inputs changes wherever the values every page has change, and
+    /// only there: the moment counts only on the pages that show it.
+    @Test func aContextInItsInputsChangesWhereItsValuesDo() throws {
+        let base = PageContext(
+            site: .defaults(title: "Moon", baseURL: "https://moon.example/"), now: Timestamp(secondsSinceEpoch: 1_800_000_000),
+            path: "projects/sea/index.html", title: "Sea", description: "A story.", section: .stories)
+        func fingerprints(_ context: PageContext) throws -> ([UInt8], [UInt8]) {
+            (try #require(PageFingerprint.of(template: "project", values: context.values([:]), theme: theme)),
+             inputs { $0.add(context) })
+        }
+        let (values, described) = try fingerprints(base)
+        var changes: [PageContext] = []
+        for change in [
+            { (c: inout PageContext) in c.site.title = "Sun" }, { $0.site.baseURL = "https://sun.example/" },
+            { $0.path = "projects/sky/index.html" }, { $0.title = "Sky" }, { $0.description = "Another." },
+            { $0.noindex = true }, { $0.section = .players }, { $0.section = nil }, { $0.showsMoment = true },
+        ] as [(inout PageContext) -> Void] {
+            var changed = base
+            change(&changed)
+            changes.append(changed)
+        }
+        for changed in changes {
+            let (otherValues, otherDescribed) = try fingerprints(changed)
+            #expect(otherValues != values)
+            #expect(otherDescribed != described)
+        }
+        var later = base
+        later.now = Timestamp(secondsSinceEpoch: 1_800_086_400)
+        #expect(try fingerprints(later) == (values, described))
+        var shown = base, shownLater = later
+        shown.showsMoment = true
+        shownLater.showsMoment = true
+        #expect(try fingerprints(shown).1 != fingerprints(shownLater).1)
     }
 }

@@ -70,9 +70,8 @@ struct AtomFeeds {
     /// leaves the theme out: a theme's change leaves them as they are.
     func feed(_ plan: Plan, memory: PageMemory?) -> OutputFile {
         let entries = entries(plan)
-        guard let inputs = inputs(plan, entries: entries),
-            let fingerprint = PageFingerprint.of(template: "feed.xml", common: [:], inputs: inputs, theme: [])
-        else { return feed(plan, entries: entries) }
+        guard let inputs = inputs(plan, entries: entries) else { return feed(plan, entries: entries) }
+        let fingerprint = PageFingerprint.of(template: "feed.xml", inputs: inputs, theme: [])
         if memory?.keeps(plan.path, fingerprint) == true { return OutputFile.kept(plan.path, fingerprint: fingerprint) }
         var file = feed(plan, entries: entries)
         file.fingerprint = fingerprint
@@ -84,44 +83,48 @@ struct AtomFeeds {
     /// what it announces and the names of the players it credits. nil when an entry's project
     /// has no key, or its text has images or `data:` links (their addresses depend on media
     /// files elsewhere): the feed is then written out, and the writer compares its bytes.
-    func inputs(_ plan: Plan, entries: [SiteEvent]) -> [String: Any]? {
-        var described: [[String: Any]] = []
+    func inputs(_ plan: Plan, entries: [SiteEvent]) -> PageInputs? {
+        var inputs = PageInputs()
+        for part in [site.config.title, site.config.baseURL, plan.path, plan.page, plan.title, plan.subtitle] {
+            inputs.add(part)
+        }
+        inputs.add((entries.first?.at ?? site.now).iso8601)
+        inputs.add(Markdown.version)
+        inputs.list(entries.count)
         for event in entries {
             let project = event.project
             guard let files = site.projectKeys[project.slug] else { return nil }
-            var entry: [String: Any] = ["files": files, "at": event.at.iso8601]
+            inputs.add(files)
+            inputs.add(event.at.iso8601)
             var credited = [project.owner], text: String? = nil
             switch event.kind {
             case .started:
-                entry["kind"] = "started"
+                inputs.add("started")
                 text = project.starter
             case .submitted(let round, let s):
-                entry["kind"] = "submitted"
-                entry["round"] = round.number.value
-                entry["snippet"] = s.id.rawValue
+                inputs.add("submitted")
+                inputs.add(round.number.value)
+                inputs.add(s.id.rawValue)
                 credited.append(s.author)
                 text = s.body
             case .roundClosed(let round):
-                entry["kind"] = "closed"
-                entry["round"] = round.number.value
+                inputs.add("closed")
+                inputs.add(round.number.value)
                 if let winner = round.winningSubmission {
                     credited.append(winner.author)
                     text = winner.body
                 }
             case .completed:
-                entry["kind"] = "completed"
+                inputs.add("completed")
             }
             if let text, site.cache.needsRewriting(text) { return nil }
-            entry["names"] = credited.map { ["handle": $0.rawValue, "name": site.names[$0] ?? false] as [String: Any] }
-            described.append(entry)
+            inputs.list(credited.count)
+            for handle in credited {
+                inputs.add(handle.rawValue)
+                inputs.add(site.names[handle])
+            }
         }
-        return [
-            "site": ["title": site.config.title, "baseURL": site.config.baseURL],
-            "feed": [plan.path, plan.page, plan.title, plan.subtitle],
-            "updated": (entries.first?.at ?? site.now).iso8601,
-            "cmark": Markdown.version,
-            "entries": described,
-        ]
+        return inputs
     }
 
     func feed(_ plan: Plan, entries: [SiteEvent]) -> OutputFile {

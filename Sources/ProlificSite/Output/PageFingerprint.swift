@@ -27,21 +27,30 @@ struct PageFingerprint {
         of(.values, template: template, theme: theme, [values])
     }
 
-    /// The fingerprint of a page by its inputs: `common` (the values every page has,
-    /// `PageContext.values`) and `inputs`, everything else its values are a function of.
-    static func of(template: String, common: [String: Any], inputs: [String: Any], theme: [UInt8]) -> [UInt8]? {
-        of(.inputs, template: template, theme: theme, [common, inputs])
+    /// The fingerprint of a page by its inputs: everything its values are a function of, the
+    /// values every page has (`PageInputs.add(_: PageContext)`) among them.
+    static func of(template: String, inputs: PageInputs, theme: [UInt8]) -> [UInt8] {
+        var fingerprint = PageFingerprint(.inputs, template: template, theme: theme, capacity: inputs.bytes.count + 64)
+        fingerprint.buffer += inputs.bytes
+        return fingerprint.finish()
     }
 
     private static func of(_ domain: Domain, template: String, theme: [UInt8], _ parts: [[String: Any]]) -> [UInt8]? {
-        var fingerprint = PageFingerprint()
-        fingerprint.buffer.reserveCapacity(1 << 16)
-        fingerprint.buffer += theme
-        fingerprint.buffer.append(domain.rawValue)
-        fingerprint.string(template)
+        var fingerprint = PageFingerprint(domain, template: template, theme: theme, capacity: 1 << 16)
         for part in parts where !fingerprint.dictionary(part) { return nil }
-        fingerprint.flush()
-        return Array(fingerprint.hasher.finalize().prefix(16))
+        return fingerprint.finish()
+    }
+
+    private init(_ domain: Domain, template: String, theme: [UInt8], capacity: Int) {
+        buffer.reserveCapacity(theme.count + capacity)
+        buffer += theme
+        buffer.append(domain.rawValue)
+        string(template)
+    }
+
+    private mutating func finish() -> [UInt8] {
+        flush()
+        return Array(hasher.finalize().prefix(16))
     }
 
     private mutating func value(_ value: Any) -> Bool {

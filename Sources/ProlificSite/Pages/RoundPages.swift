@@ -26,19 +26,25 @@ struct RoundPages {
     /// then fingerprinted by its values) without a key for the project's files, or when a
     /// snippet has images or `data:` links: their addresses depend on media files outside the
     /// round.
-    func inputs(_ round: Round, of project: Project) -> [String: Any]? {
+    func inputs(_ round: Round, of project: Project) -> PageInputs? {
         guard let files = site.projectKeys[project.slug],
             !round.submissions.contains(where: { site.cache.needsRewriting($0.body) })
         else { return nil }
         let ballots = site.replayed(project, round.number)?.explained?.ballots ?? []
-        let shown = round.submissions.map(\.author) + (round.tally?.scores ?? []).map(\.id.author) + ballots.map(\.voter)
-        return [
-            "files": files,
-            "round": round.number.value,
-            "cmark": Markdown.version,
-            "explanations": ballots.map { ["voter": $0.voter.rawValue, "explanation": $0.explanation] as [String: Any] },
-            "names": shown.map { ["handle": $0.rawValue, "name": site.names[$0] ?? false] as [String: Any] },
-        ]
+        var inputs = PageInputs()
+        inputs.add(files)
+        inputs.add(round.number.value)
+        inputs.add(Markdown.version)
+        // Each ballot whole: its explanation is a function of it.
+        inputs.list(ballots.count)
+        for ballot in ballots { inputs.add(ballot) }
+        let scores = round.tally?.scores ?? []
+        inputs.list(round.submissions.count + scores.count + ballots.count)
+        for shown in round.submissions.map(\.author) + scores.map(\.id.author) + ballots.map(\.voter) {
+            inputs.add(shown.rawValue)
+            inputs.add(site.names[shown])
+        }
+        return inputs
     }
 
     /// What this reads must be in `inputs(_:of:)`, or a rebuild keeps a stale page.
