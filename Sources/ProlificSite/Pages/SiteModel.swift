@@ -43,7 +43,7 @@ struct SiteModel {
     /// it gave for the same files: `SiteBuilder.Replay`); by default, `TallyTimeline` does.
     init(
         content recorded: Content, now: Timestamp, evidence: IdentityEvidence, html: @escaping (String) -> String,
-        projectKeys: [Slug: String] = [:], replay: (() -> [TallyTimeline.Replayed])? = nil
+        projectKeys: [Slug: String] = [:], replay: SiteBuilder.Replay? = nil
     ) {
         self.projectKeys = projectKeys
         // Pages show what readers may see; the tallies are re-run on the record, hidden snippets

@@ -72,6 +72,13 @@ public struct FileInventory: Sendable, Equatable {
         }
 
         var isDirectory: Bool { kind == Int64(S_IFDIR) }
+
+        /// Its five numbers, little-endian, for keys and digests.
+        func append(to bytes: inout [UInt8]) {
+            for value in [kind, inode, size, modified, changed] {
+                withUnsafeBytes(of: value.littleEndian) { bytes += $0 }
+            }
+        }
     }
 
     public var count: Int { stamps.count }
@@ -172,13 +179,8 @@ public struct FileInventory: Sendable, Equatable {
         key.reserveCapacity(span.entryPath.count + span.walkedPaths.count + 40 * (span.walked.count + 1))
         key += paths[span.entryPath]
         key += paths[span.walkedPaths]
-        func append(_ stamp: Stamp) {
-            for value in [stamp.kind, stamp.inode, stamp.size, stamp.modified, stamp.changed] {
-                withUnsafeBytes(of: value.littleEndian) { key += $0 }
-            }
-        }
-        append(own)
-        for stamp in stamps[span.walked] { append(stamp) }
+        own.append(to: &key)
+        for stamp in stamps[span.walked] { stamp.append(to: &key) }
         return key
     }
 
@@ -196,27 +198,21 @@ public struct FileInventory: Sendable, Equatable {
         var buffer: [UInt8] = []
         buffer.reserveCapacity(1 << 16)
         var racy = false
-        func add(_ path: ArraySlice<UInt8>, _ stamp: Stamp) {
+        // The root's own times are left out, as `isUnchanged` leaves them: its entries are listed.
+        forEachStamped { path, stamp in
+            guard !racy, !isLeftOut(path) else { return }
+            if stamp == .never { racy = true }
             buffer += path
             buffer.append(0)
-            for value in [stamp.kind, stamp.inode, stamp.size, stamp.modified, stamp.changed] {
-                withUnsafeBytes(of: value.littleEndian) { buffer += $0 }
-            }
+            stamp.append(to: &buffer)
             if buffer.count >= 1 << 16 {
                 hasher.update(data: buffer)
                 buffer.removeAll(keepingCapacity: true)
             }
         }
-        // The root's own times are left out, as `isUnchanged` leaves them: its entries are listed.
-        forEachStamped { path, stamp in
-            guard !racy, !isLeftOut(path) else { return }
-            if stamp == .never { racy = true }
-            add(path, stamp)
-        }
         guard !racy else { return nil }
         hasher.update(data: buffer)
-        let hex = Array("0123456789abcdef".utf8)
-        return String(decoding: hasher.finalize().flatMap { [hex[Int($0 >> 4)], hex[Int($0 & 0x0f)]] }, as: UTF8.self)
+        return RoundSeal.hex(hasher.finalize())
     }
 
     /// Whether every entry still has the metadata it had: nothing added, removed or written.

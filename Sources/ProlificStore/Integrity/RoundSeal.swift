@@ -70,12 +70,17 @@ public struct RoundSeal: Sendable {
 
     /// Lowercase hex SHA-256 of `bytes`.
     static func sha256(_ bytes: [UInt8]) -> String {
-        let hex = Array("0123456789abcdef".utf8)
+        hex(SHA256.hash(data: bytes))
+    }
+
+    /// A digest in lowercase hex.
+    static func hex(_ digest: some Sequence<UInt8>) -> String {
+        let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
         text.reserveCapacity(64)
-        for byte in SHA256.hash(data: bytes) {
-            text.append(hex[Int(byte >> 4)])
-            text.append(hex[Int(byte & 0x0f)])
+        for byte in digest {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0f)])
         }
         return String(decoding: text, as: UTF8.self)
     }

@@ -74,17 +74,9 @@ struct ProjectCodec {
         w.varint(UInt64(round.number.value))
         w.signed(round.opened.secondsSinceEpoch)
         w.signed(round.closes.secondsSinceEpoch)
-        optional(round.closed, &w) { $0.signed($1.secondsSinceEpoch) }
-        optional(round.winner, &w) { $0.submissionID($1) }
-        optional(round.tally, &w) { w, tally in
-            w.text(tally.method)
-            w.signed(Int64(tally.ballots))
-            w.varint(UInt64(tally.scores.count))
-            for score in tally.scores {
-                w.submissionID(score.id)
-                w.varint(score.score.bitPattern)
-            }
-        }
+        w.optional(round.closed) { $0.signed($1.secondsSinceEpoch) }
+        w.optional(round.winner) { $0.submissionID($1) }
+        w.optional(round.tally) { $0.tallyRecord($1) }
         w.varint(UInt64(round.extensions.count))
         for e in round.extensions {
             w.signed(e.at.secondsSinceEpoch)
@@ -97,7 +89,7 @@ struct ProjectCodec {
             w.signed(h.at.secondsSinceEpoch)
             w.text(h.reason)
         }
-        optional(round.seal, &w) { w, seal in
+        w.optional(round.seal) { w, seal in
             w.text(seal.digest)
             w.varint(UInt64(seal.files.count))
             for file in seal.files {
@@ -130,17 +122,9 @@ struct ProjectCodec {
 
     private func decodeRound(of slug: Slug, _ r: inout BinaryReader) -> Round? {
         guard let number = r.varint().flatMap({ RoundNumber(Int(clamping: $0)) }), let opened = r.time(),
-            let closes = r.time(), let closed = optional(&r, { $0.time() }),
-            let winner = optional(&r, { $0.submissionID() }),
-            let tally = optional(&r, { r -> TallyRecord? in
-                guard let method = r.text(), let ballots = r.signed(), let count = r.shortCount(minimumSize: 3) else { return nil }
-                var scores: [TallyRecord.Score] = []
-                for _ in 0..<count {
-                    guard let id = r.submissionID(), let bits = r.varint() else { return nil }
-                    scores.append(TallyRecord.Score(id: id, score: Double(bitPattern: bits)))
-                }
-                return TallyRecord(method: method, ballots: Int(ballots), scores: scores)
-            }),
+            let closes = r.time(), let closed = r.optional({ $0.time() }),
+            let winner = r.optional({ $0.submissionID() }),
+            let tally = r.optional({ $0.tallyRecord() }),
             let extensionCount = r.shortCount(minimumSize: 2)
         else { return nil }
         var extensions: [Round.Extension] = []
@@ -155,7 +139,7 @@ struct ProjectCodec {
             hidden.append(Round.Hidden(id: id, by: by, at: at, reason: reason))
         }
         guard
-            let seal = optional(&r, { r -> Seal? in
+            let seal = r.optional({ r -> Seal? in
                 guard let digest = r.text(), let count = r.shortCount(minimumSize: 2) else { return nil }
                 var files: [Seal.File] = []
                 for _ in 0..<count {
@@ -258,42 +242,5 @@ struct ProjectCodec {
             positions[key] = TextPosition(line: Int(line), column: Int(column))
         }
         return Origin(path: path, positions: positions)
-    }
-
-    private func optional<T>(_ value: T?, _ w: inout BinaryWriter, _ body: (inout BinaryWriter, T) -> Void) {
-        w.flag(value != nil)
-        if let value { body(&w, value) }
-    }
-
-    /// `.some(nil)` when absent, nil when malformed.
-    private func optional<T>(_ r: inout BinaryReader, _ body: (inout BinaryReader) -> T?) -> T?? {
-        guard let present = r.flag() else { return nil }
-        guard present else { return .some(nil) }
-        guard let value = body(&r) else { return nil }
-        return .some(value)
-    }
-}
-
-extension BinaryWriter {
-    /// An id as its author and time: no digits to format or parse.
-    mutating func submissionID(_ id: SubmissionID) {
-        text(id.author.rawValue)
-        signed(id.time.secondsSinceEpoch)
-    }
-}
-
-extension BinaryReader {
-    mutating func submissionID() -> SubmissionID? {
-        guard let author = text().flatMap(Handle.init), let moment = time() else { return nil }
-        return SubmissionID(author: author, time: moment)
-    }
-
-    /// A moment, which must have a year of at most four digits (content has 1970 to 9999): the
-    /// calendar arithmetic that spells a time (an id's digits, a page's date) would overflow on
-    /// one near the ends of `Int64`.
-    mutating func time() -> Timestamp? {
-        guard let seconds = signed() else { return nil }
-        let time = Timestamp(secondsSinceEpoch: seconds)
-        return time.hasFourDigitYear ? time : nil
     }
 }

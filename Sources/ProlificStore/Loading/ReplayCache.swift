@@ -36,10 +36,11 @@ public struct ReplayCache: Sendable {
     /// The same, for a given binary identity (tests).
     init?(layout: ContentLayout, inventory: FileInventory, content: Content, head: String, binary: String) {
         guard inventory.root == layout.root, HistoryCache.isUsable(layout) else { return nil }
-        var open: Set<[UInt8]> = []
+        // Slices, so each path is looked up without copying it.
+        var open: Set<ArraySlice<UInt8>> = []
         for project in content.projects {
             for round in project.rounds where round.isOpen {
-                open.insert(Array("projects/\(project.slug)/rounds/\(round.number.folderName)".utf8))
+                open.insert(ArraySlice("projects/\(project.slug)/rounds/\(round.number.folderName)".utf8))
             }
         }
         // An open round's folder and everything under it: `projects/<slug>/rounds/<NNNN>[/…]`.
@@ -48,9 +49,9 @@ public struct ReplayCache: Sendable {
             var slashes = 0
             for index in path.indices where path[index] == UInt8(ascii: "/") {
                 slashes += 1
-                if slashes == 4 { return open.contains(Array(path[..<index])) }
+                if slashes == 4 { return open.contains(path[..<index]) }
             }
-            return slashes == 3 && open.contains(Array(path))
+            return slashes == 3 && open.contains(path)
         }
         guard let digest else { return nil }
         self.layout = layout

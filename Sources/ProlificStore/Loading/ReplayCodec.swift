@@ -2,7 +2,8 @@ import ProlificCore
 
 /// The binary form of a replay (`TallyTimeline.Replayed`, without its rounds) for `ReplayCache`:
 /// numbers as varints, scores and weights as their exact bits, so a decoded replay renders the
-/// same bytes as the one that was encoded.
+/// same bytes as the one that was encoded. Tallies and ids are written as `ProjectCodec` writes
+/// them (`BinaryContentParts`).
 enum ReplayCodec {
     static func encode(_ replayed: [TallyTimeline.Replayed], into w: inout BinaryWriter) {
         w.varint(UInt64(replayed.count))
@@ -50,34 +51,13 @@ enum ReplayCodec {
     // MARK: Parts
 
     private static func encode(_ record: TallyRecord, _ winner: SubmissionID?, _ w: inout BinaryWriter) {
-        w.text(record.method)
-        w.varint(UInt64(record.ballots))
-        w.varint(UInt64(record.scores.count))
-        for score in record.scores {
-            w.submissionID(score.id)
-            w.double(score.score)
-        }
-        w.flag(winner != nil)
-        if let winner { w.submissionID(winner) }
+        w.tallyRecord(record)
+        w.optional(winner) { $0.submissionID($1) }
     }
 
     private static func outcome(_ r: inout BinaryReader) -> (TallyRecord, SubmissionID?)? {
-        guard let method = r.text(), let ballots = r.varint(), ballots <= UInt64(Int.max),
-            let scoreCount = r.shortCount(minimumSize: 10)
-        else { return nil }
-        var scores: [TallyRecord.Score] = []
-        scores.reserveCapacity(scoreCount)
-        for _ in 0..<scoreCount {
-            guard let id = r.submissionID(), let score = r.double() else { return nil }
-            scores.append(TallyRecord.Score(id: id, score: score))
-        }
-        guard let hasWinner = r.flag() else { return nil }
-        var winner: SubmissionID?
-        if hasWinner {
-            guard let id = r.submissionID() else { return nil }
-            winner = id
-        }
-        return (TallyRecord(method: method, ballots: Int(ballots), scores: scores), winner)
+        guard let record = r.tallyRecord(), let winner = r.optional({ $0.submissionID() }) else { return nil }
+        return (record, winner)
     }
 
     private static func encode(_ ballot: FairTally.WeightedBallot, _ w: inout BinaryWriter) {
