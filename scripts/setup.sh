@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs what building Prolific needs and is missing: pkg-config and libcmark (Debian: libcmark-dev),
+# Installs what building Prolific needs and is missing: pkg-config, libcmark (Debian: libcmark-dev) and
+# jemalloc (libjemalloc-dev, for the release binary),
 # and what its tests run: rsync (the cron recipe in docs/examples/cron/), groff, git.
 set -euo pipefail
 
@@ -8,6 +9,11 @@ command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
 if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists libcmark; then
   need+=(libcmark-dev)
 fi
+# The release binary links jemalloc (Package.swift); `gcc -print-file-name` gives a path only if found.
+case "$(gcc -print-file-name=libjemalloc.so 2>/dev/null)" in
+  /*) ;;
+  *) need+=(libjemalloc-dev) ;;
+esac
 command -v python3 >/dev/null 2>&1 || need+=(python3)
 command -v rsync >/dev/null 2>&1 || need+=(rsync)
 command -v groff >/dev/null 2>&1 || need+=(groff-base)   # the man page test renders prolific.1

@@ -48,4 +48,27 @@ import Testing
         #expect(counter.count == 2)
         #expect(cache.needsRewriting(image))
     }
+
+    @Test func warmingRendersTextsWithoutImagesUntilTheFlagIsRaised() {
+        let cache = HTMLCache()
+        let counter = Counter()
+        let texts = [
+            "The first snippet, long enough to have storage of its own.",
+            "A snippet with a picture in it: ![moon](moon.png), drawn by hand.",
+            "The first snippet, long enough to have storage of its own.",
+            "A third snippet, plain words only, *with emphasis* though.",
+        ]
+        cache.warm(texts, render: counter.render, until: HTMLCache.Flag())
+        // The text with an image is rendered page by page; the repeated one once.
+        #expect(counter.count == 2)
+        _ = cache.html(texts[3], render: counter.render)
+        #expect(counter.count == 2)
+
+        let raised = HTMLCache.Flag()
+        raised.raise()
+        let other = HTMLCache()
+        other.warm(texts, render: counter.render, until: raised)
+        #expect(counter.count == 2)
+        #expect(raised.isRaised)
+    }
 }

@@ -39,6 +39,25 @@ final class HTMLCache: @unchecked Sendable {
         return html
     }
 
+    /// Renders each of `texts` that has no images or `data:` links (the others are rendered page
+    /// by page) and isn't cached yet, until `flag` is raised: work for a core that would
+    /// otherwise wait.
+    func warm(_ texts: some Sequence<String>, render: (String) -> String, until flag: Flag) {
+        for text in texts {
+            if flag.isRaised { return }
+            if !needsRewriting(text) { _ = html(text, render: render) }
+        }
+    }
+
+    /// Raised once, by one thread, for others to see.
+    final class Flag: @unchecked Sendable {
+        private let lock = NSLock()
+        private var raised = false
+
+        var isRaised: Bool { lock.withLock { raised } }
+        func raise() { lock.withLock { raised = true } }
+    }
+
     private func lookup(_ markdown: String) -> Entry? {
         if let address = Self.address(of: markdown) {
             return lock.withLock { byAddress[address] }.flatMap { $0.markdown == markdown ? $0 : nil }

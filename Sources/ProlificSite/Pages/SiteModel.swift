@@ -16,7 +16,7 @@ struct SiteModel {
     /// Markdown to HTML (cmark), through `cache`.
     let render: (String) -> String
     /// Each text is rendered once, though the project page, its round page and two feeds show it.
-    let cache = HTMLCache()
+    let cache: HTMLCache
     let media: Media
     /// Each player's snippets in listed projects, as indices into `listed` and its rounds and
     /// submissions, so a profile doesn't scan every project.
@@ -72,15 +72,24 @@ struct SiteModel {
         }
         self.followers = followers
         listedTagKeys = Set(listed.flatMap(\.tags).map(TagPages.key))
+        let cache = HTMLCache()
+        self.cache = cache
         // Standings and the replay of every tally are independent, and the replay can't be split
-        // (each round's weights depend on the rounds before it): the two run side by side.
-        let listed = listed
+        // (each round's weights depend on the rounds before it): the two run side by side. The
+        // standings take a fraction of the replay's time; until the replay ends, their core
+        // renders the snippets the pages will show (a full build renders them all anyway; a
+        // rebuild, whose replay is kept, stops at once).
+        let listed = listed, built = built
+        let replayDone = HTMLCache.Flag()
         let ((standing, inProgress), replayed) = Parallel.both(
             {
                 let standing = Standing(content: content, badges: content.config.badges)
-                return (standing, Self.exploreOrder(of: listed, content: content, standing: standing, now: now))
+                let order = Self.exploreOrder(of: listed, content: content, standing: standing, now: now)
+                cache.warm(Self.texts(of: built), render: html, until: replayDone)
+                return (standing, order)
             },
             {
+                defer { replayDone.raise() }
                 var replayed: [String: TallyTimeline.Replayed] = [:]
                 let results = replay?() ?? TallyTimeline(content: recorded, evidence: evidence).replayExplained()
                 for result in results {
@@ -95,6 +104,12 @@ struct SiteModel {
     }
 
     var config: Config { content.config }
+
+    /// The Markdown texts pages render, in the order pages are rendered: each project's starter
+    /// and snippets, project by project.
+    static func texts(of built: [Project]) -> [String] {
+        built.flatMap { project in [project.starter] + project.rounds.flatMap { $0.submissions.map(\.body) } }
+    }
 
     /// Markdown to HTML, images left as they are written (for text and for the EPUB).
     func html(_ markdown: String) -> String {
