@@ -57,7 +57,7 @@ import Testing
         }
         #expect(
             stages.map { $0.dropLast(5).joined(separator: " ") } == [
-                "inventory", "load", "theme and git", "model", "pages", "indexes and feeds", "books", "cards", "static", "media",
+                "load", "theme and git", "model", "pages", "indexes and feeds", "books", "cards", "static", "media",
                 "swap", "write", "stamp",
             ], "\(result.stderr)")
         // Each with its seconds, then `(… s CPU)`.

@@ -30,7 +30,7 @@ struct SiteRun {
         var seconds: Double
         /// Files whose bytes changed since the previous site; the others were kept.
         var written: Int
-        /// Seconds spent in each phase: inventory, load, theme and git, each stage of rendering
+        /// Seconds spent in each phase: load (with the content's inventory), theme and git, each stage of rendering
         /// (model, pages, indexes and feeds, books, cards, static; without the time spent writing),
         /// media, swap, then write (the total of all batches, not a step of its own) and stamp
         /// (with the history cache for `close`); or only check, when nothing changed since the
@@ -83,15 +83,16 @@ struct SiteRun {
         // Pages whose values are those the last build rendered keep their file.
         let memory = stamp?.pageMemory(out: out, key: key).map { PageMemory(fingerprints: $0.fingerprints, isIntact: $0.isIntact) }
         // Taken before reading: a file changed while the build reads it differs from its record.
-        let contentBefore = BuildStamp.inventory(of: layout)
         let templatesBefore = templatesFolder.flatMap { FileInventory.take(of: $0) }
+        // The content's inventory is taken as it is read: each file's metadata when it is opened.
+        // Projects whose files are as they were when they were last read are taken from
+        // `.prolific/projects/` instead of being read and parsed again.
+        let (content, contentBefore) = try game.reader.loadValidTakingInventory(cache: ProjectCache(layout: layout))
         // Without a record of every input, no stamp is saved: the next build renders again.
         let inputsRecorded = contentBefore != nil && (templatesFolder == nil || templatesBefore != nil)
-        let historyStamps = contentBefore.flatMap(HistoryCache.Stamps.from) ?? HistoryCache.Stamps.take(layout)
-        lap("inventory")
-        // Projects whose files are as the inventory saw them when they were last read are taken
-        // from `.prolific/projects/` instead of being read and parsed again.
-        let content = try game.reader.loadValid(cache: contentBefore.flatMap { ProjectCache(layout: layout, inventory: $0) })
+        // Stamps taken after reading could vouch for files read before they changed: without an
+        // inventory, the history cache is left as it is.
+        let historyStamps = contentBefore.map(HistoryCache.Stamps.from)
         lap("load")
         let theme = try loadTheme()
         let evidence = game.reader.evidence(content.config)
@@ -152,7 +153,7 @@ struct SiteRun {
         // The next `close` then reads stamps instead of every closed round; meanwhile the new
         // site is stat-ed for the build stamp.
         let (_, site) = Parallel.both(
-            { HistoryCache.warm(from: content, stamps: historyStamps, layout: layout) },
+            { if let historyStamps { HistoryCache.warm(from: content, stamps: historyStamps, layout: layout) } },
             { inputsRecorded ? FileInventory.take(of: out, guardingRacyWrites: false) : nil })
         if let contentBefore, let site {
             BuildStamp(

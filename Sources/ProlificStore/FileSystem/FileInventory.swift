@@ -92,7 +92,16 @@ public struct FileInventory: Sendable, Equatable {
     }
 
     /// The inventory, with every entry changed after `racyAfter` (nanoseconds since 1970) recorded as changed.
-    static func take(of root: String, skipping: Set<String>, racyAfter: Int64) -> FileInventory? {
+    ///
+    /// Each second-level folder (`projects/<slug>`) is walked on its own core, by `walking` when
+    /// given: it gets the folder's path and metadata (taken when its parent was listed) and gives
+    /// the entries under it, as `walk` would take them (a build reads a project and records what
+    /// it saw, `InventoryRecorder`, instead of stat-ing it all first), or nil to have `walk`
+    /// take them.
+    static func take(
+        of root: String, skipping: Set<String>, racyAfter: Int64,
+        walking: (@Sendable (_ path: [UInt8], _ own: Stamp) -> FileInventory?)? = nil
+    ) -> FileInventory? {
         var info = stat()
         guard lstat(root, &info) == 0, Stamp(info).isDirectory else { return nil }
         var inventory = FileInventory(root: root, skipping: skipping)
@@ -100,7 +109,7 @@ public struct FileInventory: Sendable, Equatable {
         inventory.add([], Stamp(info), racyAfter: .max)
         // The first two levels in order, then each folder found there walked on its own core:
         // content is `projects/<slug>/…` and `users/…`, so the big subtrees spread evenly.
-        var subtrees: [(path: [UInt8], entry: Int, entryPath: Range<Int>)] = []
+        var subtrees: [(path: [UInt8], entry: Int, entryPath: Range<Int>, stamp: Stamp)] = []
         guard let top = entries(of: root, []) else { return nil }
         for (name, stamp) in top where !skipping.contains(String(decoding: name, as: UTF8.self)) {
             inventory.add(name, stamp, racyAfter: racyAfter)
@@ -109,10 +118,14 @@ public struct FileInventory: Sendable, Equatable {
             for (path, stamp) in second {
                 let start = inventory.paths.count
                 inventory.add(path, stamp, racyAfter: racyAfter)
-                if stamp.isDirectory { subtrees.append((path, inventory.stamps.count - 1, start..<inventory.paths.count)) }
+                if stamp.isDirectory {
+                    subtrees.append((path, inventory.stamps.count - 1, start..<inventory.paths.count, inventory.stamps.last ?? stamp))
+                }
             }
         }
-        let walked = Parallel.map(subtrees) { subtree in walk(root, subtree.path, racyAfter: racyAfter) }
+        let walked = Parallel.map(subtrees) { subtree in
+            walking?(subtree.path, subtree.stamp) ?? walk(root, subtree.path, racyAfter: racyAfter)
+        }
         for (subtree, part) in zip(subtrees, walked) {
             guard let part else { return nil }
             let (stampStart, pathStart) = (inventory.stamps.count, inventory.paths.count)
@@ -173,14 +186,28 @@ public struct FileInventory: Sendable, Equatable {
     /// its own, or when an entry in it is racy (changed too recently to vouch for).
     public func subtreeKey(_ path: String) -> [UInt8]? {
         guard let span = subtrees[path] else { return nil }
-        let own = stamps[span.entry]
-        guard own != .never, !stamps[span.walked].contains(.never) else { return nil }
+        return Self.subtreeKey(
+            entryPath: paths[span.entryPath], own: stamps[span.entry], paths: paths[span.walkedPaths],
+            stamps: stamps[span.walked])
+    }
+
+    /// The key `subtreeKey(_:)` gives for the folder at `path`, whose metadata is `own` (`.never`
+    /// when racy), from the entries under it as `walk` takes them (`part`), before they are
+    /// joined to an inventory.
+    static func subtreeKey(path: [UInt8], own: Stamp, part: FileInventory) -> [UInt8]? {
+        subtreeKey(entryPath: (path + [0])[...], own: own, paths: part.paths[...], stamps: part.stamps[...])
+    }
+
+    private static func subtreeKey(
+        entryPath: ArraySlice<UInt8>, own: Stamp, paths: ArraySlice<UInt8>, stamps: ArraySlice<Stamp>
+    ) -> [UInt8]? {
+        guard own != .never, !stamps.contains(.never) else { return nil }
         var key: [UInt8] = []
-        key.reserveCapacity(span.entryPath.count + span.walkedPaths.count + 40 * (span.walked.count + 1))
-        key += paths[span.entryPath]
-        key += paths[span.walkedPaths]
+        key.reserveCapacity(entryPath.count + paths.count + 40 * (stamps.count + 1))
+        key += entryPath
+        key += paths
         own.append(to: &key)
-        for stamp in stamps[span.walked] { stamp.append(to: &key) }
+        for stamp in stamps { stamp.append(to: &key) }
         return key
     }
 
@@ -275,17 +302,23 @@ public struct FileInventory: Sendable, Equatable {
         return (following ? stat(path, &info) : lstat(path, &info)) == 0 ? Stamp(info) : nil
     }
 
-    private init(root: String, skipping: Set<String>) { (self.root, self.skipping) = (root, skipping) }
+    init(root: String, skipping: Set<String>) { (self.root, self.skipping) = (root, skipping) }
 
-    private mutating func add(_ path: [UInt8], _ stamp: Stamp, racyAfter: Int64) {
+    mutating func add(_ path: [UInt8], _ stamp: Stamp, racyAfter: Int64) {
         paths += path
         paths.append(0)
         let racy = max(stamp.modified, stamp.changed) > racyAfter
         stamps.append(racy ? .never : stamp)
     }
 
+    /// Adds the entries of `part`, as `walk` gives them.
+    mutating func append(_ part: FileInventory) {
+        paths += part.paths
+        stamps += part.stamps
+    }
+
     /// The subtree at `path` (which is already recorded), depth first in name order.
-    private static func walk(_ root: String, _ path: [UInt8], racyAfter: Int64) -> FileInventory? {
+    static func walk(_ root: String, _ path: [UInt8], racyAfter: Int64) -> FileInventory? {
         var part = FileInventory(root: root, skipping: [])
         var pending = [path]
         while let folder = pending.popLast() {

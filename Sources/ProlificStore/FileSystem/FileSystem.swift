@@ -31,16 +31,32 @@ public enum FileSystem {
     }
 
     /// The entries of `path` except `.`, `..`, in name order; nil if it does not exist.
-    public static func list(_ path: String) throws(Failure) -> [Entry]? {
+    ///
+    /// `observe`, if given, hears the folder's own metadata, taken before its entries are
+    /// listed, and then each entry's name as bytes (a name that isn't UTF-8 is repaired in its
+    /// `Entry`): what a `FileInventory` records of the folder, without stat-ing it again.
+    public static func list(_ path: String, observe: Observer? = nil) throws(Failure) -> [Entry]? {
         guard let dir = opendir(path) else {
             if errno == ENOENT { return nil }
             throw Failure(path: path, message: "cannot read folder: \(lastError())")
         }
         defer { closedir(dir) }
+        if let observe {
+            var info = stat()
+            guard fstat(dirfd(dir), &info) == 0 else { throw Failure(path: path, message: "cannot read folder: \(lastError())") }
+            observe.folder(info)
+        }
         var entries: [Entry] = []
         while let entry = readdir(dir) {
             let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
-                pointer.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+                pointer.withMemoryRebound(to: CChar.self, capacity: 256) { cName in
+                    if let observe, !(cName[0] == 0x2E && (cName[1] == 0 || cName[1] == 0x2E && cName[2] == 0)) {
+                        cName.withMemoryRebound(to: UInt8.self, capacity: 256) {
+                            observe.name(UnsafeBufferPointer(start: $0, count: strlen(cName)))
+                        }
+                    }
+                    return String(cString: cName)
+                }
             }
             if name == "." || name == ".." { continue }
             var kind: Entry.Kind
@@ -53,6 +69,7 @@ public enum FileSystem {
             }
             entries.append(Entry(name: name, kind: kind))
         }
+        observe?.done()
         return entries.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
     }
 
@@ -78,7 +95,9 @@ public enum FileSystem {
     ///
     /// Opened without blocking: a named pipe where a content file should be would otherwise wait
     /// forever for a writer; this way it is refused as not a regular file.
-    public static func readBytes(_ path: String, limit: Int = maximumFileSize) throws(Failure) -> [UInt8] {
+    ///
+    /// `observe`, if given, hears the file's metadata, taken before it is read.
+    public static func readBytes(_ path: String, limit: Int = maximumFileSize, observe: Observer? = nil) throws(Failure) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else {
             let code = errno
@@ -88,6 +107,7 @@ public enum FileSystem {
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw Failure(path: path, message: "cannot read: \(lastError())") }
+        observe?.file(info)
         guard info.st_mode & S_IFMT == S_IFREG else { throw Failure(path: path, message: "is not a regular file") }
         let size = Int(info.st_size)
         guard size <= limit else {
@@ -112,8 +132,8 @@ public enum FileSystem {
     /// A NUL byte is an error too: no text a player writes has one, the YAML reader refuses it
     /// anyway, and Markdown would turn it into a replacement character. Either way the error
     /// points at the first offending byte, so a long file can be fixed without guessing.
-    public static func readText(_ path: String) throws(Failure) -> String {
-        let bytes = try readBytes(path)
+    public static func readText(_ path: String, observe: Observer? = nil) throws(Failure) -> String {
+        let bytes = try readBytes(path, observe: observe)
         if let nul = bytes.firstIndex(of: 0) {
             throw Failure(path: path, message: "holds a NUL byte; content files are text", position: position(of: nul, in: bytes))
         }
@@ -144,6 +164,18 @@ public enum FileSystem {
         let line = before.reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
         let column = String(decoding: bytes[lineStart..<offset], as: UTF8.self).unicodeScalars.count + 1
         return TextPosition(line: line, column: column)
+    }
+
+    /// What `list` and `readBytes` tell about the folders and files they open, as they open them.
+    public struct Observer {
+        /// A listed folder's own metadata.
+        var folder: (stat) -> Void = { _ in }
+        /// Each name in the folder, `.` and `..` left out.
+        var name: (UnsafeBufferPointer<UInt8>) -> Void = { _ in }
+        /// A read file's metadata.
+        var file: (stat) -> Void = { _ in }
+        /// The folder's listing is complete.
+        var done: () -> Void = {}
     }
 
     /// Whether `path` itself is a symbolic link.

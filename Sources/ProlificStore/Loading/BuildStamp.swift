@@ -46,8 +46,11 @@ public struct BuildStamp: Sendable {
     /// The content directory as a build reads it: all but `.prolific/` (where this stamp and the
     /// other caches live) and a `.git` folder (`HEAD` is in the key).
     public static func inventory(of layout: ContentLayout) -> FileInventory? {
-        FileInventory.take(of: layout.root, skipping: [".prolific", ".git"])
+        FileInventory.take(of: layout.root, skipping: skipped)
     }
+
+    /// What a build doesn't read of the content directory.
+    static let skipped: Set<String> = [".prolific", ".git"]
 
     /// The non-file inputs of a build: the running binary (its inode, size and time: a rebuilt
     /// prolific may render differently), the moment, the output and templates folders as given,

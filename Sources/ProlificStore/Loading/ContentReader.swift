@@ -1,4 +1,5 @@
 import ProlificCore
+import Synchronization
 
 /// Reads a content directory into model values, collecting every problem with its file and line.
 ///
@@ -6,6 +7,9 @@ import ProlificCore
 /// the project they touch, with its round files and the files of its latest round.
 public struct ContentReader: Sendable {
     public let layout: ContentLayout
+    /// Records what reading a project sees of its folder, for the build's inventory
+    /// (`loadAllTakingInventory`); nil when reading needn't say.
+    var recorder: InventoryRecorder? = nil
 
     public init(layout: ContentLayout) {
         self.layout = layout
@@ -25,6 +29,68 @@ public struct ContentReader: Sendable {
     /// With a `cache`, a project whose files are unchanged since it was kept is taken from it,
     /// and each project read without problems is kept for the next time.
     public func loadAll(cache: ProjectCache? = nil) -> (Content?, [Diagnostic]) {
+        loadAll(cache: cache, read: [:], inventory: cache?.inventory)
+    }
+
+    /// Everything, as `loadAll` reads it, and the inventory of the content directory (all but
+    /// `.prolific/` and `.git`, `BuildStamp.inventory`) as reading found it. Each project's
+    /// files are stat-ed by the calls that read them (`InventoryRecorder`), so a build that reads
+    /// every file doesn't stat every one first; a project `cache` keeps is stat-ed, and read only
+    /// if its files changed. The inventory is nil when it couldn't be taken (a folder can't be
+    /// read): the content is then read as `loadAll` reads it.
+    public func loadAllTakingInventory(cache: ProjectCache? = nil) -> (Content?, [Diagnostic], FileInventory?) {
+        loadAllTakingInventory(cache: cache, racyAfter: FileInventory.clock() - FileInventory.racyWindow)
+    }
+
+    /// The same, with entries changed after `racyAfter` recorded as racy (`FileInventory.take`).
+    func loadAllTakingInventory(cache: ProjectCache?, racyAfter: Int64) -> (Content?, [Diagnostic], FileInventory?) {
+        let root = layout.root
+        let results = ReadProjects()
+        let inventory = FileInventory.take(of: root, skipping: BuildStamp.skipped, racyAfter: racyAfter) { path, own in
+            guard path.starts(with: Self.projectsPrefix),
+                let slug = Slug(String(decoding: path[Self.projectsPrefix.count...], as: UTF8.self))
+            else { return nil }
+            if let cache, cache.hasEntry(slug) {
+                guard let part = FileInventory.walk(root, path, racyAfter: racyAfter) else { return nil }
+                if let key = FileInventory.subtreeKey(path: path, own: own, part: part), let project = cache.project(slug, key: key) {
+                    results.set(slug, (project, []))
+                    return part
+                }
+            }
+            var reader = self
+            reader.recorder = InventoryRecorder(root: root, folder: path, racyAfter: racyAfter)
+            let (project, problems) = reader.loadProject(slug, depth: .all)
+            let part = reader.recorder?.part()
+            if let project, problems.isEmpty, let part, let key = FileInventory.subtreeKey(path: path, own: own, part: part) {
+                cache?.save(project, key: key)
+            }
+            results.set(slug, (project, problems))
+            return part
+        }
+        guard let inventory else {
+            let (content, problems) = loadAll()
+            return (content, problems, nil)
+        }
+        let (content, problems) = loadAll(cache: cache, read: results.all, inventory: inventory)
+        return (content, problems, inventory)
+    }
+
+    /// `projects/`, as the bytes an inventory's paths start with.
+    static let projectsPrefix = Array("projects/".utf8)
+
+    /// The projects read while the inventory was taken, by slug, from every core.
+    private final class ReadProjects: Sendable {
+        private let projects = Mutex<[Slug: (Project?, [Diagnostic])]>([:])
+
+        func set(_ slug: Slug, _ result: (Project?, [Diagnostic])) { projects.withLock { $0[slug] = result } }
+        var all: [Slug: (Project?, [Diagnostic])] { projects.withLock { $0 } }
+    }
+
+    /// `loadAll`, with the projects already `read` taken as they are, and images picked from
+    /// `inventory` when given.
+    private func loadAll(
+        cache: ProjectCache?, read: [Slug: (Project?, [Diagnostic])], inventory: FileInventory?
+    ) -> (Content?, [Diagnostic]) {
         var problems: [Diagnostic] = []
         let config: Config
         do {
@@ -57,6 +123,7 @@ public struct ContentReader: Sendable {
         }
         // Projects are independent files: read and parse them on every core, in slug order.
         let loaded = Parallel.map(slugs) { slug -> (Project?, [Diagnostic]) in
+            if let done = read[slug] { return done }
             if let project = cache?.project(slug) { return (project, []) }
             let (project, problems) = loadProject(slug, depth: .all)
             if let project, problems.isEmpty { cache?.save(project) }
@@ -69,7 +136,7 @@ public struct ContentReader: Sendable {
             if let project { projects.append(project) }
         }
         let reports = top.contains("reports") ? loadReports(into: &problems) : []
-        let media = scanMedia(into: &problems, inventory: cache?.inventory)
+        let media = scanMedia(into: &problems, inventory: inventory)
         return (Content(config: config, users: users, projects: projects, media: media, reports: reports), problems)
     }
 
@@ -80,6 +147,15 @@ public struct ContentReader: Sendable {
         let errors = problems.filter { $0.severity == .error }.sorted()
         guard let content, errors.isEmpty else { throw Diagnostics(errors) }
         return content
+    }
+
+    /// `loadValid` for a build: the content, or every error found, with the inventory of the
+    /// content directory as reading found it (`loadAllTakingInventory`).
+    public func loadValidTakingInventory(cache: ProjectCache? = nil) throws(Diagnostics) -> (Content, FileInventory?) {
+        let (content, problems, inventory) = loadAllTakingInventory(cache: cache)
+        let errors = problems.filter { $0.severity == .error }.sorted()
+        guard let content, errors.isEmpty else { throw Diagnostics(errors) }
+        return (content, inventory)
     }
 
     /// What git says about who committed the content, with the maintainers `config` names.
@@ -216,7 +292,7 @@ public struct ContentReader: Sendable {
 
     private func read(_ path: String) throws(Diagnostics) -> String {
         do {
-            return try FileSystem.readText(path)
+            return try FileSystem.readText(path, observe: recorder?.reading(path))
         } catch {
             throw Diagnostics([Diagnostic(path: path, position: error.position, message: error.message)])
         }
@@ -239,7 +315,7 @@ public struct ContentReader: Sendable {
 
     private func listing(_ folder: String, into problems: inout [Diagnostic]) -> [FileSystem.Entry] {
         do {
-            return try (FileSystem.list(folder) ?? []).filter { !$0.name.hasPrefix(".") }
+            return try (FileSystem.list(folder, observe: recorder?.listing(folder)) ?? []).filter { !$0.name.hasPrefix(".") }
         } catch {
             problems.append(Diagnostic(path: folder, message: error.message))
             return []

@@ -88,36 +88,32 @@ public struct HistoryCache {
         }
 
         /// The same stamps, read from the inventory a build takes anyway instead of stat-ing
-        /// every round again; nil when an entry under `projects/` was recorded as racy (then
-        /// `take` decides).
-        public static func from(_ inventory: FileInventory) -> Stamps? {
+        /// every round again. An entry the inventory recorded as racy (changed too recently to
+        /// vouch for) gets a stamp no file has, so the next `close` reads its round again.
+        public static func from(_ inventory: FileInventory) -> Stamps {
             var files: [String: Stamp] = [:]
             var projects: [Slug] = []
             var rounds: [(Slug, RoundNumber)] = []
-            var racy = false
             inventory.forEachEntry { path, stamp in
                 guard path.starts(with: Self.projectsPrefix) else { return }
-                guard let stamp else {
-                    racy = true
-                    return
-                }
                 let parts = path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+                // A racy entry's kind is unknown: where a folder belongs, it is taken for one.
+                let isFolder = stamp?.isDirectory ?? true
                 switch parts.count {
-                case 2 where stamp.isDirectory:
+                case 2 where isFolder:
                     if let slug = Slug(String(decoding: parts[1], as: UTF8.self)) { projects.append(slug) }
-                case 4 where stamp.isDirectory && parts[2].elementsEqual("rounds".utf8):
+                case 4 where isFolder && parts[2].elementsEqual("rounds".utf8):
                     if let slug = Slug(String(decoding: parts[1], as: UTF8.self)),
                         let number = RoundNumber(folderName: String(decoding: parts[3], as: UTF8.self))
                     {
                         rounds.append((slug, number))
                     }
                 case 3, 5:
-                    files[String(decoding: path, as: UTF8.self)] = Stamp(round: [stamp.size, stamp.modified])
+                    files[String(decoding: path, as: UTF8.self)] = stamp.map { Stamp(round: [$0.size, $0.modified]) } ?? racy
                 default:
                     break
                 }
             }
-            guard !racy else { return nil }
             let missing = Stamp(round: [-1, -1])
             var result = Stamps()
             for slug in projects { result.stamps[slug.rawValue] = files["projects/\(slug)/project.md"] ?? missing }
@@ -131,6 +127,8 @@ public struct HistoryCache {
         }
 
         private static let projectsPrefix = Array("projects/".utf8)
+        /// What a racy entry is stamped with: `stat` never gives a negative size.
+        static let racy = Stamp(round: [-2, -2])
     }
 
     /// Saves the cache `close` would build, from content a build has read in full, unless the

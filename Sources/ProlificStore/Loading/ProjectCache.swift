@@ -26,7 +26,9 @@ public struct ProjectCache: Sendable {
     static let folder = ".prolific/projects"
 
     let layout: ContentLayout
-    let inventory: FileInventory
+    /// The inventory the keys come from, for `project(_:)` and `save(_:)`; callers that work out
+    /// each project's key themselves (`ContentReader.loadAllTakingInventory`) give none.
+    let inventory: FileInventory?
     /// The running binary (`BuildStamp.runningBinary`).
     let binary: String
     private let codec: ProjectCodec
@@ -39,11 +41,18 @@ public struct ProjectCache: Sendable {
         self.init(layout: layout, inventory: inventory, binary: binary)
     }
 
+    /// A cache whose callers give each project's key (`FileInventory.subtreeKey`); nil where
+    /// there can be none.
+    public init?(layout: ContentLayout) {
+        guard let binary = BuildStamp.runningBinary else { return nil }
+        self.init(layout: layout, inventory: nil, binary: binary)
+    }
+
     /// The same, for a given binary identity (tests).
-    init?(layout: ContentLayout, inventory: FileInventory, binary: String) {
+    init?(layout: ContentLayout, inventory: FileInventory?, binary: String) {
         // Neither `.prolific/` nor its `projects/` may be a link: entries are written and pruned
         // there, and a pull request can commit a link.
-        guard inventory.root == layout.root, HistoryCache.isUsable(layout),
+        guard inventory.map({ $0.root == layout.root }) ?? true, HistoryCache.isUsable(layout),
             !FileSystem.isSymlink("\(layout.root)/\(Self.folder)")
         else { return nil }
         self.layout = layout
@@ -54,11 +63,19 @@ public struct ProjectCache: Sendable {
 
     func path(_ slug: Slug) -> String { "\(layout.root)/\(Self.folder)/\(slug).cache" }
 
-    private func key(_ slug: Slug) -> [UInt8]? { inventory.subtreeKey("projects/\(slug)") }
+    private func key(_ slug: Slug) -> [UInt8]? { inventory?.subtreeKey("projects/\(slug)") }
+
+    /// Whether a project is kept for `slug`, files unseen.
+    func hasEntry(_ slug: Slug) -> Bool { FileSystem.exists(path(slug)) }
 
     /// The project as it was read last, if its files are the same.
     public func project(_ slug: Slug) -> Project? {
-        guard let key = key(slug), let bytes = try? FileSystem.readBytes(path(slug), limit: 1 << 30), bytes.count >= 16 else {
+        key(slug).flatMap { project(slug, key: $0) }
+    }
+
+    /// The project as it was read last, if it was read from files whose key was `key`.
+    func project(_ slug: Slug, key: [UInt8]) -> Project? {
+        guard let bytes = try? FileSystem.readBytes(path(slug), limit: 1 << 30), bytes.count >= 16 else {
             return nil
         }
         // The checksum first: a torn file is not decoded at all.
@@ -77,7 +94,11 @@ public struct ProjectCache: Sendable {
     /// Keeps `project`, as just read from files that `inventory` saw, for the next build; does
     /// nothing when its files can't vouch for it (racy). A failure to write only costs speed.
     public func save(_ project: Project) {
-        guard let key = key(project.slug) else { return }
+        if let key = key(project.slug) { save(project, key: key) }
+    }
+
+    /// Keeps `project`, as just read from files whose key is `key`.
+    func save(_ project: Project, key: [UInt8]) {
         var w = BinaryWriter(capacity: key.count + Self.estimatedSize(of: project))
         w.integer(Self.magic)
         w.text(binary)

@@ -1,0 +1,66 @@
+import Foundation
+import ProlificCore
+import Testing
+
+@testable import ProlificStore
+
+/// A build takes the content's inventory as it reads the files (`InventoryRecorder`): it must be
+/// the inventory `FileInventory.take` gives, entry for entry, whatever the folders hold.
+@Suite struct InventoryRecorderTests {
+    /// Two projects with closed and open rounds, and what reading leaves alone or gives up on: a
+    /// dot file, an image and an unexpected folder in a round, and a project whose project.md
+    /// doesn't parse (reading stops before listing its folder).
+    func world() throws -> Playground {
+        let world = try ProjectCacheTests().world()
+        let round = "Content/projects/moon/rounds/0001"
+        try world.directory.write("", to: "\(round)/votes/.keep")
+        try world.directory.write("not really a picture", to: "\(round)/submissions/photo.png")
+        try world.directory.write("stray", to: "\(round)/extra/deeper/note.txt")
+        try world.directory.write("---\ntitle: [unclosed\n---\nBroken.\n", to: "Content/projects/broken/project.md")
+        try world.directory.write("draft", to: "Content/projects/broken/rounds/0001/notes.txt")
+        return world
+    }
+
+    func taken(_ world: Playground, racyAfter: Int64) throws -> FileInventory {
+        try #require(FileInventory.take(of: world.root, skipping: [".prolific", ".git"], racyAfter: racyAfter))
+    }
+
+    @Test func readingRecordsTheInventoryTakeGives() throws {
+        let world = try world()
+        let (content, problems, inventory) = world.reader.loadAllTakingInventory(cache: nil, racyAfter: .max)
+        #expect(try #require(inventory) == taken(world, racyAfter: .max))
+        // The content and problems are those of reading alone.
+        let (plain, plainProblems) = world.reader.loadAll()
+        #expect(content == plain)
+        #expect(problems.sorted() == plainProblems.sorted())
+        #expect(!problems.isEmpty, "the broken project and the stray folder are reported")
+    }
+
+    @Test func racyEntriesAreRecordedAsTakeRecordsThem() throws {
+        let world = try world()
+        let (_, _, inventory) = world.reader.loadAllTakingInventory(cache: nil, racyAfter: 0)
+        #expect(try #require(inventory) == taken(world, racyAfter: 0))
+    }
+
+    /// Projects kept in the cache are stat-ed, not read: the same inventory and content, and a
+    /// project edited since is read again.
+    @Test func projectsFromTheCacheGiveTheSameInventoryAndContent() throws {
+        let world = try world()
+        let layout = ContentLayout(root: world.root)
+        let cache = try #require(ProjectCache(layout: layout, inventory: nil, binary: "1 2 3"))
+        let (first, _, _) = world.reader.loadAllTakingInventory(cache: cache, racyAfter: .max)
+        #expect(FileManager.default.fileExists(atPath: "\(world.root)/.prolific/projects/sun.cache"))
+        #expect(!FileManager.default.fileExists(atPath: "\(world.root)/.prolific/projects/moon.cache"), "moon has problems")
+        let (second, _, inventory) = world.reader.loadAllTakingInventory(cache: cache, racyAfter: .max)
+        #expect(second == first)
+        #expect(try #require(inventory) == taken(world, racyAfter: .max))
+
+        let snippet = "\(world.root)/projects/sun/rounds/0001/submissions/ann-20261102000000.md"
+        try (String(contentsOfFile: snippet, encoding: .utf8) + "Edited.\n").write(toFile: snippet, atomically: false, encoding: .utf8)
+        let (edited, _, after) = world.reader.loadAllTakingInventory(cache: cache, racyAfter: .max)
+        #expect(try #require(after) == taken(world, racyAfter: .max))
+        let sun = edited?.projects.first { $0.slug == Make.slug("sun") }
+        let body = sun?.rounds.first?.submission(Make.id("ann-20261102000000"))?.body
+        #expect(body == "A *b*.\nEdited.")
+    }
+}
