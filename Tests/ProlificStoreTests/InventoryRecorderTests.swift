@@ -63,4 +63,56 @@ import Testing
         let body = sun?.rounds.first?.submission(Make.id("ann-20261102000000"))?.body
         #expect(body == "A *b*.\nEdited.")
     }
+
+    /// A rebuild checks a kept project by stat-ing the paths the last inventory recorded under
+    /// its folder: the same part as a walk while nothing changed, none once anything did.
+    @Test func recordedPartsAreTakenOnlyWhileUnchanged() throws {
+        let world = try world()
+        let recorded = try #require(RecordedParts(taken(world, racyAfter: .max), of: world.root))
+        let root = open(world.root, O_RDONLY | O_DIRECTORY)
+        defer { close(root) }
+        func part(_ path: String) -> FileInventory? { recorded.unchangedPart(Array(path.utf8), root: root) }
+        func walked(_ path: String) -> FileInventory? { FileInventory.walk(world.root, Array(path.utf8), racyAfter: .max) }
+        for project in ["projects/moon", "projects/sun", "projects/broken"] {
+            #expect(try #require(part(project)) == walked(project), "\(project)")
+        }
+        #expect(part("projects/none") == nil)
+        #expect(part("users") == nil, "files of the first two levels are no part")
+
+        try world.directory.write("", to: "Content/projects/sun/rounds/0001/votes/.new")
+        #expect(part("projects/sun") == nil, "an entry added")
+        #expect(part("projects/moon") != nil)
+        let snippet = "\(world.root)/projects/moon/rounds/0001/submissions/ann-20261105000000.md"
+        let handle = try #require(FileHandle(forWritingAtPath: snippet))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("More.".utf8))
+        try handle.close()
+        #expect(part("projects/moon") == nil, "a file written in place")
+        #expect(part("projects/broken") != nil)
+    }
+
+    /// A rebuild whose inventory comes from the last one reads what changed and nothing else,
+    /// and records what a walk would.
+    @Test func aRebuildFromTheRecordedInventoryReadsWhatChanged() throws {
+        let world = try world()
+        let layout = ContentLayout(root: world.root)
+        let cache = try #require(ProjectCache(layout: layout, inventory: nil, binary: "1 2 3"))
+        try FileManager.default.removeItem(atPath: "\(world.root)/projects/broken")
+        try FileManager.default.removeItem(atPath: "\(world.root)/projects/moon/rounds/0001/extra")
+        try FileManager.default.removeItem(atPath: "\(world.root)/projects/moon/rounds/0001/submissions/photo.png")
+        let (first, problems, recorded) = world.reader.loadAllTakingInventory(cache: cache, racyAfter: .max)
+        #expect(problems.filter { $0.severity == .error }.isEmpty, "\(problems)")
+        let inventory = try #require(recorded)
+        let parts = try #require(RecordedParts(inventory, of: world.root))
+        let (again, _, retaken) = world.reader.loadAllTakingInventory(cache: cache, recorded: parts, racyAfter: .max)
+        #expect(again == first)
+        #expect(try #require(retaken) == taken(world, racyAfter: .max))
+
+        let snippet = "\(world.root)/projects/sun/rounds/0001/submissions/ann-20261102000000.md"
+        try (String(contentsOfFile: snippet, encoding: .utf8) + "Edited.\n").write(toFile: snippet, atomically: false, encoding: .utf8)
+        let (edited, _, after) = world.reader.loadAllTakingInventory(cache: cache, recorded: parts, racyAfter: .max)
+        #expect(try #require(after) == taken(world, racyAfter: .max))
+        let sun = edited?.projects.first { $0.slug == Make.slug("sun") }
+        #expect(sun?.rounds.first?.submission(Make.id("ann-20261102000000"))?.body == "A *b*.\nEdited.")
+    }
 }

@@ -87,7 +87,8 @@ struct SiteRun {
         // The content's inventory is taken as it is read: each file's metadata when it is opened.
         // Projects whose files are as they were when they were last read are taken from
         // `.prolific/projects/` instead of being read and parsed again.
-        let (content, contentBefore) = try game.reader.loadValidTakingInventory(cache: ProjectCache(layout: layout))
+        let (content, contentBefore) = try game.reader.loadValidTakingInventory(
+            cache: ProjectCache(layout: layout), recorded: stamp?.content)
         // Without a record of every input, no stamp is saved: the next build renders again.
         let inputsRecorded = contentBefore != nil && (templatesFolder == nil || templatesBefore != nil)
         // Stamps taken after reading could vouch for files read before they changed: without an

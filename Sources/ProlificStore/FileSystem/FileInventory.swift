@@ -30,8 +30,8 @@ public struct FileInventory: Sendable, Equatable {
     let skipping: Set<String>
     /// Every entry's path relative to `root`, each followed by a NUL (so a path is ready for
     /// `lstat` once `root/` is put before it), in walk order.
-    private(set) var paths: [UInt8] = []
-    private(set) var stamps: [Stamp] = []
+    fileprivate(set) var paths: [UInt8] = []
+    fileprivate(set) var stamps: [Stamp] = []
     /// Where each second-level folder walked on its own (`projects/<slug>`) sits in `paths` and
     /// `stamps`, by its path: see `subtreeKey(_:)`. Only an inventory just taken has them.
     private var subtrees: [String: Span] = [:]
@@ -252,7 +252,10 @@ public struct FileInventory: Sendable, Equatable {
         guard starts.count == stamps.count + 1, rootIsUnchanged(starts) else { return false }
         let chunk = 1024
         let ranges = stride(from: 1, to: stamps.count, by: chunk).map { $0..<min(stamps.count, $0 + chunk) }
-        let prefix = Array(root.utf8) + [UInt8(ascii: "/")]
+        // Paths are looked up from the root's descriptor: fewer components to walk each time.
+        let folder = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard folder >= 0 else { return false }
+        defer { close(folder) }
         // Folders first: adding, removing or renaming a file moves its folder's times, so after
         // `vote` or `submit` (which write by renaming) the first pass finds the change, having
         // stated only the folders (a sixth of the large benchmark's entries). The first change
@@ -260,14 +263,16 @@ public struct FileInventory: Sendable, Equatable {
         for folders in [true, false] {
             do {
                 _ = try Parallel.map(ranges) { (range: Range<Int>) throws(Changed) in
-                    var buffer = prefix
                     var info = stat()
-                    for index in range where stamps[index].isDirectory == folders {
-                        buffer.replaceSubrange(prefix.count..., with: paths[starts[index]..<starts[index + 1]])
-                        let found = buffer.withUnsafeBufferPointer { pointer in
-                            pointer.withMemoryRebound(to: CChar.self) { $0.baseAddress.map { lstat($0, &info) == 0 } ?? false }
+                    try paths.withUnsafeBufferPointer { (bytes: UnsafeBufferPointer<UInt8>) throws(Changed) in
+                        guard let base = bytes.baseAddress else { throw Changed() }
+                        for index in range where stamps[index].isDirectory == folders {
+                            // Each path ends with its NUL: ready for `fstatat` in place.
+                            let found = (base + starts[index]).withMemoryRebound(to: CChar.self, capacity: 1) {
+                                fstatat(folder, $0, &info, AT_SYMLINK_NOFOLLOW) == 0
+                            }
+                            guard found, Stamp(info) == stamps[index] else { throw Changed() }
                         }
-                        guard found, Stamp(info) == stamps[index] else { throw Changed() }
                     }
                 }
             } catch {
@@ -275,6 +280,40 @@ public struct FileInventory: Sendable, Equatable {
             }
         }
         return true
+    }
+
+    /// The entries of this (recorded) inventory under each second-level folder walked on its
+    /// own, by the folder's path, for `RecordedParts`.
+    fileprivate func partRanges() -> [[UInt8]: (stamps: Range<Int>, paths: Range<Int>)] {
+        var ranges: [[UInt8]: (stamps: Range<Int>, paths: Range<Int>)] = [:]
+        var current: (folder: [UInt8], stamp: Int, path: Int)? = nil
+        var start = 0, index = 0
+        func close(_ stampEnd: Int, _ pathEnd: Int) {
+            if let open = current { ranges[open.folder] = (open.stamp..<stampEnd, open.path..<pathEnd) }
+            current = nil
+        }
+        for (i, byte) in paths.enumerated() where byte == 0 {
+            defer {
+                index += 1
+                start = i + 1
+            }
+            // Entries under a second-level folder have two slashes; the folder is what precedes
+            // the second one.
+            let path = paths[start..<i]
+            guard let first = path.firstIndex(of: UInt8(ascii: "/")),
+                let second = path[(first + 1)...].firstIndex(of: UInt8(ascii: "/"))
+            else {
+                close(index, start)
+                continue
+            }
+            let folder = Array(path[..<second])
+            if current?.folder != folder {
+                close(index, start)
+                current = (folder, index, start)
+            }
+        }
+        close(index, start)
+        return ranges
     }
 
     /// What stops checking an inventory: an entry that is not as recorded.
@@ -404,5 +443,47 @@ extension FileInventory {
             inventory.stamps.append(Stamp(kind: kind, inode: inode, size: size, modified: modified, changed: changed))
         }
         return inventory
+    }
+}
+
+/// The entries an earlier inventory recorded under each second-level folder (`projects/<slug>`),
+/// to take a folder's part of a new inventory by stat-ing the recorded paths instead of listing
+/// every folder again: when each entry under it is as recorded, the walk would find exactly
+/// those entries, since adding, removing or renaming an entry moves its folder's times.
+public struct RecordedParts: Sendable {
+    let inventory: FileInventory
+    private let ranges: [[UInt8]: (stamps: Range<Int>, paths: Range<Int>)]
+
+    /// The parts of `inventory`, an inventory of `root` as a build records it.
+    public init?(_ inventory: FileInventory, of root: String) {
+        guard inventory.root == root else { return nil }
+        self.inventory = inventory
+        ranges = inventory.partRanges()
+    }
+
+    /// The entries recorded under the folder at `path` (relative to the root), if each of them is
+    /// still as recorded; nil when one is not (or is racy), or none were recorded there.
+    func unchangedPart(_ path: [UInt8], root: Int32) -> FileInventory? {
+        guard let range = ranges[path] else { return nil }
+        var part = FileInventory(root: inventory.root, skipping: [])
+        part.paths = Array(inventory.paths[range.paths])
+        part.stamps = Array(inventory.stamps[range.stamps])
+        var info = stat()
+        var start = 0, index = 0
+        let unchanged = part.paths.withUnsafeBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { names -> Bool in
+                guard let base = names.baseAddress else { return false }
+                for (i, byte) in bytes.enumerated() where byte == 0 {
+                    // Each path ends with its NUL: ready for `fstatat` in place.
+                    guard fstatat(root, base + start, &info, AT_SYMLINK_NOFOLLOW) == 0,
+                        FileInventory.Stamp(info) == part.stamps[index]
+                    else { return false }
+                    index += 1
+                    start = i + 1
+                }
+                return index == part.stamps.count
+            }
+        }
+        return unchanged ? part : nil
     }
 }

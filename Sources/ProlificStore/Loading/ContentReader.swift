@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 import ProlificCore
 import Synchronization
 
@@ -38,21 +45,41 @@ public struct ContentReader: Sendable {
     /// every file doesn't stat every one first; a project `cache` keeps is stat-ed, and read only
     /// if its files changed. The inventory is nil when it couldn't be taken (a folder can't be
     /// read): the content is then read as `loadAll` reads it.
-    public func loadAllTakingInventory(cache: ProjectCache? = nil) -> (Content?, [Diagnostic], FileInventory?) {
-        loadAllTakingInventory(cache: cache, racyAfter: FileInventory.clock() - FileInventory.racyWindow)
+    ///
+    /// With the inventory the last build `recorded`, a kept project's files are checked by
+    /// stat-ing the paths recorded under its folder instead of listing its folders again; one
+    /// that changed is read at once.
+    public func loadAllTakingInventory(cache: ProjectCache? = nil, recorded: FileInventory? = nil) -> (
+        Content?, [Diagnostic], FileInventory?
+    ) {
+        loadAllTakingInventory(
+            cache: cache, recorded: recorded.flatMap { RecordedParts($0, of: layout.root) },
+            racyAfter: FileInventory.clock() - FileInventory.racyWindow)
     }
 
     /// The same, with entries changed after `racyAfter` recorded as racy (`FileInventory.take`).
-    func loadAllTakingInventory(cache: ProjectCache?, racyAfter: Int64) -> (Content?, [Diagnostic], FileInventory?) {
+    func loadAllTakingInventory(cache: ProjectCache?, recorded: RecordedParts? = nil, racyAfter: Int64) -> (
+        Content?, [Diagnostic], FileInventory?
+    ) {
         let root = layout.root
         let results = ReadProjects()
+        // Recorded paths are stat-ed relative to the content directory: shorter paths to look up.
+        let rootFolder = recorded == nil ? -1 : open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        defer { if rootFolder >= 0 { close(rootFolder) } }
         let inventory = FileInventory.take(of: root, skipping: BuildStamp.skipped, racyAfter: racyAfter) { path, own in
             guard path.starts(with: Self.projectsPrefix),
                 let slug = Slug(String(decoding: path[Self.projectsPrefix.count...], as: UTF8.self))
             else { return nil }
             if let cache, cache.hasEntry(slug) {
-                guard let part = FileInventory.walk(root, path, racyAfter: racyAfter) else { return nil }
-                if let key = FileInventory.subtreeKey(path: path, own: own, part: part), let project = cache.project(slug, key: key) {
+                let part =
+                    if let recorded, rootFolder >= 0 {
+                        recorded.unchangedPart(path, root: rootFolder)
+                    } else {
+                        FileInventory.walk(root, path, racyAfter: racyAfter)
+                    }
+                if let part, let key = FileInventory.subtreeKey(path: path, own: own, part: part),
+                    let project = cache.project(slug, key: key)
+                {
                     results.set(slug, (project, []))
                     return part
                 }
@@ -151,8 +178,10 @@ public struct ContentReader: Sendable {
 
     /// `loadValid` for a build: the content, or every error found, with the inventory of the
     /// content directory as reading found it (`loadAllTakingInventory`).
-    public func loadValidTakingInventory(cache: ProjectCache? = nil) throws(Diagnostics) -> (Content, FileInventory?) {
-        let (content, problems, inventory) = loadAllTakingInventory(cache: cache)
+    public func loadValidTakingInventory(cache: ProjectCache? = nil, recorded: FileInventory? = nil) throws(Diagnostics) -> (
+        Content, FileInventory?
+    ) {
+        let (content, problems, inventory) = loadAllTakingInventory(cache: cache, recorded: recorded)
         let errors = problems.filter { $0.severity == .error }.sorted()
         guard let content, errors.isEmpty else { throw Diagnostics(errors) }
         return (content, inventory)
