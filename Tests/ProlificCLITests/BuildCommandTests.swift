@@ -22,6 +22,20 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
     }
 
+    /// The site a build makes of a copy of `folder`'s `Content/` without its caches. A fresh
+    /// build of the content itself would leave its build stamp describing that build, so the
+    /// next rebuild of the site under test would keep nothing and prove nothing.
+    static func freshSite(in folder: TemporaryFolder, now: String = now) throws -> [String: Data] {
+        let files = FileManager.default
+        for path in ["fresh", "fresh-content"] { try? files.removeItem(at: folder.url.appendingPathComponent(path)) }
+        try files.createDirectory(at: folder.url.appendingPathComponent("fresh-content"), withIntermediateDirectories: false)
+        try files.copyItem(at: folder.url.appendingPathComponent("Content"), to: folder.url.appendingPathComponent("fresh-content/Content"))
+        try? files.removeItem(at: folder.url.appendingPathComponent("fresh-content/Content/.prolific"))
+        let result = try CLI.run(["build", "--content", "fresh-content/Content", "--out", "fresh", "--now", now], in: folder.url)
+        #expect(result.status == 0, "\(result.stderr)")
+        return try folder.snapshot("fresh")
+    }
+
     @Test func theSameContentAndMomentGiveAByteIdenticalSite() throws {
         let folder = try TemporaryFolder()
         for out in ["a", "b"] {
@@ -159,8 +173,7 @@ import Testing
         try build("site")
         #expect(try inode(round) == roundInode, "an unchanged page was written again")
         #expect(try !folder.read(user).contains("<!-- edited -->"), "a page edited by hand was kept")
-        try build("fresh")
-        #expect(try folder.snapshot("site") == folder.snapshot("fresh"))
+        #expect(try folder.snapshot("site") == Self.freshSite(in: folder))
 
         // The built-in theme written out, one template changed: every page is rendered again.
         _ = try CLI.run(["init", "game", "--title", "Themes"], in: folder.url)
@@ -197,14 +210,51 @@ import Testing
         try editUsers("joined: 2026-", "joined: 2025-")
         try build("site")
         #expect(try !folder.read(round).contains("joined 15 days before"), "weights on a round's page follow the replay")
-        try build("fresh")
-        #expect(try folder.snapshot("site") == folder.snapshot("fresh"))
+        #expect(try folder.snapshot("site") == Self.freshSite(in: folder))
         // Every player renamed: the pages that show their names follow.
         try editUsers("name: ", "name: Sir ")
         try build("site")
         #expect(try folder.read(round).contains(">Sir "), "names on a round's page follow the profiles")
-        try build("fresh")
-        #expect(try folder.snapshot("site") == folder.snapshot("fresh"))
+        #expect(try folder.snapshot("site") == Self.freshSite(in: folder))
+    }
+
+    /// Profiles and project pages are kept by their inputs too: after each thing a game does
+    /// through the CLI (a ballot, a snippet, a follow, a close, a rename, a later moment), the
+    /// rebuilt site is the one a fresh build makes, byte for byte.
+    @Test func pagesKeptByTheirInputsFollowEveryAction() throws {
+        let folder = try Self.demoCopy(settled: true)
+        var now = Self.now
+        func build(_ out: String) throws {
+            let result = try CLI.run(["build", "--content", "Content", "--out", out, "--now", now], in: folder.url)
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        func act(_ arguments: [String], input: String = "") throws {
+            let result = try CLI.run(arguments + ["--content", "Content", "--now", now], in: folder.url, input: input)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+        }
+        func expectRebuildIsFresh(_ step: String) throws {
+            Thread.sleep(forTimeInterval: 2.1)
+            try build("site")
+            #expect(try folder.snapshot("site") == Self.freshSite(in: folder, now: now), "after \(step)")
+        }
+        try build("site")
+        try act(["vote", "long-patience", "--voter", "eitan", "bram-20261119150000"])
+        try expectRebuildIsFresh("a ballot")
+        try act(["submit", "the-marmalade-job", "--author", "ann"], input: "The jar was empty after all.\n")
+        try expectRebuildIsFresh("a snippet")
+        try act(["follow", "bram", "--user", "hana"])
+        try act(["follow", "bram", "--project", "gannet-rock"])
+        try expectRebuildIsFresh("a follow")
+        try act(["close", "the-town-that-sold-tuesday"])
+        try expectRebuildIsFresh("a close")
+        let profile = try folder.read("Content/users/hana.md")
+        try folder.write(profile.replacingOccurrences(of: "name: ", with: "name: Dr "), to: "Content/users/hana.md")
+        try expectRebuildIsFresh("a rename")
+        #expect(try folder.read("site/projects/long-patience/index.html").contains("Dr "))
+        now = "2026-11-22T18:00:00Z"
+        try expectRebuildIsFresh("six hours later")
+        now = "2026-12-02T12:00:00Z"
+        try expectRebuildIsFresh("ten days later")
     }
 
     /// A content directory where `--out` keeps its spare would be rewritten by the next build.

@@ -11,8 +11,42 @@ struct ProjectPages {
                 site: site.config, now: site.now, path: SitePath.project(project.slug), title: project.title,
                 description: "\(project.title), a story written together on \(site.config.title).",
                 noindex: project.visibility != .listed, section: .stories)
-            return PageJob("project", context) { page(project) }
+            return PageJob("project", context, inputs: { inputs(project) }) { page(project) }
         }
+    }
+
+    /// What `page(_:)` is a function of, apart from the page's context and the binary: the
+    /// project's files (`SiteModel.projectKeys`), the name of every player it may show (its
+    /// owner and authors) or their having none, which of its tags have a page, libcmark's
+    /// version, and the moment as far as the page shows it: the week (its activity chart), and
+    /// the moment itself while a round is open (time left, progress) or activity falls in the
+    /// week. nil without a key for the project's files, or when a text has images or `data:`
+    /// links (their addresses depend on media files elsewhere).
+    func inputs(_ project: Project) -> PageInputs? {
+        guard let files = site.projectKeys[project.slug], !site.cache.needsRewriting(project.starter),
+            !project.rounds.contains(where: { $0.submissions.contains { site.cache.needsRewriting($0.body) } })
+        else { return nil }
+        var inputs = PageInputs()
+        inputs.add(files)
+        inputs.add(Markdown.version)
+        var shown: Set<Handle> = [project.owner]
+        for round in project.rounds { for submission in round.submissions { shown.insert(submission.author) } }
+        inputs.list(shown.count)
+        for handle in shown.sorted() {
+            inputs.add(handle.rawValue)
+            inputs.add(site.names[handle])
+        }
+        inputs.list(project.tags.count)
+        for tag in project.tags { inputs.add(site.listedTagKeys.contains(TagPages.key(tag))) }
+        let week = ActivityChart.weekStart(site.now)
+        inputs.add(Int(week))
+        let isOpen = project.openRound != nil && !site.isComplete(project)
+        let activeThisWeek = project.rounds.contains { round in
+            round.submissions.contains { $0.submitted.secondsSinceEpoch >= week }
+                || round.ballots.contains { $0.cast.secondsSinceEpoch >= week }
+        }
+        inputs.add(isOpen || activeThisWeek ? site.now.iso8601 : nil)
+        return inputs
     }
 
     func roundsLabel(_ project: Project) -> String {
@@ -70,7 +104,8 @@ struct ProjectPages {
         ]
     }
 
-    /// The values of a project's own page.
+    /// The values of a project's own page. What this reads must be in `inputs(_:)`, or a
+    /// rebuild keeps a stale page.
     func page(_ project: Project) -> [String: Any] {
         let story = Story(project)
         let complete = site.isComplete(project)

@@ -14,7 +14,8 @@ struct UserPages {
                 site: site.config, now: site.now, path: SitePath.user(user.handle), title: user.name,
                 description: "\(user.name) (@\(user.handle)) on \(site.config.title): karma, badges and snippets.",
                 section: .players)
-            return PageJob("user", context) { profile(user, started: started[user.handle] ?? []) }
+            let mine = started[user.handle] ?? []
+            return PageJob("user", context, inputs: { inputs(user, started: mine) }) { profile(user, started: mine) }
         }
         let context = PageContext(
             site: site.config, now: site.now, path: SitePath.users, title: "Players",
@@ -63,7 +64,69 @@ struct UserPages {
         ]
     }
 
-    /// `started` holds the indices in `site.listed` of the projects `user` started.
+    /// What `profile(_:started:)` is a function of, apart from the page's context and the
+    /// binary: the profile's fields, whether its avatar is a picture in the site, the player's
+    /// counts and badges, the projects they started, the files of each project they wrote in
+    /// (`SiteModel.projectKeys`: their snippets' places and outcomes come from there), the
+    /// projects they follow, the players they follow and who follow them, with names, and
+    /// libcmark's version. nil when the bio has images or `data:` links, or a project they
+    /// wrote in has no key.
+    func inputs(_ user: User, started: [Int]) -> PageInputs? {
+        guard !site.cache.needsRewriting(user.bio) else { return nil }
+        var inputs = PageInputs()
+        inputs.add(Markdown.version)
+        inputs.add(user.name)
+        inputs.add(user.handle.rawValue)
+        inputs.add(Int(user.joined.secondsSinceEpoch))
+        inputs.add(user.bio)
+        inputs.list(user.links.count)
+        for link in user.links {
+            inputs.add(link.title)
+            inputs.add(link.url)
+        }
+        inputs.add(Avatar.localImage(of: user, media: site.content.media))
+        let counts = site.standing.counts(of: user.handle)
+        for count in [counts.snippets, counts.wins, counts.projects, counts.ballots] { inputs.add(count) }
+        let karma = counts.karma
+        for count in [karma.snippets, karma.ballots, karma.wins, karma.projects] { inputs.add(count) }
+        let badges = site.standing.badges(of: user.handle)
+        inputs.list(badges.count)
+        for progress in badges {
+            let values = Self.badgeValues(progress)
+            for key in ["id", "name", "description", "tier", "nextLabel"] { inputs.add(values[key] as? String) }
+            for key in ["count", "percent"] { inputs.add(values[key] as? Int ?? -1) }
+            inputs.add(progress.tier != nil)
+        }
+        inputs.list(started.count)
+        for index in started {
+            inputs.add(site.listed[index].slug.rawValue)
+            inputs.add(site.listed[index].title)
+        }
+        // The projects written in, each once, in the order their snippets are found.
+        var written: [Int] = []
+        for place in site.snippetsByAuthor[user.handle] ?? [] where place.project != written.last { written.append(place.project) }
+        inputs.list(written.count)
+        for index in written {
+            guard let files = site.projectKeys[site.listed[index].slug] else { return nil }
+            inputs.add(files)
+        }
+        inputs.list(user.follows.projects.count)
+        for slug in user.follows.projects {
+            inputs.add(slug.rawValue)
+            inputs.add(site.listed.first { $0.slug == slug }?.title)
+        }
+        for people in [user.follows.users, site.followers[user.handle] ?? []] {
+            inputs.list(people.count)
+            for handle in people {
+                inputs.add(handle.rawValue)
+                inputs.add(site.names[handle])
+            }
+        }
+        return inputs
+    }
+
+    /// `started` holds the indices in `site.listed` of the projects `user` started. What this
+    /// reads must be in `inputs(_:started:)`, or a rebuild keeps a stale page.
     func profile(_ user: User, started: [Int]) -> [String: Any] {
         let counts = site.standing.counts(of: user.handle)
         let started = started.map { index -> [String: Any] in
