@@ -111,6 +111,16 @@ public struct SiteBuilder {
         let site = SiteModel(
             content: content, now: now, evidence: evidence, html: Markdown.html, projectKeys: projectKeys, replay: replay)
         phase?("model")
+        let jobs = Self.jobs(of: site)
+        try render(jobs, of: site, progress: progress, phase: phase, memory: memory, emit: emit)
+        let count = jobs.count
+        // Freeing the model (millions of objects) is left to another thread.
+        Parallel.release((consume site, consume jobs))
+        return count
+    }
+
+    /// Every page of the site.
+    static func jobs(of site: SiteModel) -> [PageJob] {
         var jobs: [PageJob] = []
         jobs += HomePages(site: site).jobs()
         jobs += ProjectPages(site: site).jobs()
@@ -124,9 +134,16 @@ public struct SiteBuilder {
             PageJob(
                 "404",
                 PageContext(
-                    site: content.config, now: now, path: SitePath.notFound, title: "Page not found",
+                    site: site.config, now: site.now, path: SitePath.notFound, title: "Page not found",
                     description: "This page isn’t part of the story."), values: { [:] }))
+        return jobs
+    }
 
+    /// Renders `jobs` and every other file of the site, batch by batch (see `build`).
+    private func render(
+        _ jobs: [PageJob], of site: SiteModel, progress: ((Int, Int) -> Void)?, phase: ((String) -> Void)?,
+        memory: PageMemory?, emit: ([OutputFile]) throws(Diagnostics) -> Void
+    ) throws(Diagnostics) {
         // Batches on every core; progress is told between batches, from this thread.
         let batch = 512
         for start in stride(from: 0, to: jobs.count, by: batch) {
@@ -177,6 +194,5 @@ public struct SiteBuilder {
         phase?("cards")
         try emit(theme.staticFiles.map { OutputFile(path: $0.path, contents: $0.contents) })
         phase?("static")
-        return jobs.count
     }
 }

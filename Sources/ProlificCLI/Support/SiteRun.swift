@@ -163,6 +163,8 @@ struct SiteRun {
             ).save(layout)
         }
         lap("stamp")
+        // Freeing the content is left to another thread, as the model is (`Parallel.release`).
+        Parallel.release((consume content, consume builder))
         return Summary(
             pages: pages, files: count, seconds: Date().timeIntervalSince(start), written: report.written,
             phases: phases)

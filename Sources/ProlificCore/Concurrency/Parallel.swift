@@ -62,6 +62,22 @@ public enum Parallel {
         return (a.values()[0], b.values()[0])
     }
 
+    /// Lets go of `value` on another thread. Freeing a big site's model, millions of small
+    /// objects, takes a build a few hundred milliseconds it needn't wait for: a command exits
+    /// before they are done (and the memory goes back with the process), `serve` gets it back
+    /// a moment later.
+    public static func release(_ value: Any) {
+        let box = Dropped(value)
+        DispatchQueue.global(qos: .utility).async { box.drop() }
+    }
+
+    /// Holds a value until `drop`, on whichever thread calls it.
+    final class Dropped: @unchecked Sendable {
+        private var value: Any?
+        init(_ value: Any) { self.value = value }
+        func drop() { value = nil }
+    }
+
     /// A value shared with the workers, who only read it.
     struct Unchecked<Value>: @unchecked Sendable {
         let value: Value
