@@ -66,15 +66,18 @@ public enum Parallel {
     /// objects, takes a build a few hundred milliseconds it needn't wait for: a command exits
     /// before they are done (and the memory goes back with the process), `serve` gets it back
     /// a moment later.
-    public static func release(_ value: Any) {
-        let box = Dropped(value)
+    ///
+    /// `value` is taken over (`consuming`), so that once the caller hands over its own
+    /// references (`release(consume model)`), the other thread holds the last one.
+    public static func release(_ value: consuming Any) {
+        let box = Dropped(consume value)
         DispatchQueue.global(qos: .utility).async { box.drop() }
     }
 
     /// Holds a value until `drop`, on whichever thread calls it.
     final class Dropped: @unchecked Sendable {
         private var value: Any?
-        init(_ value: Any) { self.value = value }
+        init(_ value: consuming Any) { self.value = consume value }
         func drop() { value = nil }
     }
 

@@ -105,8 +105,12 @@ public struct TallyTimeline: Sendable {
                 < (TallyContext.cutoff(of: $1.round), $1.slug, $1.round.number)
         }
         var history = VotingHistory()
+        // At most one record per ballot and author of each round; usually far fewer pairs.
+        let pairs = closedRounds.reduce(0) { $0 + $1.round.ballots.count * $1.round.submissions.count }
+        history.reserveCapacity(pairs: min(pairs, 4_000_000), players: joined.count)
         var nextRound = 0, nextProject = 0
         var results: [Replayed] = []
+        results.reserveCapacity(targets.count)
         for target in targets {
             let cutoff = TallyContext.cutoff(of: target.round)
             while nextProject < projectStarts.count, projectStarts[nextProject].created < cutoff {

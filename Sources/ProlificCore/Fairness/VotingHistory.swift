@@ -93,6 +93,15 @@ public struct VotingHistory: Sendable {
         Pair(voter: handles[Int(key >> 32)], author: handles[Int(key & 0xFFFF_FFFF)])
     }
 
+    /// Makes room for about `pairs` voter–author records and `players` players, so a replay of
+    /// a whole game doesn't grow its tables again and again (each growth rehashes every record).
+    public mutating func reserveCapacity(pairs: Int, players: Int) {
+        records.reserveCapacity(pairs)
+        ids.reserveCapacity(players)
+        handles.reserveCapacity(players)
+        karmaByID.reserveCapacity(players)
+    }
+
     /// Counts a project as started by `owner`.
     public mutating func recordProject(owner: Handle) {
         karmaByID[Int(intern(owner))].projects += 1

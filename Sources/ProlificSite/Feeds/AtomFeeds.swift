@@ -13,46 +13,65 @@ struct AtomFeeds {
     /// project (WordPress and jekyll-feed keep 10). Each entry carries the whole snippet.
     static let limit = 20
 
-    /// One feed to write.
+    /// One feed to write: where, its titles, and the projects whose events it shows.
     struct Plan {
         var path: String
         var page: String
         var title: String
         var subtitle: String
-        var events: [SiteEvent]
+        /// In the order the site builds them.
+        var projects: [Project]
+        var shows: Shown
+
+        /// Which of its projects' events a feed shows.
+        enum Shown {
+            /// A project's feed: all of them.
+            case all
+            /// The site's: stories started, rounds closed and stories completed.
+            case news
+            /// A player's: the events that are theirs (`SiteEvent.player`).
+            case player(Handle)
+        }
     }
 
-    /// Every feed with its events, worked out in one pass over the projects; `feed(_:)` renders
-    /// each (SiteBuilder does, in batches it writes as they come).
+    /// Every feed, with the projects it draws on; `feed(_:memory:)` renders each (SiteBuilder
+    /// does, in batches it writes as they come), working out its events only when it does.
     func plans() -> [Plan] {
         var plans: [Plan] = []
-        var siteEvents: [SiteEvent] = []
-        var byPlayer: [Handle: [SiteEvent]] = [:]
         for project in site.built {
-            let events = SiteEvent.events(of: project, site: site)
             plans.append(
                 Plan(
                     path: SitePath.projectFeed(project.slug), page: SitePath.project(project.slug),
                     title: "\(project.title) · \(site.config.title)",
-                    subtitle: "Snippets submitted, rounds closed and the story’s end.", events: events))
-            guard project.visibility == .listed else { continue }
-            for event in events {
-                if !event.isSnippet { siteEvents.append(event) }
-                if let player = event.player { byPlayer[player, default: []].append(event) }
-            }
+                    subtitle: "Snippets submitted, rounds closed and the story’s end.", projects: [project], shows: .all))
         }
         plans.append(
             Plan(
                 path: SitePath.feed, page: SitePath.home, title: site.config.title,
-                subtitle: "Stories started, rounds closed and stories completed.", events: siteEvents))
+                subtitle: "Stories started, rounds closed and stories completed.", projects: site.listed, shows: .news))
+        // A player's events are in the listed projects they started or wrote in.
+        var theirs: [Handle: Set<Int>] = [:]
+        for (index, project) in site.listed.enumerated() { theirs[project.owner, default: []].insert(index) }
+        for (handle, places) in site.snippetsByAuthor { theirs[handle, default: []].formUnion(places.map(\.project)) }
         for user in site.users {
             plans.append(
                 Plan(
                     path: SitePath.userFeed(user.handle), page: SitePath.user(user.handle),
                     title: "\(user.name) · \(site.config.title)", subtitle: "Snippets, wins and stories by \(user.name).",
-                    events: byPlayer[user.handle] ?? []))
+                    projects: (theirs[user.handle] ?? []).sorted().map { site.listed[$0] }, shows: .player(user.handle)))
         }
         return plans
+    }
+
+    /// The events a feed shows, project by project in its order.
+    func events(_ plan: Plan) -> [SiteEvent] {
+        plan.projects.flatMap { project in
+            switch plan.shows {
+            case .all: SiteEvent.events(of: project, site: site)
+            case .news: SiteEvent.events(of: project, site: site, snippets: false)
+            case .player(let handle): SiteEvent.events(of: project, site: site, player: handle)
+            }
+        }
     }
 
     func absolute(_ path: String) -> String { site.config.baseURL + SitePath.pretty(path) }
@@ -60,7 +79,7 @@ struct AtomFeeds {
     /// The events a feed shows: its newest `limit`.
     func entries(_ plan: Plan) -> [SiteEvent] {
         // Sorting indices moves integers, not events.
-        let events = plan.events
+        let events = events(plan)
         return events.indices.sorted { SiteEvent.newestFirst(events[$0], events[$1]) }.prefix(Self.limit)
             .map { events[$0] }
     }
@@ -69,60 +88,48 @@ struct AtomFeeds {
     /// recorded (`memory`) and that file is intact. Feeds use no template, so their fingerprint
     /// leaves the theme out: a theme's change leaves them as they are.
     func feed(_ plan: Plan, memory: PageMemory?) -> OutputFile {
-        let entries = entries(plan)
-        guard let inputs = inputs(plan, entries: entries) else { return feed(plan, entries: entries) }
+        guard let inputs = inputs(plan) else { return feed(plan, entries: entries(plan)) }
         let fingerprint = PageFingerprint.of(template: "feed.xml", inputs: inputs, theme: [])
         if memory?.keeps(plan.path, fingerprint) == true { return OutputFile.kept(plan.path, fingerprint: fingerprint) }
-        var file = feed(plan, entries: entries)
+        var file = feed(plan, entries: entries(plan))
         file.fingerprint = fingerprint
         return file
     }
 
     /// What a feed is a function of, apart from the binary: the site's title and address, the
-    /// feed's own, its moment, and for each entry its project's files (`SiteModel.projectKeys`),
-    /// what it announces and the names of the players it credits. nil when an entry's project
-    /// has no key, or its text has images or `data:` links (their addresses depend on media
-    /// files elsewhere): the feed is then written out, and the writer compares its bytes.
-    func inputs(_ plan: Plan, entries: [SiteEvent]) -> PageInputs? {
+    /// feed's own, libcmark's version, the files of each project it draws on
+    /// (`SiteModel.projectKeys`: its events are made of them), the names of the players its
+    /// entries may credit, and the moment when it has no project (it is then its `updated`).
+    /// Worked out without the feed's events, so a feed that is kept costs none. nil when a
+    /// project has no key or a text with images or `data:` links (their addresses depend on
+    /// media files elsewhere): the feed is then written out, and the writer compares its bytes.
+    func inputs(_ plan: Plan) -> PageInputs? {
         var inputs = PageInputs()
         for part in [site.config.title, site.config.baseURL, plan.path, plan.page, plan.title, plan.subtitle] {
             inputs.add(part)
         }
-        inputs.add((entries.first?.at ?? site.now).iso8601)
         inputs.add(Markdown.version)
-        inputs.list(entries.count)
-        for event in entries {
-            let project = event.project
-            guard let files = site.projectKeys[project.slug] else { return nil }
+        inputs.add(plan.projects.isEmpty ? site.now.iso8601 : nil)
+        var credited: Set<Handle> = []
+        inputs.list(plan.projects.count)
+        for project in plan.projects {
+            guard let files = site.projectKeys[project.slug], !site.hasImages(project) else { return nil }
             inputs.add(files)
-            inputs.add(event.at.iso8601)
-            var credited = [project.owner], text: String? = nil
-            switch event.kind {
-            case .started:
-                inputs.add("started")
-                text = project.starter
-            case .submitted(let round, let s):
-                inputs.add("submitted")
-                inputs.add(round.number.value)
-                inputs.add(s.id.rawValue)
-                credited.append(s.author)
-                text = s.body
-            case .roundClosed(let round):
-                inputs.add("closed")
-                inputs.add(round.number.value)
-                if let winner = round.winningSubmission {
-                    credited.append(winner.author)
-                    text = winner.body
-                }
-            case .completed:
-                inputs.add("completed")
+            switch plan.shows {
+            case .all:
+                credited.insert(project.owner)
+                for round in project.rounds { for s in round.submissions { credited.insert(s.author) } }
+            case .news:
+                credited.insert(project.owner)
+                for round in project.rounds { if let winner = round.winningSubmission { credited.insert(winner.author) } }
+            case .player(let handle):
+                credited.insert(handle)
             }
-            if let text, site.cache.needsRewriting(text) { return nil }
-            inputs.list(credited.count)
-            for handle in credited {
-                inputs.add(handle.rawValue)
-                inputs.add(site.names[handle])
-            }
+        }
+        inputs.list(credited.count)
+        for handle in credited.sorted() {
+            inputs.add(handle.rawValue)
+            inputs.add(site.names[handle])
         }
         return inputs
     }
@@ -147,7 +154,7 @@ struct AtomFeeds {
         return OutputFile(path: path, text: xml)
     }
 
-    /// What this reads must be in `inputs(_:entries:)`, or a rebuild keeps a stale feed.
+    /// What this reads must be in `inputs(_:)`, or a rebuild keeps a stale feed.
     func entry(_ event: SiteEvent) -> String {
         let project = event.project
         let projectURL = absolute(SitePath.project(project.slug))

@@ -26,29 +26,26 @@ struct SiteEvent {
         }
     }
 
-    /// Whose feed the event belongs in, besides the site's and the project's.
-    var player: Handle? {
-        switch kind {
-        case .started: project.owner
-        case .submitted(_, let s): s.author
-        case .roundClosed(let round): round.winningSubmission?.author
-        case .completed: nil
+    /// A project's events: started, each snippet, each closed round, completed. With
+    /// `snippets: false`, all but snippets; with a `player`, only those in their feed (the
+    /// projects they started, their snippets, the rounds they won), made without making the
+    /// others.
+    static func events(of project: Project, site: SiteModel, snippets: Bool = true, player: Handle? = nil) -> [SiteEvent] {
+        var events: [SiteEvent] = []
+        if player == nil || project.owner == player {
+            events.append(SiteEvent(kind: .started, project: project, at: project.created))
         }
-    }
-
-    var isSnippet: Bool {
-        if case .submitted = kind { return true }
-        return false
-    }
-
-    /// A project's events: started, each snippet, each closed round, completed.
-    static func events(of project: Project, site: SiteModel) -> [SiteEvent] {
-        var events = [SiteEvent(kind: .started, project: project, at: project.created)]
         for round in project.rounds {
-            for s in round.submissions { events.append(SiteEvent(kind: .submitted(round, s), project: project, at: s.submitted)) }
-            if let closed = round.closed { events.append(SiteEvent(kind: .roundClosed(round), project: project, at: closed)) }
+            if snippets {
+                for s in round.submissions where player == nil || s.author == player {
+                    events.append(SiteEvent(kind: .submitted(round, s), project: project, at: s.submitted))
+                }
+            }
+            if let closed = round.closed, player == nil || round.winningSubmission?.author == player {
+                events.append(SiteEvent(kind: .roundClosed(round), project: project, at: closed))
+            }
         }
-        if site.isComplete(project) {
+        if player == nil, site.isComplete(project) {
             events.append(SiteEvent(kind: .completed, project: project, at: site.finished(project)))
         }
         return events

@@ -23,9 +23,7 @@ struct ProjectPages {
     /// week. nil without a key for the project's files, or when a text has images or `data:`
     /// links (their addresses depend on media files elsewhere).
     func inputs(_ project: Project) -> PageInputs? {
-        guard let files = site.projectKeys[project.slug], !site.cache.needsRewriting(project.starter),
-            !project.rounds.contains(where: { $0.submissions.contains { site.cache.needsRewriting($0.body) } })
-        else { return nil }
+        guard let files = site.projectKeys[project.slug], !site.hasImages(project) else { return nil }
         var inputs = PageInputs()
         inputs.add(files)
         inputs.add(Markdown.version)

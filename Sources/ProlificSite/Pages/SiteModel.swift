@@ -34,6 +34,10 @@ struct SiteModel {
     /// same files, so the project reads the same (its folder's inventory, hashed). A closed
     /// round's page is a function of it and of a few other things (`RoundPages.inputs`).
     let projectKeys: [Slug: String]
+    /// Built projects with a text (starter or snippet) that has images or `data:` links, whose
+    /// addresses depend on media files outside the project: pages and feeds that show them
+    /// can't be kept by their project's files alone.
+    let withImages: Set<Slug>
     /// Listed projects in progress, in the explore order of the home page (worked out once).
     private(set) var inProgress: [Project] = []
     /// Listed completed stories, most recently finished first.
@@ -80,6 +84,11 @@ struct SiteModel {
         // renders the snippets the pages will show (a full build renders them all anyway; a
         // rebuild, whose replay is kept, stops at once).
         let listed = listed, built = built
+        withImages = Set(
+            Parallel.map(built) { project in
+                Markdown.mayNeedRewriting(project.starter)
+                    || project.rounds.contains { $0.submissions.contains { Markdown.mayNeedRewriting($0.body) } }
+            }.enumerated().compactMap { $0.element ? built[$0.offset].slug : nil })
         let replayDone = HTMLCache.Flag()
         let ((standing, inProgress), replayed) = Parallel.both(
             {
@@ -148,6 +157,11 @@ struct SiteModel {
             shown.projects[p].rounds = shown.projects[p].rounds.map(Moderation.shown)
         }
         return shown
+    }
+
+    /// Whether a text of `project` has images or `data:` links (`withImages`).
+    func hasImages(_ project: Project) -> Bool {
+        withImages.contains(project.slug)
     }
 
     func isComplete(_ project: Project) -> Bool {
