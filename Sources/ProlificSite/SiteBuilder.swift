@@ -175,7 +175,7 @@ public struct SiteBuilder {
         // to keep the other core busy meanwhile.
         let listedPages = jobs.filter(\.isListed).map(\.context.path)
         let feeds = AtomFeeds(site: site)
-        var files: [() -> OutputFile] = [{ SearchIndex(site: site).file() }]
+        var files: [() -> OutputFile] = [{ SearchIndex(site: site).file(memory: memory) }]
         files += feeds.plans().map { plan in { feeds.feed(plan, memory: memory) } }
         files += [
             { ICalendar(site: site).file() }, { SiteMap.file(pages: listedPages, baseURL: site.config.baseURL) },

@@ -131,6 +131,33 @@ import Testing
         #expect(try otherFiles["projects/moon/feed.xml"]?.contents == build(original)["projects/moon/feed.xml"]?.contents)
     }
 
+    /// The search index is kept by its inputs: its projects' files, the names its stories
+    /// credit and the players' names and bios.
+    @Test func theSearchIndexIsKeptByItsInputsUntilOneChanges() throws {
+        let original = try SiteFixtures.load(SiteFixtures.root.appendingPathComponent("check/valid/Content").path)
+        let moon = try #require(Slug("moon")), bo = try #require(Handle("bo"))
+        func build(_ content: Content, key: String = "files-1", memory: PageMemory? = nil) throws -> OutputFile {
+            try #require(try Self.build(content, projectKeys: [moon: key], memory: memory)["search.json"])
+        }
+        let first = try build(original)
+        #expect(first.fingerprint != nil)
+        let memory = PageMemory(fingerprints: ["search.json": try #require(first.fingerprint)], isIntact: { _ in true })
+        #expect(try build(original, memory: memory).keepsPrevious)
+        var changes: [(String, Content)] = []
+        var renamed = original
+        renamed.users[bo]?.name = "Bo Renamed"
+        changes.append(("a rename", renamed))
+        var bio = original
+        bio.users[bo]?.bio = "Writes at night."
+        changes.append(("a bio", bio))
+        for (change, content) in changes {
+            let file = try build(content, memory: memory)
+            #expect(!file.keepsPrevious, "\(change)")
+            #expect(file.contents == (try build(content)).contents, "\(change)")
+        }
+        #expect(!(try build(original, key: "files-2", memory: memory)).keepsPrevious, "the project's files")
+    }
+
     /// Pages and paths a fixture build must have, whatever the golden files say.
     @Test func everyKindOfPageIsBuilt() throws {
         let content = try SiteFixtures.load(SiteFixtures.root.appendingPathComponent("check/valid/Content").path)

@@ -164,6 +164,20 @@ import Testing
             #expect(String(validating: Array(line.utf8), as: UTF8.self) != nil, "no split UTF-8 sequence")
         }
         #expect(folded.replacingOccurrences(of: "\r\n ", with: "") == long)
+        // Folding on bytes gives what folding scalar by scalar does, at every width of UTF-8.
+        func byScalars(_ line: String) -> String {
+            var out = "", count = 0
+            for scalar in line.unicodeScalars {
+                let size = String(scalar).utf8.count
+                if count + size > 75 { (out, count) = (out + "\r\n ", 1) }
+                out.unicodeScalars.append(scalar)
+                count += size
+            }
+            return out
+        }
+        for text in ["short", String(repeating: "a€é🐙", count: 40), "DESCRIPTION:" + String(repeating: "x", count: 74), ""] {
+            #expect(ICalendar.fold(text) == byScalars(text), "\(text)")
+        }
         #expect(ICalendar.host(of: "https://stories.example.org:8080/x/") == "stories.example.org")
     }
 

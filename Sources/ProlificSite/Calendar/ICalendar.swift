@@ -63,18 +63,27 @@ struct ICalendar {
     /// Lines longer than 75 octets continue on the next line after a space, never splitting a
     /// UTF-8 sequence.
     static func fold(_ line: String) -> String {
-        var out = ""
-        var count = 0
-        for scalar in line.unicodeScalars {
-            let size = String(scalar).utf8.count
-            if count + size > 75 {
-                out += "\r\n "
-                count = 1
+        var line = line
+        return line.withUTF8 { utf8 in
+            // Short lines, nearly all of them, stay as they are.
+            guard utf8.count > 75 else { return String(decoding: utf8, as: UTF8.self) }
+            var out: [UInt8] = []
+            out.reserveCapacity(utf8.count + utf8.count / 37)
+            var count = 0, i = 0
+            while i < utf8.count {
+                // A scalar's length, from its first byte (the text is valid UTF-8).
+                let lead = utf8[i]
+                let size = lead < 0xC0 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+                if count + size > 75 {
+                    out += [0x0D, 0x0A, 0x20]
+                    count = 1
+                }
+                out += utf8[i..<min(utf8.count, i + size)]
+                count += size
+                i += size
             }
-            out.unicodeScalars.append(scalar)
-            count += size
+            return String(decoding: out, as: UTF8.self)
         }
-        return out
     }
 
     /// `https://example.org/stories/` → `example.org`.

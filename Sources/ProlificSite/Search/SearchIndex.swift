@@ -42,6 +42,46 @@ struct SearchIndex {
         return entries
     }
 
+    /// The index, or the previous site's file of it when its inputs are those the last build
+    /// recorded (`memory`) and that file is intact.
+    func file(memory: PageMemory?) -> OutputFile {
+        guard let inputs = inputs() else { return file() }
+        let fingerprint = PageFingerprint.of(template: SitePath.searchIndex, inputs: inputs, theme: [])
+        if memory?.keeps(SitePath.searchIndex, fingerprint) == true {
+            return OutputFile.kept(SitePath.searchIndex, fingerprint: fingerprint)
+        }
+        var file = file()
+        file.fingerprint = fingerprint
+        return file
+    }
+
+    /// What `entries()` is a function of, apart from the binary: the files of each listed
+    /// project (`SiteModel.projectKeys`), the names of the players its story credits (its owner
+    /// and its rounds' winners), each player's handle, name and bio, and libcmark's version.
+    /// Texts are read as written, images and all, so media don't matter. nil when a project
+    /// has no key.
+    func inputs() -> PageInputs? {
+        var inputs = PageInputs()
+        inputs.add(Markdown.version)
+        inputs.list(site.listed.count)
+        for project in site.listed {
+            guard let files = site.projectKeys[project.slug] else { return nil }
+            inputs.add(files)
+            var credited = [project.owner]
+            for round in project.rounds { if let winner = round.winningSubmission { credited.append(winner.author) } }
+            inputs.list(credited.count)
+            for handle in credited { inputs.add(site.names[handle]) }
+        }
+        inputs.list(site.users.count)
+        for user in site.users {
+            inputs.add(user.handle.rawValue)
+            inputs.add(user.name)
+            inputs.add(user.bio)
+        }
+        return inputs
+    }
+
+    /// What this reads must be in `inputs()`, or a rebuild keeps a stale index.
     func file() -> OutputFile {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
