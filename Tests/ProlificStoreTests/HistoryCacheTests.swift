@@ -92,6 +92,12 @@ import Testing
         let saved = try Data(contentsOf: URL(fileURLWithPath: cacheFile(world)))
         HistoryCache.warm(from: content, stamps: stamps, layout: layout)
         #expect(try Data(contentsOf: URL(fileURLWithPath: cacheFile(world))) == saved, "an up-to-date cache is left as it is")
+        // A cache cut short is written again, though its entries are whole.
+        try saved.dropLast(3).write(to: URL(fileURLWithPath: cacheFile(world)))
+        #expect(HistoryCache.loadEntries(layout) == nil)
+        HistoryCache.warm(from: content, stamps: stamps, layout: layout)
+        #expect(HistoryCache.load(layout)?.history.snapshot == warmed.history.snapshot)
+        #expect(HistoryCache.loadEntries(layout) == warmed.entries)
         #expect(try closeMoon(world) == reference)
     }
 

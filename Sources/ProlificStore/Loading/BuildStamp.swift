@@ -154,6 +154,6 @@ public struct BuildStamp: Sendable {
             w.raw(kept[path] ?? [])
         }
         try? FileSystem.makeDirectories("\(layout.root)/.prolific")
-        try? AtomicFile.write(bytes: w.bytes, to: Self.path(layout))
+        try? AtomicFile.write(bytes: w.bytes, to: Self.path(layout), durable: false)
     }
 }

@@ -154,15 +154,15 @@ public struct HistoryCache {
             }
         }
         entries.sort { ($0.closed, $0.slug, $0.number) < ($1.closed, $1.slug, $1.number) }
-        let cached = load(layout)
-        if cached?.entries != entries {
+        // Only the entries are compared: the history they stand for is derived from them.
+        if loadEntries(layout) != entries {
             var history = VotingHistory()
             for entry in entries {
                 if let round = rounds["\(entry.slug)/\(entry.number.folderName)"] { history.record(round) }
             }
             HistoryCache(entries: entries, scanned: scanned, history: history).save(layout)
         }
-        if cached?.scanned != scanned {
+        if loadScan(layout) != scanned {
             HistoryCache(entries: [], scanned: scanned, history: VotingHistory()).saveScan(layout)
         }
     }
@@ -179,20 +179,7 @@ public struct HistoryCache {
     static func load(_ layout: ContentLayout) -> HistoryCache? {
         guard isUsable(layout), let bytes = try? FileSystem.readBytes(path(layout), limit: 1 << 30) else { return nil }
         var r = BinaryReader(bytes)
-        guard r.integer() == magic, let entryCount = r.count(minimumSize: 40) else { return nil }
-        var entries: [Entry] = []
-        for _ in 0..<entryCount {
-            guard let slugText = r.string(), let slug = Slug(slugText), let n = r.integer(), let number = RoundNumber(Int(n)),
-                let closed = r.integer(), let stampCount = r.count(minimumSize: 8)
-            else { return nil }
-            var stamp: [Int64] = []
-            for _ in 0..<stampCount {
-                guard let v = r.integer() else { return nil }
-                stamp.append(v)
-            }
-            entries.append(Entry(slug: slug, number: number, closed: Timestamp(secondsSinceEpoch: closed), stamp: Stamp(round: stamp)))
-        }
-        guard let handleCount = r.count(minimumSize: 8) else { return nil }
+        guard let entries = readEntries(&r), let handleCount = r.count(minimumSize: 8) else { return nil }
         var handles: [Handle] = []
         var karma: [Karma] = []
         for _ in 0..<handleCount {
@@ -222,6 +209,47 @@ public struct HistoryCache {
                 snapshot: .init(handles: handles, records: records, karma: karma, strong: strong, roundsRecorded: Int(rounds)))
         else { return nil }
         return HistoryCache(entries: entries, scanned: loadScan(layout) ?? [:], history: history)
+    }
+
+    /// The rounds the saved history covers, without decoding the history itself: a build
+    /// compares them with the closed rounds it read, and most builds find them the same.
+    /// The rest of the file is read through, not decoded, so a file cut short is still no match.
+    static func loadEntries(_ layout: ContentLayout) -> [Entry]? {
+        guard isUsable(layout), let bytes = try? FileSystem.readBytes(path(layout), limit: 1 << 30) else { return nil }
+        var r = BinaryReader(bytes)
+        guard let entries = readEntries(&r), let handleCount = r.count(minimumSize: 8) else { return nil }
+        for _ in 0..<handleCount {
+            guard r.string() != nil, r.integer() != nil, r.integer() != nil, r.integer() != nil, r.integer() != nil else { return nil }
+        }
+        guard let recordCount = r.count(minimumSize: 32) else { return nil }
+        for _ in 0..<recordCount {
+            guard r.unsigned() != nil, r.integer() != nil, r.integer() != nil, r.double() != nil else { return nil }
+        }
+        guard let strongCount = r.count(minimumSize: 8) else { return nil }
+        for _ in 0..<strongCount {
+            guard r.unsigned() != nil else { return nil }
+        }
+        guard r.integer() != nil, r.isAtEnd else { return nil }
+        return entries
+    }
+
+    /// The magic number and the entries, from the start of the history file.
+    private static func readEntries(_ r: inout BinaryReader) -> [Entry]? {
+        guard r.integer() == magic, let entryCount = r.count(minimumSize: 40) else { return nil }
+        var entries: [Entry] = []
+        entries.reserveCapacity(entryCount)
+        for _ in 0..<entryCount {
+            guard let slugText = r.string(), let slug = Slug(slugText), let n = r.integer(), let number = RoundNumber(Int(n)),
+                let closed = r.integer(), let stampCount = r.count(minimumSize: 8)
+            else { return nil }
+            var stamp: [Int64] = []
+            for _ in 0..<stampCount {
+                guard let v = r.integer() else { return nil }
+                stamp.append(v)
+            }
+            entries.append(Entry(slug: slug, number: number, closed: Timestamp(secondsSinceEpoch: closed), stamp: Stamp(round: stamp)))
+        }
+        return entries
     }
 
     /// What the last scan saw, from its own small file: it changes with every close, the history
@@ -261,7 +289,7 @@ public struct HistoryCache {
             w.integer(scan.time?.secondsSinceEpoch ?? Int64.min)
             w.string(scan.owner?.rawValue ?? "")
         }
-        try? AtomicFile.write(bytes: w.bytes, to: "\(layout.root)/\(Self.scanFile)")
+        try? AtomicFile.write(bytes: w.bytes, to: "\(layout.root)/\(Self.scanFile)", durable: false)
     }
 
     /// Saves the history atomically; a failure to save only costs speed next time.
@@ -293,6 +321,6 @@ public struct HistoryCache {
         w.integer(Int64(snapshot.strong.count))
         for key in snapshot.strong { w.unsigned(key) }
         w.integer(Int64(snapshot.roundsRecorded))
-        try? AtomicFile.write(bytes: w.bytes, to: Self.path(layout))
+        try? AtomicFile.write(bytes: w.bytes, to: Self.path(layout), durable: false)
     }
 }

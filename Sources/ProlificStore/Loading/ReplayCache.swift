@@ -92,6 +92,6 @@ public struct ReplayCache: Sendable {
         ReplayCodec.encode(replayed, into: &w)
         w.unsigned(w.bytes.withUnsafeBytes { ProjectCache.checksum($0) })
         try? FileSystem.makeDirectories(FileSystem.parentPath(path()))
-        try? AtomicFile.write(bytes: w.bytes, to: path())
+        try? AtomicFile.write(bytes: w.bytes, to: path(), durable: false)
     }
 }
