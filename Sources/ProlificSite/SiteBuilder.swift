@@ -58,6 +58,8 @@ public struct SiteBuilder {
     let evidence: IdentityEvidence
     /// What identifies each project's files, by slug (see `SiteModel.projectKeys`).
     let projectKeys: [Slug: String]
+    /// The same without its open round's ballots (see `SiteModel.keysBesideBallots`).
+    let keysBesideBallots: [Slug: String]
     let replay: Replay?
 
     /// Every closed round's tally re-run, as `TallyTimeline(content:evidence:).replayExplained()`
@@ -71,13 +73,14 @@ public struct SiteBuilder {
     /// out in full at every build.
     public init(
         content: Content, theme: Theme, now: Timestamp, evidence: IdentityEvidence = IdentityEvidence(),
-        projectKeys: [Slug: String] = [:], replay: Replay? = nil
+        projectKeys: [Slug: String] = [:], keysBesideBallots: [Slug: String]? = nil, replay: Replay? = nil
     ) {
         self.content = content
         self.theme = theme
         self.now = now
         self.evidence = evidence
         self.projectKeys = projectKeys
+        self.keysBesideBallots = keysBesideBallots ?? projectKeys
         self.replay = replay
     }
 
@@ -109,7 +112,8 @@ public struct SiteBuilder {
         emit: ([OutputFile]) throws(Diagnostics) -> Void
     ) throws(Diagnostics) -> Int {
         let site = SiteModel(
-            content: content, now: now, evidence: evidence, html: Markdown.html, projectKeys: projectKeys, replay: replay)
+            content: content, now: now, evidence: evidence, html: Markdown.html, projectKeys: projectKeys,
+            keysBesideBallots: keysBesideBallots, replay: replay)
         phase?("model")
         let jobs = Self.jobs(of: site)
         try render(jobs, of: site, progress: progress, phase: phase, memory: memory, emit: emit)

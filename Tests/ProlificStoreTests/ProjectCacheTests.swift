@@ -202,6 +202,27 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["moon.cache"])
     }
 
+    /// The key of a project but its open round's ballots changes with anything else under the
+    /// project, and not with a ballot.
+    @Test func aDigestLeavingOutAFolderIgnoresOnlyThatFolder() throws {
+        let world = try world()
+        let votes = "projects/moon/rounds/0001/votes"
+        func digest() throws -> String? {
+            try #require(FileInventory.take(of: world.root, skipping: [".prolific"], racyAfter: .max))
+                .subtreeDigest("projects/moon", leavingOut: votes)
+        }
+        let before = try #require(try digest())
+        let inventory = try #require(FileInventory.take(of: world.root, skipping: [".prolific"], racyAfter: .max))
+        #expect(before != inventory.subtreeDigest("projects/moon"))
+        _ = try world.game("2026-11-05T02:00:00Z").vote(in: Make.slug("moon"), by: Make.handle("bob"), for: ["ann-20261105000000"])
+        #expect(try digest() == before, "a ballot")
+        try world.directory.write("", to: "Content/\(votes)s-not/x.md")
+        #expect(try digest() != before, "a folder whose name only starts the same")
+        try FileManager.default.removeItem(atPath: "\(world.root)/\(votes)s-not")
+        _ = try world.game("2026-11-05T03:00:00Z").submit(to: Make.slug("moon"), by: Make.handle("bob"), ending: false, body: "B.")
+        #expect(try digest() != before, "a snippet")
+    }
+
     @Test func aSubtreeKeyChangesWithAnyFileUnderIt() throws {
         let world = try world()
         func key(_ path: String) throws -> [UInt8]? {

@@ -101,14 +101,24 @@ struct SiteRun {
         let progress = showsProgress ? Progress() : nil
         // A project's folder as the inventory saw it before reading: pages made only of it (and
         // of a few other things) are kept without working out their values when it is the same.
-        var projectKeys: [Slug: String] = [:]
-        for project in content.projects {
-            projectKeys[project.slug] = contentBefore?.subtreeDigest("projects/\(project.slug)")
+        // The same without the ballots of its open round: what pages that show no such ballot
+        // are made of, so that they are kept as ballots come in.
+        let keys = Parallel.map(content.projects) { project -> (String?, String?) in
+            let folder = "projects/\(project.slug)"
+            let all = contentBefore?.subtreeDigest(folder)
+            guard let open = project.openRound else { return (all, all) }
+            return (all, contentBefore?.subtreeDigest(folder, leavingOut: "\(folder)/rounds/\(open.number.folderName)/votes"))
+        }
+        var projectKeys: [Slug: String] = [:], keysBesideBallots: [Slug: String] = [:]
+        for (project, (all, besideBallots)) in zip(content.projects, keys) {
+            projectKeys[project.slug] = all
+            keysBesideBallots[project.slug] = besideBallots
         }
         // Ballots and snippets land in open rounds, which the replay of the closed ones never
         // reads: after one, the last build's replay is taken as it was.
         let builder = SiteBuilder(
             content: content, theme: theme, now: game.now, evidence: evidence, projectKeys: projectKeys,
+            keysBesideBallots: keysBesideBallots,
             replay: {
                 let replayCache = contentBefore.flatMap { ReplayCache(layout: layout, inventory: $0, content: content, head: head) }
                 if let kept = replayCache?.load(for: content) { return kept }

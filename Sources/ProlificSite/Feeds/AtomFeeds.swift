@@ -98,7 +98,7 @@ struct AtomFeeds {
 
     /// What a feed is a function of, apart from the binary: the site's title and address, the
     /// feed's own, libcmark's version, the files of each project it draws on
-    /// (`SiteModel.projectKeys`: its events are made of them), the names of the players its
+    /// (`SiteModel.keysBesideBallots`: its events are made of them), the names of the players its
     /// entries may credit, and the moment when it has no project (it is then its `updated`).
     /// Worked out without the feed's events, so a feed that is kept costs none. nil when a
     /// project has no key or a text with images or `data:` links (their addresses depend on
@@ -113,7 +113,7 @@ struct AtomFeeds {
         var credited: Set<Handle> = []
         inputs.list(plan.projects.count)
         for project in plan.projects {
-            guard let files = site.projectKeys[project.slug], !site.hasImages(project) else { return nil }
+            guard let files = site.keysBesideBallots[project.slug], !site.hasImages(project) else { return nil }
             inputs.add(files)
             switch plan.shows {
             case .all:

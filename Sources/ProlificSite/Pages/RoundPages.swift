@@ -19,7 +19,8 @@ struct RoundPages {
     }
 
     /// What `page(_:of:)` is a function of, apart from the page's context and the binary: its
-    /// project's files (the project, the round, its snippets, scores, seal and what is hidden),
+    /// project's files but the open round's ballots (`SiteModel.keysBesideBallots`: the project,
+    /// the round, its snippets, scores, seal and what is hidden),
     /// the replay's explanation of each ballot (weights depend on every round before), the name
     /// of each player it shows or their having none, and libcmark's version. A closed round's
     /// page is most of a big site, and these cost a fraction of its values. nil (the page is
@@ -27,7 +28,7 @@ struct RoundPages {
     /// snippet has images or `data:` links: their addresses depend on media files outside the
     /// round.
     func inputs(_ round: Round, of project: Project) -> PageInputs? {
-        guard let files = site.projectKeys[project.slug],
+        guard let files = site.keysBesideBallots[project.slug],
             !round.submissions.contains(where: { site.cache.needsRewriting($0.body) })
         else { return nil }
         let ballots = site.replayed(project, round.number)?.explained?.ballots ?? []

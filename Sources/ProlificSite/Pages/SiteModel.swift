@@ -34,6 +34,10 @@ struct SiteModel {
     /// same files, so the project reads the same (its folder's inventory, hashed). A closed
     /// round's page is a function of it and of a few other things (`RoundPages.inputs`).
     let projectKeys: [Slug: String]
+    /// The same, but for the ballots of its open round: a page or feed that shows none of them
+    /// (they weigh only once the round closes) is a function of this key instead, and is kept
+    /// while ballots come in. By default, `projectKeys`.
+    let keysBesideBallots: [Slug: String]
     /// Built projects with a text (starter or snippet) that has images or `data:` links, whose
     /// addresses depend on media files outside the project: pages and feeds that show them
     /// can't be kept by their project's files alone.
@@ -47,9 +51,10 @@ struct SiteModel {
     /// it gave for the same files: `SiteBuilder.Replay`); by default, `TallyTimeline` does.
     init(
         content recorded: Content, now: Timestamp, evidence: IdentityEvidence, html: @escaping (String) -> String,
-        projectKeys: [Slug: String] = [:], replay: SiteBuilder.Replay? = nil
+        projectKeys: [Slug: String] = [:], keysBesideBallots: [Slug: String]? = nil, replay: SiteBuilder.Replay? = nil
     ) {
         self.projectKeys = projectKeys
+        self.keysBesideBallots = keysBesideBallots ?? projectKeys
         // Pages show what readers may see; the tallies are re-run on the record, hidden snippets
         // included, as `check` re-runs them.
         let content = Self.shown(recorded)

@@ -67,7 +67,7 @@ struct UserPages {
     /// What `profile(_:started:)` is a function of, apart from the page's context and the
     /// binary: the profile's fields, whether its avatar is a picture in the site, the player's
     /// counts and badges, the projects they started, the files of each project they wrote in
-    /// (`SiteModel.projectKeys`: their snippets' places and outcomes come from there), the
+    /// (`SiteModel.keysBesideBallots`: their snippets' places and outcomes come from there), the
     /// projects they follow, the players they follow and who follow them, with names, and
     /// libcmark's version. nil when the bio has images or `data:` links, or a project they
     /// wrote in has no key.
@@ -107,7 +107,7 @@ struct UserPages {
         for place in site.snippetsByAuthor[user.handle] ?? [] where place.project != written.last { written.append(place.project) }
         inputs.list(written.count)
         for index in written {
-            guard let files = site.projectKeys[site.listed[index].slug] else { return nil }
+            guard let files = site.keysBesideBallots[site.listed[index].slug] else { return nil }
             inputs.add(files)
         }
         inputs.list(user.follows.projects.count)

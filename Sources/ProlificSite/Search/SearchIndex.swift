@@ -56,7 +56,7 @@ struct SearchIndex {
     }
 
     /// What `entries()` is a function of, apart from the binary: the files of each listed
-    /// project (`SiteModel.projectKeys`), the names of the players its story credits (its owner
+    /// project (`SiteModel.keysBesideBallots`), the names of the players its story credits (its owner
     /// and its rounds' winners), each player's handle, name and bio, and libcmark's version.
     /// Texts are read as written, images and all, so media don't matter. nil when a project
     /// has no key.
@@ -65,7 +65,7 @@ struct SearchIndex {
         inputs.add(Markdown.version)
         inputs.list(site.listed.count)
         for project in site.listed {
-            guard let files = site.projectKeys[project.slug] else { return nil }
+            guard let files = site.keysBesideBallots[project.slug] else { return nil }
             inputs.add(files)
             var credited = [project.owner]
             for round in project.rounds { if let winner = round.winningSubmission { credited.append(winner.author) } }

@@ -216,6 +216,34 @@ public struct FileInventory: Sendable, Equatable {
         subtreeKey(path).map(RoundSeal.sha256)
     }
 
+    /// The same, leaving out the entry at `excluded` (a path inside the folder, relative to the
+    /// root) and everything under it: what identifies the rest of the folder. nil when the folder
+    /// was not walked on its own, or an entry of the rest is racy.
+    public func subtreeDigest(_ path: String, leavingOut excluded: String) -> String? {
+        guard let span = subtrees[path], stamps[span.entry] != .never else { return nil }
+        let skipped = Array(excluded.utf8)
+        var key = Array(paths[span.entryPath])
+        var kept: [Stamp] = [stamps[span.entry]]
+        var start = span.walkedPaths.lowerBound, index = span.walked.lowerBound
+        for i in span.walkedPaths where paths[i] == 0 {
+            defer {
+                start = i + 1
+                index += 1
+            }
+            let entry = paths[start..<i]
+            if entry.elementsEqual(skipped)
+                || entry.count > skipped.count && entry.starts(with: skipped) && entry[entry.startIndex + skipped.count] == UInt8(ascii: "/")
+            {
+                continue
+            }
+            guard stamps[index] != .never else { return nil }
+            key += paths[start...i]
+            kept.append(stamps[index])
+        }
+        for stamp in kept { stamp.append(to: &key) }
+        return RoundSeal.sha256(key)
+    }
+
     /// What identifies every entry but those `isLeftOut` names (by path relative to `root`), in 64
     /// hex digits (SHA-256 of their paths and metadata): the same digest from two inventories
     /// means the same files with the same contents, apart from those left out. nil when an entry
