@@ -29,8 +29,9 @@ struct AtomFeeds {
             case all
             /// The site's: stories started, rounds closed and stories completed.
             case news
-            /// A player's: the events that are theirs (`SiteEvent.player`).
-            case player(Handle)
+            /// A player's: the stories they started (by index in `SiteModel.listed`), their
+            /// snippets and the rounds they won.
+            case player(Handle, started: [Int])
         }
     }
 
@@ -50,27 +51,39 @@ struct AtomFeeds {
                 path: SitePath.feed, page: SitePath.home, title: site.config.title,
                 subtitle: "Stories started, rounds closed and stories completed.", projects: site.listed, shows: .news))
         // A player's events are in the listed projects they started or wrote in.
-        var theirs: [Handle: Set<Int>] = [:]
-        for (index, project) in site.listed.enumerated() { theirs[project.owner, default: []].insert(index) }
-        for (handle, places) in site.snippetsByAuthor { theirs[handle, default: []].formUnion(places.map(\.project)) }
+        var started: [Handle: [Int]] = [:]
+        for (index, project) in site.listed.enumerated() { started[project.owner, default: []].append(index) }
         for user in site.users {
+            let mine = started[user.handle] ?? []
+            var theirs = Set(mine)
+            for place in site.snippetsByAuthor[user.handle] ?? [] { theirs.insert(place.project) }
             plans.append(
                 Plan(
                     path: SitePath.userFeed(user.handle), page: SitePath.user(user.handle),
                     title: "\(user.name) · \(site.config.title)", subtitle: "Snippets, wins and stories by \(user.name).",
-                    projects: (theirs[user.handle] ?? []).sorted().map { site.listed[$0] }, shows: .player(user.handle)))
+                    projects: theirs.sorted().map { site.listed[$0] }, shows: .player(user.handle, started: mine)))
         }
         return plans
     }
 
-    /// The events a feed shows, project by project in its order.
+    /// The events a feed shows. A player's are found from their snippets' places
+    /// (`SiteModel.snippetsByAuthor`), not by going through every round of their projects.
     func events(_ plan: Plan) -> [SiteEvent] {
-        plan.projects.flatMap { project in
-            switch plan.shows {
-            case .all: SiteEvent.events(of: project, site: site)
-            case .news: SiteEvent.events(of: project, site: site, snippets: false)
-            case .player(let handle): SiteEvent.events(of: project, site: site, player: handle)
+        switch plan.shows {
+        case .all: return plan.projects.flatMap { SiteEvent.events(of: $0, site: site) }
+        case .news: return plan.projects.flatMap { SiteEvent.events(of: $0, site: site, snippets: false) }
+        case .player(let handle, let started):
+            var events = started.map { site.listed[$0] }.map { SiteEvent(kind: .started, project: $0, at: $0.created) }
+            for place in site.snippetsByAuthor[handle] ?? [] {
+                let project = site.listed[place.project]
+                let round = project.rounds[place.round]
+                let snippet = round.submissions[place.submission]
+                events.append(SiteEvent(kind: .submitted(round, snippet), project: project, at: snippet.submitted))
+                if let closed = round.closed, round.winner == snippet.id {
+                    events.append(SiteEvent(kind: .roundClosed(round), project: project, at: closed))
+                }
             }
+            return events
         }
     }
 
@@ -122,7 +135,7 @@ struct AtomFeeds {
             case .news:
                 credited.insert(project.owner)
                 for round in project.rounds { if let winner = round.winningSubmission { credited.insert(winner.author) } }
-            case .player(let handle):
+            case .player(let handle, _):
                 credited.insert(handle)
             }
         }

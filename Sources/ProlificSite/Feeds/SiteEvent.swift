@@ -27,25 +27,16 @@ struct SiteEvent {
     }
 
     /// A project's events: started, each snippet, each closed round, completed. With
-    /// `snippets: false`, all but snippets; with a `player`, only those in their feed (the
-    /// projects they started, their snippets, the rounds they won), made without making the
-    /// others.
-    static func events(of project: Project, site: SiteModel, snippets: Bool = true, player: Handle? = nil) -> [SiteEvent] {
-        var events: [SiteEvent] = []
-        if player == nil || project.owner == player {
-            events.append(SiteEvent(kind: .started, project: project, at: project.created))
-        }
+    /// `snippets: false`, all but snippets.
+    static func events(of project: Project, site: SiteModel, snippets: Bool = true) -> [SiteEvent] {
+        var events = [SiteEvent(kind: .started, project: project, at: project.created)]
         for round in project.rounds {
             if snippets {
-                for s in round.submissions where player == nil || s.author == player {
-                    events.append(SiteEvent(kind: .submitted(round, s), project: project, at: s.submitted))
-                }
+                for s in round.submissions { events.append(SiteEvent(kind: .submitted(round, s), project: project, at: s.submitted)) }
             }
-            if let closed = round.closed, player == nil || round.winningSubmission?.author == player {
-                events.append(SiteEvent(kind: .roundClosed(round), project: project, at: closed))
-            }
+            if let closed = round.closed { events.append(SiteEvent(kind: .roundClosed(round), project: project, at: closed)) }
         }
-        if player == nil, site.isComplete(project) {
+        if site.isComplete(project) {
             events.append(SiteEvent(kind: .completed, project: project, at: site.finished(project)))
         }
         return events
