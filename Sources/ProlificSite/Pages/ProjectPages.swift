@@ -84,9 +84,15 @@ struct ProjectPages {
             "roundsLabel": roundsLabel(project),
             "hasTags": !project.tags.isEmpty,
             "tags": TagPages(site: site).links(project.tags),
-            "excerptHTML": Self.firstParagraph(of: Markdown.html(project.starter) { _ in .text }),
+            "excerptHTML": Self.firstParagraph(of: excerpt(project)),
             "openRound": cardRoundValues(project) ?? false,
         ]
+    }
+
+    /// A card's starter text as HTML: images dropped, leaving their alt text. Without images,
+    /// the rendering every page shares (`SiteModel.html`).
+    func excerpt(_ project: Project) -> String {
+        site.cache.needsRewriting(project.starter) ? Markdown.html(project.starter) { _ in .text } : site.html(project.starter)
     }
 
     /// A card's open round: its number, deadline and snippet count. Not the time left or the
