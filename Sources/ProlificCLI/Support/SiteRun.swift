@@ -91,9 +91,6 @@ struct SiteRun {
             cache: ProjectCache(layout: layout), recorded: stamp?.content)
         // Without a record of every input, no stamp is saved: the next build renders again.
         let inputsRecorded = contentBefore != nil && (templatesFolder == nil || templatesBefore != nil)
-        // Stamps taken after reading could vouch for files read before they changed: without an
-        // inventory, the history cache is left as it is.
-        let historyStamps = contentBefore.map(HistoryCache.Stamps.from)
         lap("load")
         let theme = try loadTheme()
         let evidence = game.reader.evidence(content.config)
@@ -164,7 +161,13 @@ struct SiteRun {
         // The next `close` then reads stamps instead of every closed round; meanwhile the new
         // site is stat-ed for the build stamp.
         let (_, site) = Parallel.both(
-            { if let historyStamps { HistoryCache.warm(from: content, stamps: historyStamps, layout: layout) } },
+            {
+                // From the inventory taken while reading: stamps taken now could vouch for files
+                // read before they changed. Without one, the history cache is left as it is.
+                if let contentBefore {
+                    HistoryCache.warm(from: content, stamps: .from(contentBefore), layout: layout)
+                }
+            },
             { inputsRecorded ? FileInventory.take(of: out, guardingRacyWrites: false) : nil })
         if let contentBefore, let site {
             BuildStamp(

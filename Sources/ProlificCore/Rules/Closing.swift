@@ -99,8 +99,12 @@ public enum Closing {
 
     /// A project is complete when an ending snippet has won, or its last round has closed.
     public static func isComplete(_ project: Project) -> Bool {
-        let closed = project.closedRounds
-        if closed.contains(where: { $0.winningSubmission?.ending == true }) { return true }
-        return closed.count >= project.roundLimit
+        // Asked for every project on every page that lists them: no array of rounds is made.
+        var closed = 0
+        for index in project.rounds.indices where !project.rounds[index].isOpen {
+            if project.rounds[index].winningSubmission?.ending == true { return true }
+            closed += 1
+        }
+        return closed >= project.roundLimit
     }
 }

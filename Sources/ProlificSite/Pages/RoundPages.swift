@@ -29,7 +29,8 @@ struct RoundPages {
     /// round.
     func inputs(_ round: Round, of project: Project) -> PageInputs? {
         guard let files = site.keysBesideBallots[project.slug],
-            !round.submissions.contains(where: { site.cache.needsRewriting($0.body) })
+            // A project without images (nearly all) has no snippet to scan again.
+            !site.hasImages(project) || !round.submissions.contains(where: { site.cache.needsRewriting($0.body) })
         else { return nil }
         let ballots = site.replayed(project, round.number)?.explained?.ballots ?? []
         var inputs = PageInputs()

@@ -96,6 +96,13 @@ public struct HistoryCache {
             var rounds: [(Slug, RoundNumber)] = []
             inventory.forEachEntry { path, stamp in
                 guard path.starts(with: Self.projectsPrefix) else { return }
+                // Only entries up to a round's own files matter: most paths (snippets and
+                // ballots) are deeper, and are passed over without splitting them.
+                var slashes = 0
+                for byte in path where byte == UInt8(ascii: "/") {
+                    slashes += 1
+                    if slashes > 4 { return }
+                }
                 let parts = path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
                 // A racy entry's kind is unknown: where a folder belongs, it is taken for one.
                 let isFolder = stamp?.isDirectory ?? true
