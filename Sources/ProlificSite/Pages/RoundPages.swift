@@ -20,13 +20,12 @@ struct RoundPages {
 
     /// What `page(_:of:)` is a function of, apart from the page's context and the binary: its
     /// project's files but the open round's ballots (`SiteModel.keysBesideBallots`: the project,
-    /// the round, its snippets, scores, seal and what is hidden),
-    /// the replay's explanation of each ballot (weights depend on every round before), the name
-    /// of each player it shows or their having none, and libcmark's version. A closed round's
-    /// page is most of a big site, and these cost a fraction of its values. nil (the page is
-    /// then fingerprinted by its values) without a key for the project's files, or when a
-    /// snippet has images or `data:` links: their addresses depend on media files outside the
-    /// round.
+    /// the round, its snippets, scores, seal and what is hidden), the replay's explanation of
+    /// each ballot (weights depend on every round before), the name of each player it shows or
+    /// their having none, and libcmark's version. A closed round's page is most of a big site,
+    /// and these cost a fraction of its values. nil (the page is then fingerprinted by its
+    /// values) without a key for the project's files, or when a snippet has images or `data:`
+    /// links: their addresses depend on media files outside the round.
     func inputs(_ round: Round, of project: Project) -> PageInputs? {
         guard let files = site.keysBesideBallots[project.slug],
             // A project without images (nearly all) has no snippet to scan again.

@@ -10,6 +10,8 @@ struct SiteModel {
     let built: [Project]
     /// Projects shown in lists, feeds, the calendar, search and the sitemap: not unlisted.
     let listed: [Project]
+    /// Where each listed project is in `listed`: profiles look up the projects players follow.
+    private let listedIndex: [Slug: Int]
     let standing: Standing
     /// Each closed round's tally re-run with explanations, by `IdentityEvidence.key`.
     let replayed: [String: TallyTimeline.Replayed]
@@ -64,6 +66,7 @@ struct SiteModel {
         media = Media(files: content.media)
         built = content.projects.filter { $0.visibility != .draft }.sorted { $0.slug < $1.slug }
         listed = built.filter { $0.visibility == .listed }
+        listedIndex = Dictionary(listed.enumerated().map { ($1.slug, $0) }, uniquingKeysWith: { first, _ in first })
         var snippets: [Handle: [(project: Int, round: Int, submission: Int)]] = [:]
         for (p, project) in listed.enumerated() {
             for (r, round) in project.rounds.enumerated() {
@@ -162,6 +165,11 @@ struct SiteModel {
             shown.projects[p].rounds = shown.projects[p].rounds.map(Moderation.shown)
         }
         return shown
+    }
+
+    /// The listed project `slug`, if there is one.
+    func listedProject(_ slug: Slug) -> Project? {
+        listedIndex[slug].map { listed[$0] }
     }
 
     /// Whether a text of `project` has images or `data:` links (`withImages`).

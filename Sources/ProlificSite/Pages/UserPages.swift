@@ -113,7 +113,7 @@ struct UserPages {
         inputs.list(user.follows.projects.count)
         for slug in user.follows.projects {
             inputs.add(slug.rawValue)
-            inputs.add(site.listed.first { $0.slug == slug }?.title)
+            inputs.add(site.listedProject(slug)?.title)
         }
         for people in [user.follows.users, site.followers[user.handle] ?? []] {
             inputs.list(people.count)
@@ -151,7 +151,7 @@ struct UserPages {
         let snippets = written.enumerated().sorted { a, b in
             a.element.0 != b.element.0 ? a.element.0 > b.element.0 : a.offset < b.offset
         }.map(\.element.1)
-        let favorites = user.follows.projects.compactMap { slug in site.listed.first { $0.slug == slug } }
+        let favorites = user.follows.projects.compactMap(site.listedProject)
             .map { ["title": $0.title, "url": SitePath.project($0.slug)] }
         let following = user.follows.users.compactMap { site.content.users[$0] }.map(personLink)
         let followers = (site.followers[user.handle] ?? []).compactMap { site.content.users[$0] }.map(personLink)

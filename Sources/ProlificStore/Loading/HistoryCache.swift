@@ -184,6 +184,24 @@ public struct HistoryCache {
     }
 
     static func load(_ layout: ContentLayout) -> HistoryCache? {
+        guard let (entries, snapshot) = read(layout, keepingHistory: true), let snapshot,
+            let history = VotingHistory(snapshot: snapshot)
+        else { return nil }
+        return HistoryCache(entries: entries, scanned: loadScan(layout) ?? [:], history: history)
+    }
+
+    /// The rounds the saved history covers, without keeping the history itself: a build
+    /// compares them with the closed rounds it read, and most builds find them the same. The
+    /// whole file is still read through, so a file cut short is no match.
+    static func loadEntries(_ layout: ContentLayout) -> [Entry]? {
+        read(layout, keepingHistory: false)?.entries
+    }
+
+    /// The history file's entries and, when `keepingHistory`, the history they stand for; nil
+    /// when the file is missing, damaged or cut short.
+    private static func read(
+        _ layout: ContentLayout, keepingHistory keeping: Bool
+    ) -> (entries: [Entry], snapshot: VotingHistory.Snapshot?)? {
         guard isUsable(layout), let bytes = try? FileSystem.readBytes(path(layout), limit: 1 << 30) else { return nil }
         var r = BinaryReader(bytes)
         guard let entries = readEntries(&r), let handleCount = r.count(minimumSize: 8) else { return nil }
@@ -193,51 +211,30 @@ public struct HistoryCache {
             guard let text = r.string(), let handle = Handle(text), let s = r.integer(), let b = r.integer(),
                 let w = r.integer(), let p = r.integer()
             else { return nil }
-            handles.append(handle)
-            karma.append(Karma(snippets: Int(s), ballots: Int(b), wins: Int(w), projects: Int(p)))
+            if keeping {
+                handles.append(handle)
+                karma.append(Karma(snippets: Int(s), ballots: Int(b), wins: Int(w), projects: Int(p)))
+            }
         }
         guard let recordCount = r.count(minimumSize: 32) else { return nil }
         var records: [(key: UInt64, chances: Int, backs: Int, expected: Double)] = []
-        records.reserveCapacity(recordCount)
+        if keeping { records.reserveCapacity(recordCount) }
         for _ in 0..<recordCount {
             guard let key = r.unsigned(), let chances = r.integer(), let backs = r.integer(), let expected = r.double() else {
                 return nil
             }
-            records.append((key, Int(chances), Int(backs), expected))
+            if keeping { records.append((key, Int(chances), Int(backs), expected)) }
         }
         guard let strongCount = r.count(minimumSize: 8) else { return nil }
         var strong: [UInt64] = []
         for _ in 0..<strongCount {
             guard let key = r.unsigned() else { return nil }
-            strong.append(key)
+            if keeping { strong.append(key) }
         }
-        guard let rounds = r.integer(), r.isAtEnd,
-            let history = VotingHistory(
-                snapshot: .init(handles: handles, records: records, karma: karma, strong: strong, roundsRecorded: Int(rounds)))
-        else { return nil }
-        return HistoryCache(entries: entries, scanned: loadScan(layout) ?? [:], history: history)
-    }
-
-    /// The rounds the saved history covers, without decoding the history itself: a build
-    /// compares them with the closed rounds it read, and most builds find them the same.
-    /// The rest of the file is read through, not decoded, so a file cut short is still no match.
-    static func loadEntries(_ layout: ContentLayout) -> [Entry]? {
-        guard isUsable(layout), let bytes = try? FileSystem.readBytes(path(layout), limit: 1 << 30) else { return nil }
-        var r = BinaryReader(bytes)
-        guard let entries = readEntries(&r), let handleCount = r.count(minimumSize: 8) else { return nil }
-        for _ in 0..<handleCount {
-            guard r.string() != nil, r.integer() != nil, r.integer() != nil, r.integer() != nil, r.integer() != nil else { return nil }
-        }
-        guard let recordCount = r.count(minimumSize: 32) else { return nil }
-        for _ in 0..<recordCount {
-            guard r.unsigned() != nil, r.integer() != nil, r.integer() != nil, r.double() != nil else { return nil }
-        }
-        guard let strongCount = r.count(minimumSize: 8) else { return nil }
-        for _ in 0..<strongCount {
-            guard r.unsigned() != nil else { return nil }
-        }
-        guard r.integer() != nil, r.isAtEnd else { return nil }
-        return entries
+        guard let rounds = r.integer(), r.isAtEnd else { return nil }
+        let snapshot = VotingHistory.Snapshot(
+            handles: handles, records: records, karma: karma, strong: strong, roundsRecorded: Int(rounds))
+        return (entries, keeping ? snapshot : nil)
     }
 
     /// The magic number and the entries, from the start of the history file.
