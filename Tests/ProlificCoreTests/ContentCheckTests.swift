@@ -14,7 +14,7 @@ import Testing
 
     var users: [User] {
         let follows = User.Follows(projects: [Make.slug("moon")], users: [Make.handle("bob")])
-        let positions = [
+        let positions: Positions = [
             "follows.projects.0": TextPosition(line: 5, column: 15), "follows.users.0": TextPosition(line: 6, column: 12),
             "follows.users.1": TextPosition(line: 6, column: 17),
         ]

@@ -44,4 +44,28 @@ import Testing
         #expect(origin.position(of: "missing") == .start)
         #expect(origin.error(at: "for.1", "bad choice").description == "v.yml:5:3: error: bad choice")
     }
+
+    /// Positions behave like the dictionary they replaced: a key set twice holds the last
+    /// position, nil removes it, and equality and hashing ignore the order keys were set in.
+    @Test func positionsActLikeADictionary() {
+        var a: Positions = ["voter": TextPosition(line: 1, column: 8), "for.0": TextPosition(line: 3, column: 5)]
+        a["for.0"] = TextPosition(line: 4, column: 5)
+        a["cast"] = TextPosition(line: 2, column: 7)
+        #expect(a.count == 3)
+        #expect(a["for.0"] == TextPosition(line: 4, column: 5))
+        #expect(a["missing"] == nil)
+        #expect(a.map(\.key) == ["voter", "for.0", "cast"])
+        let b = Positions([
+            "cast": TextPosition(line: 2, column: 7), "for.0": TextPosition(line: 4, column: 5),
+            "voter": TextPosition(line: 1, column: 8),
+        ])
+        #expect(a == b)
+        #expect(a.hashValue == b.hashValue)
+        var c = b
+        c["cast"] = TextPosition(line: 2, column: 8)
+        #expect(c != b)
+        c["cast"] = nil
+        #expect(c.count == 2 && c["cast"] == nil && c != b)
+        #expect(Positions() == [:] && Positions().isEmpty)
+    }
 }

@@ -16,7 +16,7 @@ enum Make {
 
     static func user(
         _ name: String, joined: String = "2026-10-01T00:00:00Z", follows: User.Follows = User.Follows(),
-        positions: [String: TextPosition] = [:]
+        positions: Positions = [:]
     ) -> User {
         User(
             handle: handle(name), name: name.prefix(1).uppercased() + name.dropFirst(), joined: time(joined), follows: follows,
@@ -27,7 +27,7 @@ enum Make {
         Dictionary(uniqueKeysWithValues: names.map { (handle($0), user($0)) })
     }
 
-    static let submissionPositions: [String: TextPosition] = [
+    static let submissionPositions: Positions = [
         "author": TextPosition(line: 2, column: 9), "submitted": TextPosition(line: 3, column: 12),
     ]
 
@@ -46,7 +46,7 @@ enum Make {
         _ voter: String, at cast: String, for choices: [SubmissionID], round: Int = 1, slug: String = "moon"
     ) -> Ballot {
         // As the file would be written: voter on line 1, cast on 2, for on 3, one item per line after.
-        var positions: [String: TextPosition] = [
+        var positions: Positions = [
             "voter": TextPosition(line: 1, column: 8), "cast": TextPosition(line: 2, column: 7),
             "for": TextPosition(line: 4, column: 3),
         ]
@@ -58,7 +58,7 @@ enum Make {
                 positions: positions))
     }
 
-    static let roundPositions: [String: TextPosition] = [
+    static let roundPositions: Positions = [
         "opened": TextPosition(line: 2, column: 9), "closes": TextPosition(line: 3, column: 9),
         "closed": TextPosition(line: 4, column: 9), "winner": TextPosition(line: 5, column: 9),
         "tally": TextPosition(line: 7, column: 3),
@@ -90,7 +90,7 @@ enum Make {
         return round
     }
 
-    static let projectPositions: [String: TextPosition] = [
+    static let projectPositions: Positions = [
         "title": TextPosition(line: 2, column: 8), "owner": TextPosition(line: 3, column: 8),
         "status": TextPosition(line: 8, column: 9),
     ]

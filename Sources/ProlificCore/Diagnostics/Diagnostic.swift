@@ -23,9 +23,9 @@ public struct Origin: Hashable, Sendable {
     /// The file's path as it should be shown to the user (relative to where the command ran).
     public var path: String
     /// Positions of keys (`"author"`) and of list items (`"for.2"`) inside the file.
-    public var positions: [String: TextPosition]
+    public var positions: Positions
 
-    public init(path: String, positions: [String: TextPosition] = [:]) {
+    public init(path: String, positions: Positions = [:]) {
         self.path = path
         self.positions = positions
     }

@@ -9,7 +9,7 @@ import Yams
 struct YAMLFields {
     let path: String
     private(set) var diagnostics: [Diagnostic] = []
-    private(set) var positions: [String: TextPosition] = [:]
+    private(set) var positions = Positions()
     /// The mapping's pairs in file order. A mapping holds a handful of keys and every content
     /// file is read through one: scanning a short array beats building dictionaries. Keys are
     /// unique: a mapping with a key twice never gets here (Yams refuses it, `FlatYAML` leaves it

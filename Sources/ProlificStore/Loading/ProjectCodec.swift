@@ -208,8 +208,7 @@ struct ProjectCodec {
         }
     }
 
-    /// The path only when it is not the expected one, then the positions (in no particular order:
-    /// they decode into a dictionary).
+    /// The path only when it is not the expected one, then the positions in their order.
     private func writeOrigin(_ origin: Origin, isExpected: Bool, _ w: inout BinaryWriter) {
         if isExpected {
             w.flag(false)
@@ -235,7 +234,7 @@ struct ProjectCodec {
             path = expected()
         }
         guard let count = r.shortCount(minimumSize: 3) else { return nil }
-        var positions: [String: TextPosition] = [:]
+        var positions = Positions()
         positions.reserveCapacity(count)
         for _ in 0..<count {
             guard let key = r.text(), let line = r.signed(), let column = r.signed() else { return nil }
