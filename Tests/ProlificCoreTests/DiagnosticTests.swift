@@ -68,4 +68,19 @@ import Testing
         #expect(c.count == 2 && c["cast"] == nil && c != b)
         #expect(Positions() == [:] && Positions().isEmpty)
     }
+
+    /// Past a few keys they are found through an index: the same answers, in any order.
+    @Test func manyPositionsActLikeADictionary() {
+        var forward = Positions(), backward = Positions()
+        for i in 0..<40 { forward["for.\(i)"] = TextPosition(line: i + 1, column: 3) }
+        for i in (0..<40).reversed() { backward["for.\(i)"] = TextPosition(line: i + 1, column: 3) }
+        #expect(forward == backward && forward.hashValue == backward.hashValue)
+        #expect(forward["for.39"] == TextPosition(line: 40, column: 3) && forward["for.40"] == nil)
+        forward["for.7"] = nil
+        #expect(forward.count == 39 && forward["for.7"] == nil && forward["for.8"] == TextPosition(line: 9, column: 3))
+        forward["for.8"] = TextPosition(line: 1, column: 1)
+        #expect(forward["for.8"] == TextPosition(line: 1, column: 1) && forward["for.39"] == TextPosition(line: 40, column: 3))
+        for i in 0..<30 { forward["for.\(i)"] = nil }
+        #expect(forward.count == 10 && forward["for.35"] == TextPosition(line: 36, column: 3))
+    }
 }

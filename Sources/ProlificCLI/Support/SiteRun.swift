@@ -95,6 +95,14 @@ struct SiteRun {
         let theme = try loadTheme()
         let evidence = game.reader.evidence(content.config)
         lap("theme and git")
+        // The next `close` reads the history cache instead of every closed round. It is made
+        // from what was read, beside the stages to come, which leave a core idle at times.
+        // From the inventory taken while reading: stamps taken now could vouch for files read
+        // before they changed. Without one, the history cache is left as it is.
+        let history = contentBefore.map { inventory in
+            Parallel.background { HistoryCache.warm(from: content, stamps: .from(inventory), layout: layout) }
+        }
+        defer { history?.wait() }
         let progress = showsProgress ? Progress() : nil
         // A project's folder as the inventory saw it before reading: pages made only of it (and
         // of a few other things) are kept without working out their values when it is the same.
@@ -158,17 +166,8 @@ struct SiteRun {
         }
         lap("swap")
         phases.append(Phase(name: "write", seconds: writeSeconds, cpuSeconds: writeCPU))
-        // The next `close` then reads stamps instead of every closed round; meanwhile the new
-        // site is stat-ed for the build stamp.
-        let (_, site) = Parallel.both(
-            {
-                // From the inventory taken while reading: stamps taken now could vouch for files
-                // read before they changed. Without one, the history cache is left as it is.
-                if let contentBefore {
-                    HistoryCache.warm(from: content, stamps: .from(contentBefore), layout: layout)
-                }
-            },
-            { inputsRecorded ? FileInventory.take(of: out, guardingRacyWrites: false) : nil })
+        let site = inputsRecorded ? FileInventory.take(of: out, guardingRacyWrites: false) : nil
+        history?.wait()
         if let contentBefore, let site {
             BuildStamp(
                 key: key, content: contentBefore, templates: templatesBefore, site: site, pages: pages,

@@ -62,6 +62,26 @@ public enum Parallel {
         return (a.values()[0], b.values()[0])
     }
 
+    /// Starts `work` on another thread, for the caller to `wait` on when it needs it done: work
+    /// that can run beside the next stages fills the moments they leave a core idle.
+    public static func background(_ work: @escaping @Sendable () -> Void) -> Pending {
+        let pending = Pending()
+        pending.group.enter()
+        DispatchQueue.global().async {
+            work()
+            pending.group.leave()
+        }
+        return pending
+    }
+
+    /// Work started by `background`.
+    public final class Pending: Sendable {
+        fileprivate let group = DispatchGroup()
+
+        /// Returns once the work is done.
+        public func wait() { group.wait() }
+    }
+
     /// Lets go of `value` on another thread. Freeing a big site's model, millions of small
     /// objects, takes a build a few hundred milliseconds it needn't wait for: a command exits
     /// before they are done (and the memory goes back with the process), `serve` gets it back

@@ -11,6 +11,10 @@ public struct Positions: Hashable, Sendable, Sequence, ExpressibleByDictionaryLi
 
     /// One array, so a set of positions is one allocation.
     private var pairs: [Pair] = []
+    /// Where each key is in `pairs`, once there are more than `indexedFrom` of them: a file
+    /// with thousands of keys (a hostile list of 20,000 tags) is then not scanned once per key.
+    private var index: [String: Int]?
+    private static let indexedFrom = 16
 
     private struct Pair: Sendable {
         var key: String
@@ -32,14 +36,40 @@ public struct Positions: Hashable, Sendable, Sequence, ExpressibleByDictionaryLi
 
     /// The position of `key`; setting nil removes it.
     public subscript(key: String) -> TextPosition? {
-        get { pairs.first { $0.key == key }?.value }
+        get { find(key).map { pairs[$0].value } }
         set {
-            if let index = pairs.firstIndex(where: { $0.key == key }) {
-                if let newValue { pairs[index].value = newValue } else { pairs.remove(at: index) }
+            if let found = find(key) {
+                if let newValue {
+                    pairs[found].value = newValue
+                } else {
+                    pairs.remove(at: found)
+                    reindex()
+                }
             } else if let newValue {
                 pairs.append(Pair(key: key, value: newValue))
+                if index != nil {
+                    index?[key] = pairs.count - 1
+                } else if pairs.count > Self.indexedFrom {
+                    reindex()
+                }
             }
         }
+    }
+
+    private func find(_ key: String) -> Int? {
+        if let index { return index[key] }
+        return pairs.firstIndex { $0.key == key }
+    }
+
+    private mutating func reindex() {
+        guard pairs.count > Self.indexedFrom else {
+            index = nil
+            return
+        }
+        var built: [String: Int] = [:]
+        built.reserveCapacity(pairs.count)
+        for (i, pair) in pairs.enumerated() { built[pair.key] = i }
+        index = built
     }
 
     public mutating func reserveCapacity(_ count: Int) { pairs.reserveCapacity(count) }

@@ -16,6 +16,15 @@ struct BinaryWriter {
         }
     }
 
+    /// Each of `values` as `integer` writes it, in one copy where the machine is little-endian.
+    mutating func integers(_ values: UnsafeBufferPointer<Int64>) {
+        #if _endian(little)
+            bytes.append(contentsOf: UnsafeRawBufferPointer(values))
+        #else
+            for value in values { integer(value) }
+        #endif
+    }
+
     mutating func unsigned(_ value: UInt64) { integer(Int64(bitPattern: value)) }
     mutating func double(_ value: Double) { unsigned(value.bitPattern) }
 
@@ -70,6 +79,24 @@ struct BinaryReader {
         for i in (0..<8).reversed() { v = v << 8 | UInt64(bytes[offset + i]) }
         offset += 8
         return Int64(bitPattern: v)
+    }
+
+    /// Fills `values` with as many numbers as `integers` wrote; false (and `values` partly
+    /// filled) when fewer bytes are left.
+    mutating func integers(into values: UnsafeMutableBufferPointer<Int64>) -> Bool {
+        guard values.count <= remaining / 8 else { return false }
+        #if _endian(little)
+            bytes.withUnsafeBytes { all in
+                UnsafeMutableRawBufferPointer(values).copyMemory(from: UnsafeRawBufferPointer(rebasing: all[offset..<(offset + values.count * 8)]))
+            }
+            offset += values.count * 8
+        #else
+            for i in values.indices {
+                guard let value = integer() else { return false }
+                values[i] = value
+            }
+        #endif
+        return true
     }
 
     mutating func unsigned() -> UInt64? { integer().map { UInt64(bitPattern: $0) } }
