@@ -59,6 +59,30 @@ import Testing
         #expect(standing.badges(of: Make.handle("bob")).first { $0.badge.measure == .wins }?.tier?.name == "bronze")
     }
 
+    /// Many projects are counted in parts on every core: the sums are those of one pass, and
+    /// each of the 300 copies of `moon` counts once.
+    @Test func countsOfManyProjectsAddUp() {
+        let projects = (0..<300).map { i -> Project in
+            var project = moon
+            project.slug = Make.slug("moon-\(i)")
+            return project
+        }
+        let one = Standing(content: Make.content(users: Array(users.values), projects: [moon]))
+        let many = Standing(content: Make.content(users: Array(users.values), projects: projects))
+        #expect(Set(many.counts.keys) == Set(one.counts.keys))
+        for (handle, counts) in one.counts {
+            let sum = many.counts(of: handle)
+            #expect(sum.snippets == 300 * counts.snippets && sum.wins == 300 * counts.wins)
+            #expect(sum.projects == 300 * counts.projects && sum.ballots == 300 * counts.ballots)
+            #expect(sum.karma.total == 300 * counts.karma.total)
+            #expect(
+                sum.karma
+                    == Karma(
+                        snippets: 300 * counts.karma.snippets, ballots: 300 * counts.karma.ballots,
+                        wins: 300 * counts.karma.wins, projects: 300 * counts.karma.projects))
+        }
+    }
+
     @Test func aNewProjectTakesTheFirstDiscoverySlot() {
         // Four busy projects and a brand-new one with nobody but its owner.
         var projects: [Project] = []

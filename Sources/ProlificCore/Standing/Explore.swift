@@ -19,9 +19,9 @@ public enum Explore {
             let age = max(0, Double(time.seconds(until: now)) / 86_400)
             return pow(0.5, age / halfLifeDays)
         }
-        var trending: [Slug: Double] = [:]
-        var participants: [Slug: Int] = [:]
-        for project in projects {
+        // Each project on its own, on every core: each sum is taken in the same order whatever
+        // the number of cores, so the scores are the same.
+        let scored = Parallel.map(projects) { project -> (score: Double, people: Int) in
             var score = 0.0
             var people: Set<Handle> = [project.owner]
             for round in project.rounds {
@@ -34,8 +34,13 @@ public enum Explore {
                     people.insert(b.voter)
                 }
             }
-            trending[project.slug] = score
-            participants[project.slug] = people.count
+            return (score, people.count)
+        }
+        var trending: [Slug: Double] = [:]
+        var participants: [Slug: Int] = [:]
+        for (project, scores) in zip(projects, scored) {
+            trending[project.slug] = scores.score
+            participants[project.slug] = scores.people
         }
         let byTrend = projects.sorted { a, b in
             let ta = trending[a.slug] ?? 0, tb = trending[b.slug] ?? 0

@@ -7,6 +7,18 @@ public struct Standing: Sendable {
         public var ballots = 0
         public var karma = Karma()
 
+        /// Adds another part's counts to these.
+        mutating func add(_ other: Counts) {
+            snippets += other.snippets
+            wins += other.wins
+            projects += other.projects
+            ballots += other.ballots
+            karma.snippets += other.karma.snippets
+            karma.ballots += other.karma.ballots
+            karma.wins += other.karma.wins
+            karma.projects += other.karma.projects
+        }
+
         public func count(_ measure: Badge.Measure) -> Int {
             switch measure {
             case .snippets: snippets
@@ -25,9 +37,26 @@ public struct Standing: Sendable {
     /// every snippet and ballot, open rounds included, so progress shows at once.
     public init(content: Content, badges: [Badge] = Badge.defaults) {
         self.badges = badges
+        // Every count and every karma point is a sum over rounds: the projects are counted in
+        // parts on every core, and the parts added up.
+        let projects = content.projects
+        let size = max(64, (projects.count + 15) / 16)
+        let parts = Parallel.map(Array(stride(from: 0, to: projects.count, by: size))) { start in
+            Self.counts(of: projects[start..<min(projects.count, start + size)])
+        }
+        var counts: [Handle: Counts] = parts.first ?? [:]
+        for part in parts.dropFirst() {
+            for (handle, more) in part { counts[handle, default: Counts()].add(more) }
+        }
+        for handle in content.users.keys where counts[handle] == nil { counts[handle] = Counts() }
+        self.counts = counts
+    }
+
+    /// The counts and karma of `projects` alone.
+    private static func counts(of projects: ArraySlice<Project>) -> [Handle: Counts] {
         var history = VotingHistory()
         var counts: [Handle: Counts] = [:]
-        for project in content.projects {
+        for project in projects {
             history.recordProject(owner: project.owner)
             counts[project.owner, default: Counts()].projects += 1
             for round in project.rounds {
@@ -38,8 +67,7 @@ public struct Standing: Sendable {
             }
         }
         for (handle, karma) in history.karma { counts[handle, default: Counts()].karma = karma }
-        for handle in content.users.keys where counts[handle] == nil { counts[handle] = Counts() }
-        self.counts = counts
+        return counts
     }
 
     public func counts(of handle: Handle) -> Counts { counts[handle] ?? Counts() }
