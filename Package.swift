@@ -70,7 +70,8 @@ let package = Package(
             dependencies: ["ProlificSite", "ProlificStore", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         // Yams: the recipe tests read the example GitHub workflows (docs/examples/).
         .testTarget(
-            name: "ProlificCLITests", dependencies: ["prolific", "ProlificCLI", .product(name: "Yams", package: "Yams")]),
+            name: "ProlificCLITests",
+            dependencies: ["prolific", "ProlificCLI", "ProlificStore", .product(name: "Yams", package: "Yams")]),
     ],
     swiftLanguageModes: [.v6]
 )

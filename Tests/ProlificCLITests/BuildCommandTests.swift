@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import ProlificStore
+
 /// `prolific build` as a maintainer runs it: the demo content, twice, quietly, and after a mistake.
 @Suite struct BuildCommandTests {
     static let demo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -236,6 +238,13 @@ import Testing
             Thread.sleep(forTimeInterval: 2.1)
             try build("site")
             #expect(try folder.snapshot("site") == Self.freshSite(in: folder, now: now), "after \(step)")
+            // The stamp's record of the site, taken as it was written, is the site: every entry
+            // as recorded, as many as a walk finds, and the next build has nothing to do.
+            let stamp = BuildStamp.load(ContentLayout(root: folder.url.appendingPathComponent("Content").path))
+            let walked = FileInventory.take(of: folder.url.appendingPathComponent("site").path, guardingRacyWrites: false)
+            #expect(stamp != nil && stamp?.site.count == walked?.count, "after \(step)")
+            let again = try CLI.run(["build", "--content", "Content", "--out", "site", "--now", now], in: folder.url)
+            #expect(again.stderr.hasPrefix("site/ is up to date"), "after \(step): \(again.stderr)")
         }
         try build("site")
         try act(["vote", "long-patience", "--voter", "eitan", "bram-20261119150000"])

@@ -2,6 +2,7 @@ import Foundation
 import ProlificCore
 import Testing
 @testable import ProlificSite
+@testable import ProlificStore
 
 #if canImport(Glibc)
     import Glibc
@@ -162,6 +163,39 @@ import Testing
 
     /// Every entry under `folder` (links not followed): a regular file with its text, a folder
     /// as "(folder)".
+    /// A spare found as the build before last recorded it has what the new site lacks removed
+    /// by the record, without listing it; a spare anything was added to since is swept whole.
+    /// Either way the new site is exactly the new files, even where a recorded folder is now a
+    /// file and a recorded file a folder.
+    @Test(arguments: [false, true]) func aRecordedSpareIsRewrittenByItsRecord(tampered: Bool) throws {
+        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("prolific-site-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: parent) }
+        try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+        let out = parent.appendingPathComponent("Site").path, spare = parent.appendingPathComponent(".Site.spare").path
+        func file(_ path: String, _ text: String) -> OutputFile { OutputFile(path: path, contents: Array(text.utf8)) }
+        let first = [
+            file("a/x.html", "x"), file("b/y.html", "y"), file("gone/deep/z.html", "z"), file("now-a-folder", "f"),
+            file("a/old.html", "old"),
+        ]
+        try SiteWriter.write(first, to: out)
+        try SiteWriter.write([file("a/x.html", "x"), file("b/y.html", "y2")], to: out)
+        // What the build before last recorded of the site now in the spare.
+        let record = try #require(FileInventory.take(of: spare, guardingRacyWrites: false))
+        if tampered { FileManager.default.createFile(atPath: "\(spare)/b/junk.html", contents: Data("junk".utf8)) }
+        let (folders, others) = record.entryPaths()
+        let recorded = SiteWriter.RecordedSpare(folders: folders, others: others) { record.foldersAreUnchanged(at: $0) }
+        let third = [file("a/x.html", "x"), file("c/new.html", "new"), file("gone", "a file now"), file("now-a-folder/i.html", "i")]
+        let staging = try SiteWriter.Staging(output: out, spare: recorded)
+        #expect((staging.known != nil) == !tampered, "a spare with an entry added is swept, not trusted")
+        try staging.write(third)
+        _ = try staging.finish()
+        #expect(
+            Self.tree(out) == [
+                "a": "(folder)", "a/x.html": "x", "c": "(folder)", "c/new.html": "new", "gone": "a file now",
+                "now-a-folder": "(folder)", "now-a-folder/i.html": "i",
+            ])
+    }
+
     static func tree(_ folder: String) -> [String: String] {
         var found: [String: String] = [:]
         guard let walker = FileManager.default.enumerator(atPath: folder) else { return [:] }

@@ -131,8 +131,14 @@ struct SiteRun {
                 replayCache?.save(replayed)
                 return replayed
             })
-        // Each batch is written as soon as it is rendered, then dropped.
-        let staging = try SiteWriter.Staging(output: out)
+        // Each batch is written as soon as it is rendered, then dropped. The spare it rewrites is
+        // the site the last build replaced, as the build before recorded it.
+        let recordedSpare = stamp?.spare.flatMap { spare -> SiteWriter.RecordedSpare? in
+            guard spare.root == out else { return nil }
+            let (folders, others) = spare.entryPaths()
+            return SiteWriter.RecordedSpare(folders: folders, others: others) { spare.foldersAreUnchanged(at: $0) }
+        }
+        let staging = try SiteWriter.Staging(output: out, spare: recordedSpare)
         var pages = 0, count = 0
         var fingerprints: [String: [UInt8]] = [:]
         let report: SiteWriter.Report
@@ -166,12 +172,18 @@ struct SiteRun {
         }
         lap("swap")
         phases.append(Phase(name: "write", seconds: writeSeconds, cpuSeconds: writeCPU))
-        let site = inputsRecorded ? FileInventory.take(of: out, guardingRacyWrites: false) : nil
+        // The new site as the writer left it; walked again only if the writer couldn't say.
+        let site =
+            inputsRecorded
+            ? staging.entries.flatMap { FileInventory(root: out, written: $0) }
+                ?? FileInventory.take(of: out, guardingRacyWrites: false) : nil
         history?.wait()
+        // The site this build replaced is now the spare, as the last stamp recorded it.
+        let replacedSite = staging.replacedASite ? stamp.flatMap { $0.site.root == out ? $0.site : nil } : nil
         if let contentBefore, let site {
             BuildStamp(
                 key: key, content: contentBefore, templates: templatesBefore, site: site, pages: pages,
-                files: count, fingerprints: fingerprints
+                files: count, fingerprints: fingerprints, spare: replacedSite
             ).save(layout)
         }
         lap("stamp")

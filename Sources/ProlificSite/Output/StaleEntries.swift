@@ -47,6 +47,37 @@ enum StaleEntries {
         return complete && swept.allSatisfy { $0 }
     }
 
+    /// Removes from `root` (the spare, found as `recorded` says it is) the recorded entries that
+    /// are neither one of `files` nor one of `folders`: files and links, then folders, deepest
+    /// first. An entry gone already is fine; a folder that is not empty (the writer put nothing
+    /// there, so something else did) is removed whole. Whether all of them are gone.
+    static func remove(
+        _ recorded: SiteWriter.RecordedSpare, from root: String, keepingFiles files: Set<[UInt8]>, folders: Set<[UInt8]>
+    ) -> Bool {
+        var complete = true
+        // What the new site has at a path, as a file or a folder, stays: the writer has put it there.
+        for path in recorded.others where !files.contains(Array(path.utf8)) && !folders.contains(Array(path.utf8)) {
+            let full = "\(root)/\(path)"
+            if unlink(full) == 0 || errno == ENOENT || errno == ENOTDIR { continue }
+            if errno == EISDIR || errno == EPERM {
+                TreeRemoval.remove(full)
+                var info = stat()
+                if lstat(full, &info) == 0 { complete = false }
+            } else {
+                complete = false
+            }
+        }
+        let gone = recorded.folders.filter { !folders.contains(Array($0.utf8)) && !files.contains(Array($0.utf8)) }
+        for path in gone.sorted(by: { $0.utf8.count > $1.utf8.count }) {
+            let full = "\(root)/\(path)"
+            if rmdir(full) == 0 || errno == ENOENT || errno == ENOTDIR { continue }
+            TreeRemoval.remove(full)
+            var info = stat()
+            if lstat(full, &info) == 0 { complete = false }
+        }
+        return complete
+    }
+
     struct Kept: Sendable {
         var files: Set<[UInt8]>
         var folders: Set<[UInt8]>

@@ -346,6 +346,46 @@ public struct FileInventory: Sendable, Equatable {
         return ranges
     }
 
+    /// Whether the folder at `root` is the one recorded (the same inode) and every folder under
+    /// it still has its recorded metadata (the root, its modification time): then it holds
+    /// exactly the recorded entries, since adding, removing or renaming an entry moves its
+    /// folder's times (files are not looked at: what they hold doesn't matter to which entries
+    /// there are). For a folder recorded under another name: the spare, the site the build
+    /// before last recorded, renamed since (`SiteWriter`).
+    public func foldersAreUnchanged(at root: String) -> Bool {
+        // The root's ctime moves as it is renamed; its mtime only as entries come and go.
+        guard let recorded = stamps.first, let now = Self.stamp(root), now.kind == recorded.kind, now.inode == recorded.inode,
+            now.modified == recorded.modified
+        else { return false }
+        var folders: [(path: ArraySlice<UInt8>, stamp: Stamp)] = []
+        forEachStamped { path, stamp in
+            if stamp == .never || stamp.isDirectory { folders.append((path, stamp)) }
+        }
+        let base = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard base >= 0 else { return false }
+        defer { close(base) }
+        let chunks = stride(from: 0, to: folders.count, by: 1024).map { $0..<min(folders.count, $0 + 1024) }
+        return Parallel.map(chunks) { chunk -> Bool in
+            var info = stat()
+            for index in chunk {
+                let (path, stamp) = folders[index]
+                guard stamp != .never, fstatat(base, String(decoding: path, as: UTF8.self), &info, AT_SYMLINK_NOFOLLOW) == 0,
+                    Stamp(info) == stamp
+                else { return false }
+            }
+            return true
+        }.allSatisfy { $0 }
+    }
+
+    /// Every recorded entry but the root, by path relative to `root`: the folders, and the rest.
+    public func entryPaths() -> (folders: [String], others: [String]) {
+        var folders: [String] = [], others: [String] = []
+        forEachStamped { path, stamp in
+            if stamp.isDirectory { folders.append(String(decoding: path, as: UTF8.self)) } else { others.append(String(decoding: path, as: UTF8.self)) }
+        }
+        return (folders, others)
+    }
+
     /// What stops checking an inventory: an entry that is not as recorded.
     private struct Changed: Error {}
 
@@ -372,6 +412,21 @@ public struct FileInventory: Sendable, Equatable {
     }
 
     init(root: String, skipping: Set<String>) { (self.root, self.skipping) = (root, skipping) }
+
+    /// The inventory of a folder this process has just written, from what the writer saw of
+    /// each entry once it was in place (the root first, with the empty path; then every file
+    /// and folder under it, each once), instead of walking the folder again: the built site,
+    /// whose 64,000 entries on the large benchmark took a walk 0.3–0.5 s. Entries are kept in
+    /// path order; none is racy (nobody else writes there). nil without the root first.
+    public init?(root: String, written entries: [(path: String, info: stat)]) {
+        guard let first = entries.first, first.path.isEmpty else { return nil }
+        self.init(root: root, skipping: [])
+        add([], Stamp(first.info), racyAfter: .max)
+        let rest = entries.dropFirst().map { (Array($0.path.utf8), $0.info) }.sorted { $0.0.lexicographicallyPrecedes($1.0) }
+        paths.reserveCapacity(rest.reduce(0) { $0 + $1.0.count + 1 } + 1)
+        stamps.reserveCapacity(entries.count)
+        for (path, info) in rest { add(path, Stamp(info), racyAfter: .max) }
+    }
 
     mutating func add(_ path: [UInt8], _ stamp: Stamp, racyAfter: Int64) {
         paths += path

@@ -18,7 +18,7 @@ import ProlificCore
 /// anything unreadable, missing or different means a full build, and a linked `.prolific/` is
 /// neither read nor written.
 public struct BuildStamp: Sendable {
-    static let magic: Int64 = 0x5052_4F4C_4255_4902  // "PROLBUI" v2
+    static let magic: Int64 = 0x5052_4F4C_4255_4903  // "PROLBUI" v3
     static let file = ".prolific/build.stamp"
 
     /// The inputs that are not files: see `key(now:out:templates:layout:)`.
@@ -34,13 +34,17 @@ public struct BuildStamp: Sendable {
     /// the next build keeps its file in `site`, if that file is intact. Kept in the stamp so the
     /// two always describe the same build.
     public var fingerprints: [String: [UInt8]]
+    /// The site the build replaced, as the build before recorded it: that site is now the spare
+    /// the next build rewrites (`SiteWriter.RecordedSpare`). nil when there was none.
+    public var spare: FileInventory?
 
     public init(
         key: [String], content: FileInventory, templates: FileInventory?, site: FileInventory, pages: Int, files: Int,
-        fingerprints: [String: [UInt8]] = [:]
+        fingerprints: [String: [UInt8]] = [:], spare: FileInventory? = nil
     ) {
         (self.key, self.content, self.templates, self.site, self.pages, self.files) = (key, content, templates, site, pages, files)
         self.fingerprints = fingerprints
+        self.spare = spare
     }
 
     /// The content directory as a build reads it: all but `.prolific/` (where this stamp and the
@@ -128,10 +132,16 @@ public struct BuildStamp: Sendable {
             guard let path = r.text(), let fingerprint = r.raw(16) else { return nil }
             fingerprints[path] = fingerprint
         }
+        guard let hasSpare = r.integer() else { return nil }
+        var spare: FileInventory? = nil
+        if hasSpare == 1 {
+            guard let inventory = FileInventory.decode(from: &r) else { return nil }
+            spare = inventory
+        }
         guard r.isAtEnd else { return nil }
         return BuildStamp(
             key: key, content: content, templates: templates, site: site, pages: Int(pages), files: Int(files),
-            fingerprints: fingerprints)
+            fingerprints: fingerprints, spare: spare)
     }
 
     /// Saves the stamp atomically; a failure to save only costs speed next time.
@@ -153,6 +163,8 @@ public struct BuildStamp: Sendable {
             w.text(path)
             w.raw(kept[path] ?? [])
         }
+        w.integer(spare == nil ? 0 : 1)
+        spare?.encode(into: &w)
         try? FileSystem.makeDirectories("\(layout.root)/.prolific")
         try? AtomicFile.write(bytes: w.bytes, to: Self.path(layout), durable: false)
     }
