@@ -70,8 +70,9 @@ public enum SiteWriter {
         /// The entries `staging` holds, when it is the spare and the spare is as recorded: what
         /// the new site lacks is then removed by the record (`finish`).
         let known: RecordedSpare?
-        /// The folders `staging` has, when it is `known`.
-        private let existing: Set<String>
+        /// The folders `staging` has, when it is `known`, by their bytes (a decomposed `é` is
+        /// not the composed one).
+        private let existing: Set<[UInt8]>
         /// Folders known to exist inside `staging`: every folder of the new site written so far.
         private var folders: Set<String> = []
         /// The files of the new site written so far, when `staging` was reused, by their bytes
@@ -109,15 +110,15 @@ public enum SiteWriter {
             let taken = SiteWriter.reuse(into: staging, output: output)
             reused = taken != nil
             known = taken == .spare && recorded?.isAsRecorded(staging) == true ? recorded : nil
-            existing = Set(known?.folders ?? [])
+            existing = Set((known?.folders ?? []).map { Array($0.utf8) })
             SiteWriter.removeLeftovers(of: url.lastPathComponent, in: parent)
             guard reused || mkdir(staging, 0o755) == 0 else {
                 throw Diagnostics([Diagnostic(path: output, message: "cannot write the site: \(staging): \(String(cString: strerror(errno)))")])
             }
         }
 
-        /// Whether there was a site at `output` to replace (it becomes the spare).
-        public var replacedASite: Bool { previous != nil }
+        /// Whether `finish` replaced a site at `output` and kept it as the spare.
+        public private(set) var replacedASite = false
 
         /// Writes `files` (paths unique across all batches) into the staging folder.
         public func write(_ files: [OutputFile]) throws(Diagnostics) {
@@ -148,8 +149,12 @@ public enum SiteWriter {
                     Diagnostic(path: output, message: "cannot remove the old pages from \(staging), the site this build rewrote; the next build starts afresh")
                 ])
             }
-            try SiteWriter.swapIn(staging, at: output, replacing: previous != nil)
-            entries = written.flatMap { SiteWriter.withFolders($0, folders: folders, at: output) }
+            let spareKept = try SiteWriter.swapIn(staging, at: output, replacing: previous != nil)
+            // A replaced site that had to be deleted (it could not become the spare) took a link
+            // from each file it shared with the new one, which moves those files' ctime: the new
+            // site is then walked for the stamp instead.
+            replacedASite = previous != nil && spareKept
+            entries = spareKept ? written.flatMap { SiteWriter.withFolders($0, folders: folders, at: output) } : nil
             written = nil
             return report
         }
@@ -173,12 +178,14 @@ public enum SiteWriter {
     /// at `staging`, becomes the spare. Where the filesystem can't exchange, the old site is
     /// renamed aside first: a build killed between the two renames leaves no `output` until the
     /// next build, but the old and new sites are still whole.
-    static func swapIn(_ staging: String, at output: String, replacing exists: Bool) throws(Diagnostics) {
+    ///
+    /// Whether the replaced site, if any, became the spare (else it was deleted).
+    @discardableResult
+    static func swapIn(_ staging: String, at output: String, replacing exists: Bool) throws(Diagnostics) -> Bool {
         if exists {
             switch exchange(staging, output) {
             case 0:
-                keepAsSpare(staging, output: output)
-                return
+                return keepAsSpare(staging, output: output)
             case EINVAL, ENOSYS, ENOTSUP:
                 break
             case let code:
@@ -200,7 +207,7 @@ public enum SiteWriter {
             TreeRemoval.remove(staging)
             throw Diagnostics([Diagnostic(path: output, message: "cannot move the new site in place: \(message)")])
         }
-        if exists { keepAsSpare(retired, output: output) }
+        return exists ? keepAsSpare(retired, output: output) : true
     }
 
     /// `files` with the root and every folder of `folders` (relative to `output`) before them,
@@ -234,8 +241,12 @@ public enum SiteWriter {
     }
 
     /// Moves `folder` to the spare; removes it when that fails (another build's spare is there).
-    static func keepAsSpare(_ folder: String, output: String) {
-        if rename(folder, spare(of: output)) != 0 { TreeRemoval.remove(folder) }
+    /// Whether it became the spare.
+    @discardableResult
+    static func keepAsSpare(_ folder: String, output: String) -> Bool {
+        if rename(folder, spare(of: output)) == 0 { return true }
+        TreeRemoval.remove(folder)
+        return false
     }
 
     /// Which earlier folder a build rewrites.
@@ -340,7 +351,7 @@ public enum SiteWriter {
     /// spare's) are there already and are not made again.
     static func fill(
         _ folder: String, with files: [OutputFile], previous: String?, made: inout Set<String>, reused: Bool,
-        existing: Set<String> = [], stamped: inout [Entry]?
+        existing: Set<[UInt8]> = [], stamped: inout [Entry]?
     ) throws(Failure) -> Report {
         var folders: Set<String> = []
         for file in files {
@@ -360,7 +371,7 @@ public enum SiteWriter {
             levels[depth].append(path)
         }
         for level in levels {
-            _ = try Parallel.map(level.filter { !existing.contains($0) }.sorted()) { (path: String) throws(Failure) in
+            _ = try Parallel.map(level.filter { !existing.contains(Array($0.utf8)) }.sorted()) { (path: String) throws(Failure) in
                 if let problem = makeFolder("\(folder)/\(path)") { throw Failure(message: problem) }
             }
             made.formUnion(level)

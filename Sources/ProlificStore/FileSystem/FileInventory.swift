@@ -354,13 +354,17 @@ public struct FileInventory: Sendable, Equatable {
     /// before last recorded, renamed since (`SiteWriter`).
     public func foldersAreUnchanged(at root: String) -> Bool {
         // The root's ctime moves as it is renamed; its mtime only as entries come and go.
+        // Its entries are listed too: a time put back by hand must not hide one added there.
         guard let recorded = stamps.first, let now = Self.stamp(root), now.kind == recorded.kind, now.inode == recorded.inode,
-            now.modified == recorded.modified
+            now.modified == recorded.modified, let listed = Self.entries(of: root, [])
         else { return false }
         var folders: [(path: ArraySlice<UInt8>, stamp: Stamp)] = []
+        var top: [[UInt8]] = []
         forEachStamped { path, stamp in
             if stamp == .never || stamp.isDirectory { folders.append((path, stamp)) }
+            if !path.contains(UInt8(ascii: "/")) { top.append(Array(path)) }
         }
+        guard listed.map(\.0) == top.sorted(by: { $0.lexicographicallyPrecedes($1) }) else { return false }
         let base = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard base >= 0 else { return false }
         defer { close(base) }
@@ -519,6 +523,8 @@ extension FileInventory {
         guard let count = reader.count(minimumSize: 41), let length = reader.count(), let paths = reader.raw(length) else {
             return nil
         }
+        // One path, ended by its NUL, for each stamp: readers index stamps by path.
+        guard paths.last == 0 || paths.isEmpty, paths.reduce(0, { $1 == 0 ? $0 + 1 : $0 }) == count else { return nil }
         var inventory = FileInventory(root: root, skipping: skipping)
         inventory.paths = paths
         var stamps = [Stamp](repeating: .never, count: count)
