@@ -243,6 +243,9 @@ import Testing
             let stamp = BuildStamp.load(ContentLayout(root: folder.url.appendingPathComponent("Content").path))
             let walked = FileInventory.take(of: folder.url.appendingPathComponent("site").path, guardingRacyWrites: false)
             #expect(stamp != nil && stamp?.site.count == walked?.count, "after \(step)")
+            let (recorded, found) = (stamp?.site.entryPaths(), walked?.entryPaths())
+            #expect(Set(recorded?.folders ?? []) == Set(found?.folders ?? ["?"]), "after \(step)")
+            #expect(Set(recorded?.others ?? []) == Set(found?.others ?? ["?"]), "after \(step)")
             let again = try CLI.run(["build", "--content", "Content", "--out", "site", "--now", now], in: folder.url)
             #expect(again.stderr.hasPrefix("site/ is up to date"), "after \(step): \(again.stderr)")
         }
