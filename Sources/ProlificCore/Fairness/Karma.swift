@@ -25,6 +25,14 @@ public struct Karma: Hashable, Sendable {
     public static let pointsPerWin = 5
     public static let pointsPerProject = 3
 
+    /// Adds another part's karma (of other rounds and projects) to this one.
+    public static func += (karma: inout Karma, other: Karma) {
+        karma.snippets += other.snippets
+        karma.ballots += other.ballots
+        karma.wins += other.wins
+        karma.projects += other.projects
+    }
+
     public var total: Int {
         snippets * Self.pointsPerSnippet + ballots * Self.pointsPerBallot + wins * Self.pointsPerWin
             + projects * Self.pointsPerProject

@@ -13,10 +13,7 @@ public struct Standing: Sendable {
             wins += other.wins
             projects += other.projects
             ballots += other.ballots
-            karma.snippets += other.karma.snippets
-            karma.ballots += other.karma.ballots
-            karma.wins += other.karma.wins
-            karma.projects += other.karma.projects
+            karma += other.karma
         }
 
         public func count(_ measure: Badge.Measure) -> Int {

@@ -31,8 +31,8 @@ public enum SiteWriter {
     /// What the build before last recorded of the site that is now the spare: its entries, and a
     /// check that a folder still holds exactly those (`isAsRecorded`, given its path). When the
     /// spare passes, a rebuild removes what the new site lacks by the record instead of listing
-    /// the spare's 27,000 folders (on the large benchmark), which took 0.3 s, and 1.3–2 s more
-    /// once the host had dropped them from its cache.
+    /// the spare's 27,000 folders (on the large benchmark), which took 0.3 s, and 1.3 s more in
+    /// a rebuild measured once the host had dropped them from its cache.
     public struct RecordedSpare: Sendable {
         public var folders: [String]
         /// Files and links.
@@ -408,8 +408,8 @@ public enum SiteWriter {
                 }
                 if let previous, let kept = identity(ifSame: file.contents, asFileAt: "\(previous)/\(file.path)") {
                     report.unchanged += 1
-                    if let info = place("\(previous)/\(file.path)", identified: kept, at: target, reused: reused) {
-                        stamp(file, target, info)
+                    if let placed = place("\(previous)/\(file.path)", identified: kept, at: target, reused: reused) {
+                        stamp(file, target, placed.known)
                         continue
                     }
                 } else {
@@ -441,36 +441,43 @@ public enum SiteWriter {
     /// Puts the previous site's file at `path` into `folder`: left alone when it already is that
     /// file, else linked, else copied. The file's metadata where it is known without looking
     /// again (it was left alone), or what went wrong.
-    static func keep(_ path: String, of previous: String?, in folder: String, reused: Bool) -> Result<stat?, KeepFailure> {
-        guard let previous else { return .failure(KeepFailure("\(folder)/\(path): no previous site to keep it from")) }
+    static func keep(_ path: String, of previous: String?, in folder: String, reused: Bool) -> Result<stat?, Failure> {
+        guard let previous else { return .failure(Failure(message: "\(folder)/\(path): no previous site to keep it from")) }
         let source = "\(previous)/\(path)", target = "\(folder)/\(path)"
-        if let kept = identity(of: source), let info = place(source, identified: kept, at: target, reused: reused) {
-            return .success(info)
+        if let kept = identity(of: source), let placed = place(source, identified: kept, at: target, reused: reused) {
+            return .success(placed.known)
         }
         guard let data = FileManager.default.contents(atPath: source) else {
-            return .failure(KeepFailure("\(source): cannot read the page to keep"))
+            return .failure(Failure(message: "\(source): cannot read the page to keep"))
         }
         let bytes = [UInt8](data)
-        if let problem = reused ? replace(target, with: bytes) : writeFile(bytes, to: target) { return .failure(KeepFailure(problem)) }
+        if let problem = reused ? replace(target, with: bytes) : writeFile(bytes, to: target) { return .failure(Failure(message: problem)) }
         return .success(nil)
     }
 
-    struct KeepFailure: Error {
-        var message: String
-        init(_ message: String) { self.message = message }
+    /// How `place` put a file in.
+    enum Placement {
+        /// It already was that file: its metadata, as found.
+        case alreadyThere(stat)
+        /// Linked, which moves the file's ctime: look at it again.
+        case linked
+
+        /// The file's metadata where it is known without looking again.
+        var known: stat? {
+            if case .alreadyThere(let info) = self { return info }
+            return nil
+        }
     }
 
     /// Puts the previous site's file `source` (whose identity is `kept`) at `target` as a link:
     /// in a `reused` folder, left alone when it already is that file, else linked over what is
-    /// there; in a fresh one, linked. nil when it didn't work (the caller writes the bytes);
-    /// else the file's metadata when it was left alone, or `.some(nil)` when it was linked (a
-    /// link moves its ctime: the caller looks again).
-    static func place(_ source: String, identified kept: FileIdentity, at target: String, reused: Bool) -> stat?? {
+    /// there; in a fresh one, linked. nil when it didn't work (the caller writes the bytes).
+    static func place(_ source: String, identified kept: FileIdentity, at target: String, reused: Bool) -> Placement? {
         if reused {
-            if let there = identity(of: target), there == kept { return .some(there.info) }
-            return replace(target, withLinkTo: source) ? .some(nil) : nil
+            if let there = identity(of: target), there == kept { return .alreadyThere(there.info) }
+            return replace(target, withLinkTo: source) ? .linked : nil
         }
-        return link(source, target) == 0 ? .some(nil) : nil
+        return link(source, target) == 0 ? .linked : nil
     }
 
     /// Makes the folder at `path`, or keeps the folder there, or replaces the file or link there;

@@ -355,16 +355,13 @@ public struct FileInventory: Sendable, Equatable {
     public func foldersAreUnchanged(at root: String) -> Bool {
         // The root's ctime moves as it is renamed; its mtime only as entries come and go.
         // Its entries are listed too: a time put back by hand must not hide one added there.
-        guard let recorded = stamps.first, let now = Self.stamp(root), now.kind == recorded.kind, now.inode == recorded.inode,
-            now.modified == recorded.modified, let listed = Self.entries(of: root, [])
-        else { return false }
         var folders: [(path: ArraySlice<UInt8>, stamp: Stamp)] = []
         var top: [[UInt8]] = []
         forEachStamped { path, stamp in
             if stamp == .never || stamp.isDirectory { folders.append((path, stamp)) }
             if !path.contains(UInt8(ascii: "/")) { top.append(Array(path)) }
         }
-        guard listed.map(\.0) == top.sorted(by: { $0.lexicographicallyPrecedes($1) }) else { return false }
+        guard Self.stamp(root)?.modified == stamps.first?.modified, isRecordedRoot(root, listing: top) else { return false }
         let base = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard base >= 0 else { return false }
         defer { close(base) }
@@ -397,14 +394,20 @@ public struct FileInventory: Sendable, Equatable {
     /// they move when a skipped entry is made (the first build makes `.prolific/`), so its
     /// entries are listed again instead.
     private func rootIsUnchanged(_ starts: [Int]) -> Bool {
-        guard let recorded = stamps.first, let now = Self.stamp(root), now.kind == recorded.kind, now.inode == recorded.inode,
-            let listed = Self.entries(of: root, [])
-        else { return false }
         var top: [[UInt8]] = []
         for index in 1..<stamps.count {
             let path = paths[starts[index]..<(starts[index + 1] - 1)]
             if !path.contains(UInt8(ascii: "/")) { top.append(Array(path)) }
         }
+        return isRecordedRoot(root, listing: top)
+    }
+
+    /// Whether `folder` (the root, or the root renamed) is the recorded folder, the same kind and
+    /// inode, and lists exactly `top`, the recorded top-level entries (skipped names aside).
+    private func isRecordedRoot(_ folder: String, listing top: [[UInt8]]) -> Bool {
+        guard let recorded = stamps.first, let now = Self.stamp(folder), now.kind == recorded.kind, now.inode == recorded.inode,
+            let listed = Self.entries(of: folder, [])
+        else { return false }
         let present = listed.map(\.0).filter { !skipping.contains(String(decoding: $0, as: UTF8.self)) }
         return present == top.sorted { $0.lexicographicallyPrecedes($1) }
     }
@@ -507,7 +510,8 @@ extension FileInventory {
         writer.integer(Int64(stamps.count))
         writer.integer(Int64(paths.count))
         writer.raw(paths)
-        // Five numbers a stamp, written as one block: a build's stamp holds 440,000 of them.
+        // Five numbers a stamp (its five `Int64` fields, in order), written as one block: a
+        // build's stamp holds 440,000 of them.
         stamps.withUnsafeBufferPointer { all in
             all.withMemoryRebound(to: Int64.self) { writer.integers($0) }
         }
