@@ -65,8 +65,9 @@ public struct SiteBuilder {
     /// Every closed round's tally re-run, as `TallyTimeline(content:evidence:).replayExplained()`
     /// gives it for this builder's content and evidence: a caller that kept the result of an
     /// earlier build for the same files hands it over instead of re-running a replay that can't
-    /// be split (`ReplayCache`). Called once, on a thread of its own.
-    public typealias Replay = () -> [TallyTimeline.Replayed]
+    /// be split (`ReplayCache`), with each round's bytes when it has them (round pages are then
+    /// kept by those bytes). Called once, on a thread of its own.
+    public typealias Replay = () -> ReplayedRounds
 
     /// `projectKeys` names the files each project was read from: equal keys in two builds must
     /// mean the same files with the same contents. A project without one has its pages worked

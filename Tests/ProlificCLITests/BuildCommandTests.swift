@@ -27,13 +27,13 @@ import Testing
     /// The site a build makes of a copy of `folder`'s `Content/` without its caches. A fresh
     /// build of the content itself would leave its build stamp describing that build, so the
     /// next rebuild of the site under test would keep nothing and prove nothing.
-    static func freshSite(in folder: TemporaryFolder, now: String = now) throws -> [String: Data] {
+    static func freshSite(in folder: TemporaryFolder, now: String = now, _ extra: [String] = []) throws -> [String: Data] {
         let files = FileManager.default
         for path in ["fresh", "fresh-content"] { try? files.removeItem(at: folder.url.appendingPathComponent(path)) }
         try files.createDirectory(at: folder.url.appendingPathComponent("fresh-content"), withIntermediateDirectories: false)
         try files.copyItem(at: folder.url.appendingPathComponent("Content"), to: folder.url.appendingPathComponent("fresh-content/Content"))
         try? files.removeItem(at: folder.url.appendingPathComponent("fresh-content/Content/.prolific"))
-        let result = try CLI.run(["build", "--content", "fresh-content/Content", "--out", "fresh", "--now", now], in: folder.url)
+        let result = try CLI.run(["build", "--content", "fresh-content/Content", "--out", "fresh", "--now", now] + extra, in: folder.url)
         #expect(result.status == 0, "\(result.stderr)")
         return try folder.snapshot("fresh")
     }
@@ -218,6 +218,27 @@ import Testing
         try build("site")
         #expect(try folder.read(round).contains(">Sir "), "names on a round's page follow the profiles")
         #expect(try folder.snapshot("site") == Self.freshSite(in: folder))
+    }
+
+    /// A rebuild that keeps the last build's replay but renders every page again (another theme)
+    /// decodes each round's explanation from the kept replay's bytes as its page asks: the site is
+    /// the one a build without caches makes.
+    @Test func roundPagesRenderedFromAKeptReplayAreTheFreshOnes() throws {
+        let folder = try Self.demoCopy(settled: true)
+        try Self.build("site", in: folder)
+        let cache = folder.url.appendingPathComponent("Content/.prolific/replay.cache").path
+        func identity() throws -> [FileAttributeKey: Any] { try FileManager.default.attributesOfItem(atPath: cache) }
+        let saved = try identity()
+        _ = try CLI.run(["init", "game", "--title", "Themes"], in: folder.url)
+        let base = try folder.read("game/Templates/base.mustache")
+        try folder.write(base.replacingOccurrences(of: "</body>", with: "<!-- themed --></body>"), to: "game/Templates/base.mustache")
+        try Self.build("site", in: folder, ["--templates", "game/Templates"])
+        let kept = try identity()
+        #expect(kept[.systemFileNumber] as? Int == saved[.systemFileNumber] as? Int, "the replay was kept, not saved again")
+        #expect(kept[.modificationDate] as? Date == saved[.modificationDate] as? Date)
+        let round = "site/projects/gannet-rock/rounds/0002/index.html"
+        #expect(try folder.read(round).contains("<!-- themed -->") && folder.read(round).contains("joined 15 days before"))
+        #expect(try folder.snapshot("site") == Self.freshSite(in: folder, ["--templates", "game/Templates"]))
     }
 
     /// Profiles and project pages are kept by their inputs too: after each thing a game does

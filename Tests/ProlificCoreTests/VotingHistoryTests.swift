@@ -69,10 +69,12 @@ import Testing
             Make.ballot("ann", at: vote, for: [ann.id]),
             Make.ballot("bob", at: vote, for: [ann.id]),
         ]
-        var history = VotingHistory()
+        var history = VotingHistory(), karmaOnly = VotingHistory()
         history.record(round)
+        karmaOnly.recordKarma(round)
         #expect(karma(history, "ann").ballots == 0)
         #expect(karma(history, "bob").ballots == 1)
+        #expect(karmaOnly.karma == history.karma)
     }
 
     @Test func aWinnerThatIsNoSnippetOfTheRoundEarnsNoWin() {

@@ -128,8 +128,7 @@ struct SiteRun {
                 let replayCache = contentBefore.flatMap { ReplayCache(layout: layout, inventory: $0, content: content, head: head) }
                 if let kept = replayCache?.load(for: content) { return kept }
                 let replayed = TallyTimeline(content: content, evidence: evidence).replayExplained()
-                replayCache?.save(replayed)
-                return replayed
+                return replayCache?.save(replayed) ?? ReplayedRounds(replayed)
             })
         // Each batch is written as soon as it is rendered, then dropped. The spare it rewrites is
         // the site the last build replaced, as the build before recorded it.

@@ -132,10 +132,20 @@ public struct VotingHistory: Sendable {
         }
         if let winner = round.winner, let author = authors[winner] { karmaByID[Int(author)].wins += 1 }
 
-        var backed: [(voter: Int32, chosen: Set<Int32>)] = []
-        backed.reserveCapacity(round.ballots.count)
         var seen: Set<Int32> = []
         seen.reserveCapacity(round.ballots.count)
+        guard habits else {
+            // Karma only: a ballot counts if it backs someone else's snippet, whatever it backs.
+            for ballot in round.ballots {
+                let voter = intern(ballot.voter)
+                guard ballot.choices.contains(where: { authors[$0].map { $0 != voter } ?? false }), seen.insert(voter).inserted
+                else { continue }
+                karmaByID[Int(voter)].ballots += 1
+            }
+            return
+        }
+        var backed: [(voter: Int32, chosen: Set<Int32>)] = []
+        backed.reserveCapacity(round.ballots.count)
         for ballot in round.ballots {
             let voter = intern(ballot.voter)
             let chosen = Set(ballot.choices.compactMap { authors[$0] }.filter { $0 != voter })
@@ -143,7 +153,7 @@ public struct VotingHistory: Sendable {
             backed.append((voter, chosen))
             karmaByID[Int(voter)].ballots += 1
         }
-        guard habits, backed.count > 1 else { return }
+        guard backed.count > 1 else { return }
         // The crowd for an author is the voters without a habit towards them (as of before this
         // round): a group that backs an author together can't raise its own expectation.
         var updates: [(UInt64, PairRecord)] = []

@@ -11,9 +11,14 @@ public enum Explore {
     static let discoveryEvery = 3
 
     public static func order(_ projects: [Project], users: [Handle: User], karma: [Handle: Karma], now: Timestamp) -> [Project] {
+        // Each player's join date and karma gate, found with one lookup per snippet or ballot.
+        var players: [Handle: (joined: Timestamp, gate: Double)] = [:]
+        players.reserveCapacity(users.count)
+        for (handle, user) in users { players[handle] = (user.joined, VoteWeight.karmaGate(karma[handle]?.total ?? 0)) }
         func weight(_ handle: Handle, at time: Timestamp) -> Double {
-            let days = Double((users[handle]?.joined ?? time).seconds(until: time)) / 86_400
-            return VoteWeight.karmaGate(karma[handle]?.total ?? 0) * VoteWeight.ageGate(days: days)
+            guard let player = players[handle] else { return VoteWeight.karmaGate(karma[handle]?.total ?? 0) * VoteWeight.ageGate(days: 0) }
+            let days = Double(player.joined.seconds(until: time)) / 86_400
+            return player.gate * VoteWeight.ageGate(days: days)
         }
         func decay(_ time: Timestamp) -> Double {
             let age = max(0, Double(time.seconds(until: now)) / 86_400)

@@ -49,6 +49,13 @@ struct PageInputs {
         }
     }
 
+    /// Bytes that stand for a value (`ReplayedRounds.encoded`), whole.
+    mutating func add(_ encoded: ArraySlice<UInt8>) {
+        bytes.append(6)
+        integer(UInt64(encoded.count))
+        bytes.append(contentsOf: encoded)
+    }
+
     /// Starts a list of `count` items, which the caller then adds.
     mutating func list(_ count: Int) {
         bytes.append(11)

@@ -21,27 +21,35 @@ struct RoundPages {
     /// What `page(_:of:)` is a function of, apart from the page's context and the binary: its
     /// project's files but the open round's ballots (`SiteModel.keysBesideBallots`: the project,
     /// the round, its snippets, scores, seal and what is hidden), the replay's explanation of
-    /// each ballot (weights depend on every round before), the name of each player it shows or
-    /// their having none, and libcmark's version. A closed round's page is most of a big site,
-    /// and these cost a fraction of its values. nil (the page is then fingerprinted by its
-    /// values) without a key for the project's files, or when a snippet has images or `data:`
-    /// links: their addresses depend on media files outside the round.
+    /// each ballot (weights depend on every round before; the round's bytes in a kept replay
+    /// stand for it), the name of each player it may show or their having none, and libcmark's
+    /// version. A closed round's page is most of a big site, and these cost a fraction of its
+    /// values. nil (the page is then fingerprinted by its values) without a key for the
+    /// project's files, or when a snippet has images or `data:` links: their addresses depend
+    /// on media files outside the round.
     func inputs(_ round: Round, of project: Project) -> PageInputs? {
         guard let files = site.keysBesideBallots[project.slug],
             // A project without images (nearly all) has no snippet to scan again.
             !site.hasImages(project) || !round.submissions.contains(where: { site.cache.needsRewriting($0.body) })
         else { return nil }
-        let ballots = site.replayed(project, round.number)?.explained?.ballots ?? []
         var inputs = PageInputs()
         inputs.add(files)
         inputs.add(round.number.value)
         inputs.add(Markdown.version)
-        // Each ballot whole: its explanation is a function of it.
-        inputs.list(ballots.count)
-        for ballot in ballots { inputs.add(ballot) }
+        // The replay of the round: by its bytes when the replay came with them (a kept replay is
+        // not decoded for pages it keeps), else each explained ballot whole (its explanation is
+        // a function of it).
+        if let encoded = site.replayed.encoded(project.slug, round.number) {
+            inputs.add(encoded)
+        } else {
+            let ballots = site.explained(project, round.number)?.ballots ?? []
+            inputs.list(ballots.count)
+            for ballot in ballots { inputs.add(ballot) }
+        }
+        // Every voter of the round: the explained ballots are some of them.
         let scores = round.tally?.scores ?? []
-        inputs.list(round.submissions.count + scores.count + ballots.count)
-        for shown in round.submissions.map(\.author) + scores.map(\.id.author) + ballots.map(\.voter) {
+        inputs.list(round.submissions.count + scores.count + round.ballots.count)
+        for shown in round.submissions.map(\.author) + scores.map(\.id.author) + round.ballots.map(\.voter) {
             inputs.add(shown.rawValue)
             inputs.add(site.names[shown])
         }
@@ -61,7 +69,7 @@ struct RoundPages {
         }
         let winner: Any = round.winningSubmission.map(snippet) ?? false
         let alternates = ranked.filter { $0.id != round.winner }.map(snippet)
-        let votes = (site.replayed(project, round.number)?.explained?.ballots ?? []).map { ballot -> [String: Any] in
+        let votes = (site.explained(project, round.number)?.ballots ?? []).map { ballot -> [String: Any] in
             let known = site.hasPage(ballot.voter)
             return [
                 "voter": known ? ballot.voter.rawValue : FormerUser.displayName, "voterURL": site.userURL(ballot.voter),

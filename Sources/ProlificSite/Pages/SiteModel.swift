@@ -13,8 +13,8 @@ struct SiteModel {
     /// Where each listed project is in `listed`: profiles look up the projects players follow.
     private let listedIndex: [Slug: Int]
     let standing: Standing
-    /// Each closed round's tally re-run with explanations, by `IdentityEvidence.key`.
-    let replayed: [String: TallyTimeline.Replayed]
+    /// Each closed round's tally re-run with explanations.
+    let replayed: ReplayedRounds
     /// Markdown to HTML (cmark), through `cache`.
     let render: (String) -> String
     /// Each text is rendered once, though the project page, its round page and two feeds show it.
@@ -107,12 +107,7 @@ struct SiteModel {
             },
             {
                 defer { replayDone.raise() }
-                var replayed: [String: TallyTimeline.Replayed] = [:]
-                let results = replay?() ?? TallyTimeline(content: recorded, evidence: evidence).replayExplained()
-                for result in results {
-                    replayed[IdentityEvidence.key(result.slug, result.round.number)] = result
-                }
-                return replayed
+                return replay?() ?? ReplayedRounds(TallyTimeline(content: recorded, evidence: evidence).replayExplained())
             })
         self.standing = standing
         self.replayed = replayed
@@ -189,8 +184,9 @@ struct SiteModel {
         listed.contains { $0.slug == slug }
     }
 
-    func replayed(_ project: Project, _ round: RoundNumber) -> TallyTimeline.Replayed? {
-        replayed[IdentityEvidence.key(project.slug, round)]
+    /// The fair tally's explanation of `round` of `project`, as the replay found it.
+    func explained(_ project: Project, _ round: RoundNumber) -> FairTally.Outcome? {
+        replayed.explained(project.slug, round)
     }
 
     /// Projects in progress, in the explore order of the home page.

@@ -65,16 +65,24 @@ struct BinaryWriter {
 
 struct BinaryReader {
     private let bytes: [UInt8]
-    private var offset = 0
+    private var offset: Int
+    private let end: Int
 
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    /// A reader of `bytes`, or of `range` of them (it reads nothing past the range's end).
+    init(_ bytes: [UInt8], range: Range<Int>? = nil) {
+        let range = range?.clamped(to: 0..<bytes.count) ?? 0..<bytes.count
+        (self.bytes, offset, end) = (bytes, range.lowerBound, range.upperBound)
+    }
 
-    var isAtEnd: Bool { offset == bytes.count }
+    /// Where the next read starts, in the whole of the bytes.
+    var position: Int { offset }
+
+    var isAtEnd: Bool { offset == end }
     /// How many bytes are left to read.
-    var remaining: Int { bytes.count - offset }
+    var remaining: Int { end - offset }
 
     mutating func integer() -> Int64? {
-        guard offset + 8 <= bytes.count else { return nil }
+        guard offset + 8 <= end else { return nil }
         var v: UInt64 = 0
         for i in (0..<8).reversed() { v = v << 8 | UInt64(bytes[offset + i]) }
         offset += 8
@@ -104,18 +112,25 @@ struct BinaryReader {
 
     /// A count that must fit in what is left (each element takes at least `minimumSize` bytes).
     mutating func count(minimumSize: Int = 1) -> Int? {
-        guard let n = integer(), n >= 0, n <= Int64((bytes.count - offset) / max(1, minimumSize)) else { return nil }
+        guard let n = integer(), n >= 0, n <= Int64((end - offset) / max(1, minimumSize)) else { return nil }
         return Int(n)
     }
 
+    /// Passes over `count` bytes; false (and nothing passed) when fewer are left.
+    mutating func skip(_ count: Int) -> Bool {
+        guard count >= 0, count <= end - offset else { return false }
+        offset += count
+        return true
+    }
+
     mutating func raw(_ count: Int) -> [UInt8]? {
-        guard count >= 0, offset + count <= bytes.count else { return nil }
+        guard count >= 0, offset + count <= end else { return nil }
         defer { offset += count }
         return Array(bytes[offset..<(offset + count)])
     }
 
     mutating func string() -> String? {
-        guard let n = count(), offset + n <= bytes.count else { return nil }
+        guard let n = count(), offset + n <= end else { return nil }
         defer { offset += n }
         return String(validating: bytes[offset..<(offset + n)], as: UTF8.self)
     }
@@ -124,7 +139,7 @@ struct BinaryReader {
     mutating func varint() -> UInt64? {
         var value: UInt64 = 0
         var shift: UInt64 = 0
-        while offset < bytes.count, shift < 64 {
+        while offset < end, shift < 64 {
             let byte = bytes[offset]
             offset += 1
             let bits = UInt64(byte & 0x7F)
@@ -142,7 +157,7 @@ struct BinaryReader {
 
     /// A count written as a `varint`, which must fit in what is left (`minimumSize` bytes each).
     mutating func shortCount(minimumSize: Int = 1) -> Int? {
-        guard let n = varint(), n <= UInt64((bytes.count - offset) / max(1, minimumSize)) else { return nil }
+        guard let n = varint(), n <= UInt64((end - offset) / max(1, minimumSize)) else { return nil }
         return Int(n)
     }
 
@@ -157,7 +172,7 @@ struct BinaryReader {
 
     /// A byte: 0 or 1 as a Bool, anything else nil.
     mutating func flag() -> Bool? {
-        guard offset < bytes.count, bytes[offset] <= 1 else { return nil }
+        guard offset < end, bytes[offset] <= 1 else { return nil }
         defer { offset += 1 }
         return bytes[offset] == 1
     }

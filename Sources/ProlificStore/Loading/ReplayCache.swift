@@ -14,10 +14,11 @@ import ProlificCore
 ///
 /// Like the other caches it is only speed: a missing, torn, unreadable or mismatched file is a
 /// miss, an entry naming a round the content doesn't have closed is a miss, a racy inventory gives
-/// no key, and a linked `.prolific/` is not used. The rounds themselves are not stored: each
-/// result is joined to its round in the content just read.
+/// no key, and a linked `.prolific/` is not used. The rounds themselves are not stored, only
+/// what the replay found for each, and each round is decoded when a page asks for it
+/// (`ReplayedRounds`): a rebuild keeps most round pages by the bytes alone.
 public struct ReplayCache: Sendable {
-    static let magic: Int64 = 0x5052_4F4C_5250_4C01  // "PROLRPL" v1
+    static let magic: Int64 = 0x5052_4F4C_5250_4C02  // "PROLRPL" v2
     static let file = ".prolific/replay.cache"
 
     let layout: ContentLayout
@@ -64,9 +65,10 @@ public struct ReplayCache: Sendable {
 
     func path() -> String { "\(layout.root)/\(Self.file)" }
 
-    /// The replay an earlier build saved for the same files, joined to the rounds of `content`;
-    /// nil when there is none.
-    public func load(for content: Content) -> [TallyTimeline.Replayed]? {
+    /// The replay an earlier build saved for the same files, each round decoded when a page asks
+    /// for it (`ReplayedRounds`); nil when there is none, or when it names a round `content`
+    /// doesn't have closed.
+    public func load(for content: Content) -> ReplayedRounds? {
         guard let bytes = try? FileSystem.readBytes(path(), limit: 1 << 31), bytes.count >= 16 else { return nil }
         let body = bytes.count - 8
         let intact = bytes.withUnsafeBytes { all in
@@ -75,23 +77,30 @@ public struct ReplayCache: Sendable {
         }
         var r = BinaryReader(bytes)
         guard intact, r.integer() == Self.magic, r.text() == key else { return nil }
-        var rounds: [String: Round] = [:]
-        for project in content.projects {
-            for round in project.rounds where !round.isOpen { rounds["\(project.slug)/\(round.number.folderName)"] = round }
+        var projects: [Slug: Project] = [:]
+        for project in content.projects { projects[project.slug] = project }
+        let isClosed = { (slug: Slug, number: RoundNumber) in
+            projects[slug]?.rounds.contains { $0.number == number && !$0.isOpen } ?? false
         }
-        guard let replayed = ReplayCodec.decode(from: &r, rounds: rounds), r.remaining == 8 else { return nil }
-        return replayed
+        guard let (rounds, ranges) = ReplayCodec.index(from: &r, trailer: 8, isClosed: isClosed) else { return nil }
+        return ReplayedRounds(rounds: rounds, bytes: bytes, ranges: ranges) { bytes, range in
+            var r = BinaryReader(bytes, range: range)
+            return ReplayCodec.explained(from: &r)
+        }
     }
 
-    /// Keeps `replayed`, the replay of the content this cache was made for, for the next build.
-    /// Written atomically; a failure to write only costs speed.
-    public func save(_ replayed: [TallyTimeline.Replayed]) {
+    /// Keeps `replayed`, the replay of the content this cache was made for, for the next build,
+    /// and gives it back with each round's bytes. Written atomically; a failure to write only
+    /// costs speed.
+    @discardableResult
+    public func save(_ replayed: [TallyTimeline.Replayed]) -> ReplayedRounds {
         var w = BinaryWriter(capacity: 4096 + 160 * replayed.count)
         w.integer(Self.magic)
         w.text(key)
-        ReplayCodec.encode(replayed, into: &w)
+        let ranges = ReplayCodec.encode(replayed, into: &w)
         w.unsigned(w.bytes.withUnsafeBytes { ProjectCache.checksum($0) })
         try? FileSystem.makeDirectories(FileSystem.parentPath(path()))
         try? AtomicFile.write(bytes: w.bytes, to: path(), durable: false)
+        return ReplayedRounds(replayed, bytes: w.bytes, ranges: ranges)
     }
 }

@@ -5,47 +5,83 @@ import ProlificCore
 /// same bytes as the one that was encoded. Tallies and ids are written as `ProjectCodec` writes
 /// them (`BinaryContentParts`).
 enum ReplayCodec {
-    static func encode(_ replayed: [TallyTimeline.Replayed], into w: inout BinaryWriter) {
-        w.varint(UInt64(replayed.count))
+    /// Writes `replayed` as an index (each round's slug, number and the length of its bytes)
+    /// followed by each round's bytes (`body`), and returns where each round's bytes are in
+    /// `w.bytes`: a reader finds any one round without reading the others.
+    static func encode(_ replayed: [TallyTimeline.Replayed], into w: inout BinaryWriter) -> [Range<Int>] {
+        var bodies = BinaryWriter(capacity: 160 * replayed.count)
+        var lengths: [Int] = []
+        lengths.reserveCapacity(replayed.count)
         for result in replayed {
+            let start = bodies.bytes.count
+            body(result, into: &bodies)
+            lengths.append(bodies.bytes.count - start)
+        }
+        w.varint(UInt64(replayed.count))
+        for (result, length) in zip(replayed, lengths) {
             w.text(result.slug.rawValue)
             w.varint(UInt64(result.round.number.value))
-            encode(result.outcome.record, result.outcome.winner, &w)
-            w.flag(result.explained != nil)
-            guard let explained = result.explained else { continue }
-            encode(explained.record, explained.winner, &w)
-            w.varint(UInt64(explained.ballots.count))
-            for ballot in explained.ballots { encode(ballot, &w) }
+            w.varint(UInt64(length))
+        }
+        var start = w.bytes.count
+        w.raw(bodies.bytes)
+        return lengths.map { length in
+            defer { start += length }
+            return start..<(start + length)
         }
     }
 
-    /// The replay, each result joined to its round in `rounds` (by "slug/NNNN"); nil when
-    /// anything is malformed or names a round `rounds` doesn't have.
-    static func decode(from r: inout BinaryReader, rounds: [String: Round]) -> [TallyTimeline.Replayed]? {
-        guard let count = r.shortCount(minimumSize: 8) else { return nil }
-        var replayed: [TallyTimeline.Replayed] = []
-        replayed.reserveCapacity(count)
+    /// The index `encode` wrote: each round it names and where its bytes are. nil when it is
+    /// malformed or names a round `isClosed` denies, or when the bytes it
+    /// counts don't end exactly `trailer` bytes before the end.
+    static func index(
+        from r: inout BinaryReader, trailer: Int, isClosed: (Slug, RoundNumber) -> Bool
+    ) -> (rounds: [(slug: Slug, number: RoundNumber)], ranges: [Range<Int>])? {
+        guard let count = r.shortCount(minimumSize: 3) else { return nil }
+        var rounds: [(slug: Slug, number: RoundNumber)] = []
+        var lengths: [Int] = []
+        rounds.reserveCapacity(count)
+        lengths.reserveCapacity(count)
         for _ in 0..<count {
             guard let slug = r.text().flatMap(Slug.init), let n = r.varint(), n <= UInt64(Int.max),
-                let number = RoundNumber(Int(n)), let round = rounds["\(slug)/\(number.folderName)"],
-                let (record, winner) = outcome(&r), let isExplained = r.flag()
+                let number = RoundNumber(Int(n)), isClosed(slug, number), let length = r.varint(), length <= UInt64(r.remaining)
             else { return nil }
-            var explained: FairTally.Outcome?
-            if isExplained {
-                guard let (record, winner) = outcome(&r), let ballotCount = r.shortCount(minimumSize: 40) else { return nil }
-                var ballots: [FairTally.WeightedBallot] = []
-                ballots.reserveCapacity(ballotCount)
-                for _ in 0..<ballotCount {
-                    guard let ballot = weightedBallot(&r) else { return nil }
-                    ballots.append(ballot)
-                }
-                explained = FairTally.Outcome(record: record, winner: winner, ballots: ballots)
-            }
-            replayed.append(
-                TallyTimeline.Replayed(
-                    slug: slug, round: round, outcome: Tally.Outcome(record: record, winner: winner), explained: explained))
+            rounds.append((slug, number))
+            lengths.append(Int(length))
         }
-        return replayed
+        var start = r.position
+        let ranges = lengths.map { length in
+            defer { start += length }
+            return start..<(start + length)
+        }
+        guard start + trailer == r.position + r.remaining else { return nil }
+        return (rounds, ranges)
+    }
+
+    /// One round's replay (without its slug and number, which the index holds).
+    static func body(_ result: TallyTimeline.Replayed, into w: inout BinaryWriter) {
+        encode(result.outcome.record, result.outcome.winner, &w)
+        w.flag(result.explained != nil)
+        guard let explained = result.explained else { return }
+        encode(explained.record, explained.winner, &w)
+        w.varint(UInt64(explained.ballots.count))
+        for ballot in explained.ballots { encode(ballot, &w) }
+    }
+
+    /// The fair tally's explanation in one round's bytes (`body`): nil for a round decided by
+    /// the plain count, or when the bytes are malformed or don't end where the range does.
+    static func explained(from r: inout BinaryReader) -> FairTally.Outcome? {
+        guard outcome(&r) != nil, r.flag() == true, let (record, winner) = outcome(&r),
+            let ballotCount = r.shortCount(minimumSize: 40)
+        else { return nil }
+        var ballots: [FairTally.WeightedBallot] = []
+        ballots.reserveCapacity(ballotCount)
+        for _ in 0..<ballotCount {
+            guard let ballot = weightedBallot(&r) else { return nil }
+            ballots.append(ballot)
+        }
+        guard r.isAtEnd else { return nil }
+        return FairTally.Outcome(record: record, winner: winner, ballots: ballots)
     }
 
     // MARK: Parts

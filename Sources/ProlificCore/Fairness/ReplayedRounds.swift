@@ -1,0 +1,60 @@
+/// Every closed round's replayed tally (`TallyTimeline.replayExplained`), looked up by round.
+///
+/// A replay a build kept (`ReplayCache`) is held as its bytes and decoded a round at a time, as
+/// a page asks for it: a rebuild keeps most round pages, and decoding every round's weighed
+/// ballots took longer than the rest of its model. Each round's bytes (`encoded`) are its
+/// replay in a canonical form, equal only for equal replays, so a page made of a round's replay
+/// is fingerprinted by them without decoding them. A replay just worked out is held whole, with
+/// its bytes when it was saved.
+public struct ReplayedRounds: Sendable {
+    /// Decodes the fair tally's explanation of one round from its bytes: nil for a round decided
+    /// by the plain count (or bytes that don't decode, which the cache's checksum rules out).
+    public typealias Decoder = @Sendable (_ bytes: [UInt8], _ range: Range<Int>) -> FairTally.Outcome?
+
+    private var index: [String: Int] = [:]
+    /// Each round's replay, in `index` order; empty when they are decoded as asked for.
+    private var outcomes: [FairTally.Outcome?] = []
+    /// Every round's bytes, one after the other, and where each one is: empty when unknown.
+    private var bytes: [UInt8] = []
+    private var ranges: [Range<Int>] = []
+    private var decode: Decoder?
+
+    /// `replayed` as it was worked out; with `encoded`, each result's bytes in `bytes`.
+    public init(_ replayed: [TallyTimeline.Replayed], bytes: [UInt8] = [], ranges: [Range<Int>] = []) {
+        for (position, result) in replayed.enumerated() {
+            index[Self.key(result.slug, result.round.number)] = position
+        }
+        outcomes = replayed.map(\.explained)
+        if ranges.count == replayed.count { (self.bytes, self.ranges) = (bytes, ranges) }
+    }
+
+    /// Rounds kept as `bytes`: `rounds[i]` at `ranges[i]`, decoded by `decode` when asked for.
+    public init(rounds: [(slug: Slug, number: RoundNumber)], bytes: [UInt8], ranges: [Range<Int>], decode: @escaping Decoder) {
+        precondition(rounds.count == ranges.count, "one range per round")
+        index.reserveCapacity(rounds.count)
+        for (position, round) in rounds.enumerated() { index[Self.key(round.slug, round.number)] = position }
+        (self.bytes, self.ranges, self.decode) = (bytes, ranges, decode)
+    }
+
+    /// How many rounds were replayed.
+    public var count: Int { index.count }
+
+    /// The fair tally's explanation of round `number` of `slug`: nil for a round decided by the
+    /// plain count or for a round not replayed (open, or unknown).
+    public func explained(_ slug: Slug, _ number: RoundNumber) -> FairTally.Outcome? {
+        guard let position = index[Self.key(slug, number)] else { return nil }
+        if !outcomes.isEmpty { return outcomes[position] }
+        return decode?(bytes, ranges[position])
+    }
+
+    /// The bytes of round `number` of `slug`'s replay, when this replay has them: equal bytes
+    /// mean equal replays.
+    public func encoded(_ slug: Slug, _ number: RoundNumber) -> ArraySlice<UInt8>? {
+        guard !ranges.isEmpty, let position = index[Self.key(slug, number)] else { return nil }
+        return bytes[ranges[position]]
+    }
+
+    private static func key(_ slug: Slug, _ number: RoundNumber) -> String {
+        IdentityEvidence.key(slug, number)
+    }
+}
