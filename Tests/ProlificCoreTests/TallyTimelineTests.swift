@@ -518,6 +518,25 @@ import Testing
         #expect(wrong.record != moon1.tally)
     }
 
+    /// The history the replay hands over for `close`'s cache is every closed round recorded in
+    /// closing order, without the projects: the pairs, habits and karma of recording them anew.
+    @Test func theReplaysHistoryIsEveryClosedRoundWithoutProjects() throws {
+        let content = try Self.played()
+        let timeline = TallyTimeline(content: content)
+        let (replayed, history) = timeline.replayExplainedWithHistory()
+        #expect(replayed == timeline.replayExplained())
+        let closed = content.projects.flatMap { project in project.closedRounds.map { (project.slug, $0) } }
+            .sorted { a, b in (a.1.closed ?? a.1.closes, a.0, a.1.number) < (b.1.closed ?? b.1.closes, b.0, b.1.number) }
+        var recorded = VotingHistory()
+        for (_, round) in closed { recorded.record(round) }
+        // The last round closes after every cutoff: the replay never needed it.
+        #expect(recorded.roundsRecorded == 4 && !recorded.pairs.isEmpty)
+        #expect(history.pairs == recorded.pairs)
+        #expect(history.habitual == recorded.habitual)
+        #expect(history.karma == recorded.karma)
+        #expect(history.roundsRecorded == recorded.roundsRecorded)
+    }
+
     @Test func replayUsesThePlainCountForPlainRounds() {
         let bob1 = Make.submission("bob", at: "2026-11-02T10:00:00Z")
         let cat1 = Make.submission("cat", at: "2026-11-03T10:00:00Z")

@@ -101,6 +101,28 @@ import Testing
         #expect(try closeMoon(world) == reference)
     }
 
+    /// A build that replays the game hands the replay's history to the cache instead of recording
+    /// every round again: the next close decides exactly as one reading every file.
+    @Test func aCacheWarmedWithTheReplaysHistoryServesTheNextClose() throws {
+        let reference = try closeMoon(try world())
+        let world = try world()
+        let layout = ContentLayout(root: world.root)
+        try FileManager.default.removeItem(atPath: world.directory.path("Content/.prolific"))
+        let stamps = HistoryCache.Stamps.take(layout)
+        let content = try world.reader.loadValid()
+        let replayed = TallyTimeline(content: content).replayExplainedWithHistory().history
+        var asked = false
+        HistoryCache.warm(from: content, stamps: stamps, layout: layout) {
+            asked = true
+            return replayed
+        }
+        #expect(asked)
+        let warmed = try #require(HistoryCache.load(layout))
+        #expect(warmed.entries.map { "\($0.slug)/\($0.number.value)" } == ["sun/1"])
+        #expect(warmed.history.karma == replayed.karma && warmed.history.pairs == replayed.pairs)
+        #expect(try closeMoon(world) == reference)
+    }
+
     /// A build derives the stamps from its inventory of the content instead of stat-ing every
     /// round again: they must be the ones `take` finds. A racy entry gets a stamp no file has,
     /// so every project and round is still there, and none of them matches.

@@ -99,10 +99,17 @@ struct SiteRun {
         // from what was read, beside the stages to come, which leave a core idle at times.
         // From the inventory taken while reading: stamps taken now could vouch for files read
         // before they changed. Without one, the history cache is left as it is.
+        // When the game is replayed, the replay's history of every closed round is the one the
+        // cache keeps: it is handed over rather than recorded twice.
+        let replayHistory = Parallel.Handoff<VotingHistory>()
         let history = contentBefore.map { inventory in
-            Parallel.background { HistoryCache.warm(from: content, stamps: .from(inventory), layout: layout) }
+            Parallel.background {
+                HistoryCache.warm(from: content, stamps: .from(inventory), layout: layout, replayed: replayHistory.take)
+            }
         }
         defer { history?.wait() }
+        // Runs first: a build that ends before its replay doesn't leave the cache waiting.
+        defer { replayHistory.giveNothing() }
         let progress = showsProgress ? Progress() : nil
         // A project's folder as the inventory saw it before reading: pages made only of it (and
         // of a few other things) are kept without working out their values when it is the same.
@@ -126,8 +133,12 @@ struct SiteRun {
             keysBesideBallots: keysBesideBallots,
             replay: {
                 let replayCache = contentBefore.flatMap { ReplayCache(layout: layout, inventory: $0, content: content, head: head) }
-                if let kept = replayCache?.load(for: content) { return kept }
-                let replayed = TallyTimeline(content: content, evidence: evidence).replayExplained()
+                if let kept = replayCache?.load(for: content) {
+                    replayHistory.giveNothing()
+                    return kept
+                }
+                let (replayed, rounds) = TallyTimeline(content: content, evidence: evidence).replayExplainedWithHistory()
+                replayHistory.give(rounds)
                 return replayCache?.save(replayed) ?? ReplayedRounds(replayed)
             })
         // Each batch is written as soon as it is rendered, then dropped. The spare it rewrites is

@@ -82,6 +82,42 @@ public enum Parallel {
         public func wait() { group.wait() }
     }
 
+    /// A value one thread gives once and another waits for and takes: work in the background
+    /// that can use what a later stage works out anyway, or do without it.
+    public final class Handoff<Value: Sendable>: @unchecked Sendable {
+        private let lock = DispatchQueue(label: "prolific.handoff")
+        private let given = DispatchGroup()
+        private var value: Value?
+        private var isSettled = false
+
+        public init() { given.enter() }
+
+        /// Gives `value` to whoever waits, unless a value (or nothing) was given already.
+        public func give(_ value: Value) { settle(value) }
+
+        /// Tells whoever waits that no value comes, unless one was given already.
+        public func giveNothing() { settle(nil) }
+
+        /// The value given, once it is given; nil if nothing is, or if it was taken already: the
+        /// handoff doesn't keep it (a replay's history is tens of megabytes).
+        public func take() -> Value? {
+            given.wait()
+            return lock.sync {
+                defer { value = nil }
+                return value
+            }
+        }
+
+        private func settle(_ value: Value?) {
+            let first = lock.sync {
+                guard !isSettled else { return false }
+                (self.value, isSettled) = (value, true)
+                return true
+            }
+            if first { given.leave() }
+        }
+    }
+
     /// Lets go of `value` on another thread. Freeing a big site's model, millions of small
     /// objects, takes a build a few hundred milliseconds it needn't wait for: a command exits
     /// before they are done (and the memory goes back with the process), `serve` gets it back

@@ -100,6 +100,20 @@ public struct TallyTimeline: Sendable {
 
     /// `replay`, keeping the fair tally's explanations (for round pages and audits).
     public func replayExplained() -> [Replayed] {
+        replayExplainedRecording().replayed
+    }
+
+    /// `replayExplained()`, with the history of every closed round, recorded in the order they
+    /// closed, without the projects started: the history `close` keeps (`HistoryCache`), which
+    /// the replay has all but finished recording.
+    public func replayExplainedWithHistory() -> (replayed: [Replayed], history: VotingHistory) {
+        var (replayed, history, recorded) = replayExplainedRecording()
+        for closed in closedRounds[recorded...] { history.record(closed.round) }
+        return (replayed, history.withoutProjects())
+    }
+
+    /// The replay, the history it ended with and how many of `closedRounds` that history holds.
+    private func replayExplainedRecording() -> (replayed: [Replayed], history: VotingHistory, recorded: Int) {
         let targets = closedRounds.sorted {
             (TallyContext.cutoff(of: $0.round), $0.slug, $0.round.number)
                 < (TallyContext.cutoff(of: $1.round), $1.slug, $1.round.number)
@@ -133,7 +147,7 @@ public struct TallyTimeline: Sendable {
                         explained: fair))
             }
         }
-        return results
+        return (results, history, nextRound)
     }
 }
 

@@ -102,6 +102,14 @@ public struct VotingHistory: Sendable {
         karmaByID.reserveCapacity(players)
     }
 
+    /// This history without the projects it counted: the rounds alone, as `close` keeps them
+    /// (it adds the projects started before each cutoff itself).
+    public func withoutProjects() -> VotingHistory {
+        var rounds = self
+        for id in rounds.karmaByID.indices { rounds.karmaByID[id].projects = 0 }
+        return rounds
+    }
+
     /// Counts a project as started by `owner`.
     public mutating func recordProject(owner: Handle) {
         karmaByID[Int(intern(owner))].projects += 1

@@ -72,12 +72,12 @@ public enum SiteWriter {
         let known: RecordedSpare?
         /// The folders `staging` has, when it is `known`, by their bytes (a decomposed `é` is
         /// not the composed one).
-        private let existing: Set<[UInt8]>
+        private let existing: Set<PathKey>
         /// Folders known to exist inside `staging`: every folder of the new site written so far.
         private var folders: Set<String> = []
         /// The files of the new site written so far, when `staging` was reused, by their bytes
         /// (`String` equality would take a decomposed `é` for a composed one).
-        private var files: Set<[UInt8]> = []
+        private var files: Set<PathKey> = []
         private var report = Report(written: 0, unchanged: 0)
         /// Every file written so far with its metadata once written, then (`finish`) the
         /// folders; nil once one could not be looked at.
@@ -110,7 +110,7 @@ public enum SiteWriter {
             let taken = SiteWriter.reuse(into: staging, output: output)
             reused = taken != nil
             known = taken == .spare && recorded?.isAsRecorded(staging) == true ? recorded : nil
-            existing = Set((known?.folders ?? []).map { Array($0.utf8) })
+            existing = Set((known?.folders ?? []).map(PathKey.init))
             SiteWriter.removeLeftovers(of: url.lastPathComponent, in: parent)
             guard reused || mkdir(staging, 0o755) == 0 else {
                 throw Diagnostics([Diagnostic(path: output, message: "cannot write the site: \(staging): \(String(cString: strerror(errno)))")])
@@ -122,7 +122,7 @@ public enum SiteWriter {
 
         /// Writes `files` (paths unique across all batches) into the staging folder.
         public func write(_ files: [OutputFile]) throws(Diagnostics) {
-            if reused { self.files.formUnion(files.lazy.map { Array($0.path.utf8) }) }
+            if reused { self.files.formUnion(files.lazy.map { PathKey($0.path) }) }
             do {
                 var stamped: [Entry]? = []
                 let batch = try SiteWriter.fill(
@@ -139,7 +139,7 @@ public enum SiteWriter {
         /// Swaps the written site in; the staging folder is gone after this unless it throws (then
         /// `discard` it).
         public func finish() throws(Diagnostics) -> Report {
-            let keptFolders = Set(folders.map { Array($0.utf8) })
+            let keptFolders = Set(folders.map(PathKey.init))
             let removed =
                 !reused
                 || (known.map { StaleEntries.remove($0, from: staging, keepingFiles: files, folders: keptFolders) }
@@ -351,7 +351,7 @@ public enum SiteWriter {
     /// spare's) are there already and are not made again.
     static func fill(
         _ folder: String, with files: [OutputFile], previous: String?, made: inout Set<String>, reused: Bool,
-        existing: Set<[UInt8]> = [], stamped: inout [Entry]?
+        existing: Set<PathKey> = [], stamped: inout [Entry]?
     ) throws(Failure) -> Report {
         var folders: Set<String> = []
         for file in files {
@@ -371,7 +371,7 @@ public enum SiteWriter {
             levels[depth].append(path)
         }
         for level in levels {
-            _ = try Parallel.map(level.filter { !existing.contains(Array($0.utf8)) }.sorted()) { (path: String) throws(Failure) in
+            _ = try Parallel.map(level.filter { !existing.contains(PathKey($0)) }.sorted()) { (path: String) throws(Failure) in
                 if let problem = makeFolder("\(folder)/\(path)") { throw Failure(message: problem) }
             }
             made.formUnion(level)

@@ -15,7 +15,7 @@ enum StaleEntries {
     /// Removes every entry under `root` that is neither one of `files` nor one of `folders`
     /// (paths relative to `root`, as bytes); whether all of them are gone, and every kept folder
     /// was looked into.
-    static func remove(from root: String, keepingFiles files: Set<[UInt8]>, folders: Set<[UInt8]>) -> Bool {
+    static func remove(from root: String, keepingFiles files: Set<PathKey>, folders: Set<PathKey>) -> Bool {
         let kept = Kept(files: files, folders: folders)
         let top = open(root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard top >= 0 else { return false }
@@ -52,11 +52,11 @@ enum StaleEntries {
     /// first. An entry gone already is fine; a folder that is not empty (the writer put nothing
     /// there, so something else did) is removed whole. Whether all of them are gone.
     static func remove(
-        _ recorded: SiteWriter.RecordedSpare, from root: String, keepingFiles files: Set<[UInt8]>, folders: Set<[UInt8]>
+        _ recorded: SiteWriter.RecordedSpare, from root: String, keepingFiles files: Set<PathKey>, folders: Set<PathKey>
     ) -> Bool {
         var complete = true
         // What the new site has at a path, as a file or a folder, stays: the writer has put it there.
-        for path in recorded.others where !files.contains(Array(path.utf8)) && !folders.contains(Array(path.utf8)) {
+        for path in recorded.others where !files.contains(PathKey(path)) && !folders.contains(PathKey(path)) {
             let full = "\(root)/\(path)"
             if unlink(full) == 0 || errno == ENOENT || errno == ENOTDIR { continue }
             if errno == EISDIR || errno == EPERM {
@@ -67,7 +67,7 @@ enum StaleEntries {
                 complete = false
             }
         }
-        let gone = recorded.folders.filter { !folders.contains(Array($0.utf8)) && !files.contains(Array($0.utf8)) }
+        let gone = recorded.folders.filter { !folders.contains(PathKey($0)) && !files.contains(PathKey($0)) }
         for path in gone.sorted(by: { $0.utf8.count > $1.utf8.count }) {
             let full = "\(root)/\(path)"
             if rmdir(full) == 0 || errno == ENOENT || errno == ENOTDIR { continue }
@@ -79,8 +79,8 @@ enum StaleEntries {
     }
 
     struct Kept: Sendable {
-        var files: Set<[UInt8]>
-        var folders: Set<[UInt8]>
+        var files: Set<PathKey>
+        var folders: Set<PathKey>
     }
 
     /// Removes what `kept` lacks from the folder open at `folder` (at `path`), and hands each
@@ -93,7 +93,7 @@ enum StaleEntries {
         var complete = true
         for (name, isFolder) in TreeRemoval.entries(folder) {
             let child = path.isEmpty ? name.dropLast().map { UInt8(bitPattern: $0) } : path + [UInt8(ascii: "/")] + name.dropLast().map { UInt8(bitPattern: $0) }
-            if isFolder, kept.folders.contains(child) {
+            if isFolder, kept.folders.contains(PathKey(child)) {
                 if path.isEmpty {
                     guard let inner = TreeRemoval.openFolder(folder, name, device: device) else {
                         complete = false
@@ -103,7 +103,7 @@ enum StaleEntries {
                 } else {
                     complete = keptFolder(folder, name, child) && complete
                 }
-            } else if !isFolder, kept.files.contains(child) {
+            } else if !isFolder, kept.files.contains(PathKey(child)) {
                 continue
             } else {
                 complete = remove(name, in: folder, isFolder: isFolder, device: device) && complete

@@ -1,3 +1,5 @@
+import ProlificCore
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -23,8 +25,8 @@ final class InventoryRecorder: @unchecked Sendable {
     let folder: [UInt8]
     let racyAfter: Int64
     private let prefix: [UInt8]
-    private var listed: [[UInt8]: (stamp: FileInventory.Stamp, names: [[UInt8]])] = [:]
-    private var read: [[UInt8]: FileInventory.Stamp] = [:]
+    private var listed: [PathKey: (stamp: FileInventory.Stamp, names: [[UInt8]])] = [:]
+    private var read: [PathKey: FileInventory.Stamp] = [:]
 
     init(root: String, folder: [UInt8], racyAfter: Int64) {
         (self.root, self.folder, self.racyAfter) = (root, folder, racyAfter)
@@ -48,13 +50,14 @@ final class InventoryRecorder: @unchecked Sendable {
         return FileSystem.Observer(
             folder: { stamp = FileInventory.Stamp($0) },
             name: { names.append(Array($0)) },
-            done: { [self] in listed[key] = (stamp, names) })
+            done: { [self] in listed[PathKey(key)] = (stamp, names) })
     }
 
     /// What `FileSystem.readBytes(path, observe:)` is to tell this recorder.
     func reading(_ path: String) -> FileSystem.Observer? {
         guard let key = relative(path) else { return nil }
-        return FileSystem.Observer(file: { [self] info in read[key] = FileInventory.Stamp(info) })
+        let path = PathKey(key)
+        return FileSystem.Observer(file: { [self] info in read[path] = FileInventory.Stamp(info) })
     }
 
     /// The entries under the recorded folder, depth first in name order as `FileInventory.walk`
@@ -64,7 +67,7 @@ final class InventoryRecorder: @unchecked Sendable {
         var part = FileInventory(root: root, skipping: [])
         var pending = [folder]
         while let next = pending.popLast() {
-            guard let entries = listed[next] else {
+            guard let entries = listed[PathKey(next)] else {
                 // Not listed by reading (it reported the folder, or never got there): the same
                 // entries from a walk, which takes the whole subtree at this point of the order.
                 guard let walked = FileInventory.walk(root, next, racyAfter: racyAfter) else { return nil }
@@ -74,7 +77,8 @@ final class InventoryRecorder: @unchecked Sendable {
             var folders: [[UInt8]] = []
             for name in entries.names.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
                 let path = next + [UInt8(ascii: "/")] + name
-                guard let stamp = read[path] ?? listed[path]?.stamp ?? metadata(path) else { return nil }
+                let key = PathKey(path)
+                guard let stamp = read[key] ?? listed[key]?.stamp ?? metadata(path) else { return nil }
                 part.add(path, stamp, racyAfter: racyAfter)
                 if stamp.isDirectory { folders.append(path) }
             }

@@ -142,8 +142,12 @@ public struct HistoryCache {
     /// cache on disk already covers exactly those rounds: the next `close` then reads only the
     /// stamps. Rounds are recorded in the order `close` records them (closing time, slug, number).
     /// `stamps` were taken before the content was read; without a stamp for every project and
-    /// round, nothing is saved.
-    public static func warm(from content: Content, stamps taken: Stamps, layout: ContentLayout) {
+    /// round, nothing is saved. `replayed` gives the history of every closed round of `content`
+    /// when the build's replay recorded it (`TallyTimeline.replayExplainedWithHistory`), or nil:
+    /// only then are the rounds recorded here.
+    public static func warm(
+        from content: Content, stamps taken: Stamps, layout: ContentLayout, replayed: () -> VotingHistory? = { nil }
+    ) {
         guard isUsable(layout) else { return }
         var entries: [Entry] = []
         var rounds: [String: Round] = [:]
@@ -163,10 +167,11 @@ public struct HistoryCache {
         entries.sort { ($0.closed, $0.slug, $0.number) < ($1.closed, $1.slug, $1.number) }
         // Only the entries are compared: the history they stand for is derived from them.
         if loadEntries(layout) != entries {
-            var history = VotingHistory()
-            for entry in entries {
-                if let round = rounds["\(entry.slug)/\(entry.number.folderName)"] { history.record(round) }
-            }
+            let history =
+                replayed()
+                ?? entries.reduce(into: VotingHistory()) { history, entry in
+                    if let round = rounds["\(entry.slug)/\(entry.number.folderName)"] { history.record(round) }
+                }
             HistoryCache(entries: entries, scanned: scanned, history: history).save(layout)
         }
         if loadScan(layout) != scanned {
