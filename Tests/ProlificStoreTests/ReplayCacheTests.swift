@@ -79,6 +79,10 @@ import Testing
         }
         #expect(kept.encoded(replayed[0].slug, replayed[0].round.number) != kept.encoded(plain.slug, closedPlain.number))
         #expect(kept.explained(Make.slug("moon"), closedPlain.number) == nil)
+        // Whether a round has an explanation is known without decoding it.
+        #expect(kept.hasExplanation(replayed[0].slug, replayed[0].round.number))
+        #expect(!kept.hasExplanation(plain.slug, closedPlain.number))
+        #expect(saved.hasExplanation(replayed[0].slug, replayed[0].round.number) && !saved.hasExplanation(plain.slug, closedPlain.number))
         #expect(kept.explained(Make.slug("sun"), RoundNumber(2)!) == nil, "a round not replayed")
     }
 

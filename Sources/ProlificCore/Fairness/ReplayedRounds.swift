@@ -17,6 +17,8 @@ public struct ReplayedRounds: Sendable {
     /// Every round's bytes, one after the other, and where each one is: empty when unknown.
     private var bytes: [UInt8] = []
     private var ranges: [Range<Int>] = []
+    /// Whether each round has an explanation, known without decoding it.
+    private var isExplained: [Bool] = []
     private var decode: Decoder?
 
     /// `replayed` as it was worked out; with `encoded`, each result's bytes in `bytes`.
@@ -25,14 +27,19 @@ public struct ReplayedRounds: Sendable {
             index[Self.key(result.slug, result.round.number)] = position
         }
         outcomes = replayed.map(\.explained)
+        isExplained = outcomes.map { $0 != nil }
         if ranges.count == replayed.count { (self.bytes, self.ranges) = (bytes, ranges) }
     }
 
     /// Rounds kept as `bytes`: `rounds[i]` at `ranges[i]`, decoded by `decode` when asked for.
-    public init(rounds: [(slug: Slug, number: RoundNumber)], bytes: [UInt8], ranges: [Range<Int>], decode: @escaping Decoder) {
+    public init(
+        rounds: [(slug: Slug, number: RoundNumber, isExplained: Bool)], bytes: [UInt8], ranges: [Range<Int>],
+        decode: @escaping Decoder
+    ) {
         precondition(rounds.count == ranges.count, "one range per round")
         index.reserveCapacity(rounds.count)
         for (position, round) in rounds.enumerated() { index[Self.key(round.slug, round.number)] = position }
+        isExplained = rounds.map(\.isExplained)
         (self.bytes, self.ranges, self.decode) = (bytes, ranges, decode)
     }
 
@@ -45,6 +52,12 @@ public struct ReplayedRounds: Sendable {
         guard let position = index[Self.key(slug, number)] else { return nil }
         if !outcomes.isEmpty { return outcomes[position] }
         return decode?(bytes, ranges[position])
+    }
+
+    /// Whether round `number` of `slug` has an explanation (it was counted by the fair tally),
+    /// without decoding it.
+    public func hasExplanation(_ slug: Slug, _ number: RoundNumber) -> Bool {
+        index[Self.key(slug, number)].map { isExplained[$0] } ?? false
     }
 
     /// The bytes of round `number` of `slug`'s replay, when this replay has them: equal bytes

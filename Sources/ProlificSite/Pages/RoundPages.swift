@@ -46,10 +46,12 @@ struct RoundPages {
             inputs.list(ballots.count)
             for ballot in ballots { inputs.add(ballot) }
         }
-        // Every voter of the round: the explained ballots are some of them.
+        // A round the fair tally counted lists its counted ballots, some of the round's: every
+        // voter of the round may show.
+        let voters = site.replayed.hasExplanation(project.slug, round.number) ? round.ballots.map(\.voter) : []
         let scores = round.tally?.scores ?? []
-        inputs.list(round.submissions.count + scores.count + round.ballots.count)
-        for shown in round.submissions.map(\.author) + scores.map(\.id.author) + round.ballots.map(\.voter) {
+        inputs.list(round.submissions.count + scores.count + voters.count)
+        for shown in round.submissions.map(\.author) + scores.map(\.id.author) + voters {
             inputs.add(shown.rawValue)
             inputs.add(site.names[shown])
         }

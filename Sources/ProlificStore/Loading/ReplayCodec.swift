@@ -5,7 +5,8 @@ import ProlificCore
 /// same bytes as the one that was encoded. Tallies and ids are written as `ProjectCodec` writes
 /// them (`BinaryContentParts`).
 enum ReplayCodec {
-    /// Writes `replayed` as an index (each round's slug, number and the length of its bytes)
+    /// Writes `replayed` as an index (each round's slug, number, whether it has an explanation and
+    /// the length of its bytes)
     /// followed by each round's bytes (`body`), and returns where each round's bytes are in
     /// `w.bytes`: a reader finds any one round without reading the others.
     static func encode(_ replayed: [TallyTimeline.Replayed], into w: inout BinaryWriter) -> [Range<Int>] {
@@ -21,6 +22,7 @@ enum ReplayCodec {
         for (result, length) in zip(replayed, lengths) {
             w.text(result.slug.rawValue)
             w.varint(UInt64(result.round.number.value))
+            w.flag(result.explained != nil)
             w.varint(UInt64(length))
         }
         var start = w.bytes.count
@@ -36,17 +38,18 @@ enum ReplayCodec {
     /// counts don't end exactly `trailer` bytes before the end.
     static func index(
         from r: inout BinaryReader, trailer: Int, isClosed: (Slug, RoundNumber) -> Bool
-    ) -> (rounds: [(slug: Slug, number: RoundNumber)], ranges: [Range<Int>])? {
-        guard let count = r.shortCount(minimumSize: 3) else { return nil }
-        var rounds: [(slug: Slug, number: RoundNumber)] = []
+    ) -> (rounds: [(slug: Slug, number: RoundNumber, isExplained: Bool)], ranges: [Range<Int>])? {
+        guard let count = r.shortCount(minimumSize: 4) else { return nil }
+        var rounds: [(slug: Slug, number: RoundNumber, isExplained: Bool)] = []
         var lengths: [Int] = []
         rounds.reserveCapacity(count)
         lengths.reserveCapacity(count)
         for _ in 0..<count {
             guard let slug = r.text().flatMap(Slug.init), let n = r.varint(), n <= UInt64(Int.max),
-                let number = RoundNumber(Int(n)), isClosed(slug, number), let length = r.varint(), length <= UInt64(r.remaining)
+                let number = RoundNumber(Int(n)), isClosed(slug, number), let isExplained = r.flag(), let length = r.varint(),
+                length <= UInt64(r.remaining)
             else { return nil }
-            rounds.append((slug, number))
+            rounds.append((slug, number, isExplained))
             lengths.append(Int(length))
         }
         var start = r.position
