@@ -17,6 +17,37 @@ import Testing
         #expect(a == 5050 && b == "done")
     }
 
+    /// Background work that waits doesn't hold a worker `both` needs: with every worker's worth
+    /// of it waiting, both halves still run at the same time (the first waits for the second).
+    /// On Dispatch's workers, the second half started only when Dispatch added a worker, about
+    /// 2 s later.
+    @Test func backgroundWorkThatWaitsLeavesBothItsCores() {
+        let release = DispatchSemaphore(value: 0)
+        let pending = (0..<Parallel.workers).map { _ in Parallel.background { release.wait() } }
+        defer {
+            for _ in pending { release.signal() }
+            for job in pending { job.wait() }
+        }
+        let secondRan = DispatchSemaphore(value: 0)
+        let (together, _) = Parallel.both(
+            { secondRan.wait(timeout: .now() + 1) == .success },
+            { secondRan.signal() })
+        #expect(together || Parallel.workers == 1)
+    }
+
+    @Test func aHandoffGivesItsValueOnce() {
+        let handoff = Parallel.Handoff<[Int]>()
+        let taken = Parallel.background { #expect(handoff.take() == [1, 2, 3]) }
+        handoff.give([1, 2, 3])
+        handoff.give([4])
+        taken.wait()
+        #expect(handoff.take() == nil, "taken already")
+        let none = Parallel.Handoff<Int>()
+        none.giveNothing()
+        none.give(1)
+        #expect(none.take() == nil)
+    }
+
     /// Tells, from its deinit, which thread freed it.
     final class Tracked: @unchecked Sendable {
         let freed: DispatchSemaphore

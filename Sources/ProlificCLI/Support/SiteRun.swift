@@ -99,12 +99,15 @@ struct SiteRun {
         // from what was read, beside the stages to come, which leave a core idle at times.
         // From the inventory taken while reading: stamps taken now could vouch for files read
         // before they changed. Without one, the history cache is left as it is.
-        // When the game is replayed, the replay's history of every closed round is the one the
-        // cache keeps: it is handed over rather than recorded twice.
+        // The replay's history of every closed round is the one the cache keeps: it is handed
+        // over rather than recorded twice. A kept replay means no closed round changed since the
+        // build that replayed, which left the cache as `close` wants it (the cache is only speed:
+        // `close` checks it against the rounds' stamps), so the cache is then left alone.
         let replayHistory = Parallel.Handoff<VotingHistory>()
         let history = contentBefore.map { inventory in
             Parallel.background {
-                HistoryCache.warm(from: content, stamps: .from(inventory), layout: layout, replayed: replayHistory.take)
+                guard let replayed = replayHistory.take() else { return }
+                HistoryCache.warm(from: content, stamps: .from(inventory), layout: layout) { replayed }
             }
         }
         defer { history?.wait() }
