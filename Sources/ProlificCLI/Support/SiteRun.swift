@@ -101,8 +101,10 @@ struct SiteRun {
         // before they changed. Without one, the history cache is left as it is.
         // The replay's history of every closed round is the one the cache keeps: it is handed
         // over rather than recorded twice. A kept replay means no closed round changed since the
-        // build that replayed, which left the cache as `close` wants it (the cache is only speed:
-        // `close` checks it against the rounds' stamps), so the cache is then left alone.
+        // build that replayed and warmed the cache, so the cache is then left alone. (Had that
+        // build been killed before the cache was saved, the next `close` reads the closed rounds
+        // itself, once, and saves it: the cache is only speed, checked against the rounds'
+        // stamps.)
         let replayHistory = Parallel.Handoff<VotingHistory>()
         let history = contentBefore.map { inventory in
             Parallel.background {
@@ -136,11 +138,15 @@ struct SiteRun {
             keysBesideBallots: keysBesideBallots,
             replay: {
                 let replayCache = contentBefore.flatMap { ReplayCache(layout: layout, inventory: $0, content: content, head: head) }
+                let timeline = TallyTimeline(content: content, evidence: evidence)
                 if let kept = replayCache?.load(for: content) {
                     replayHistory.giveNothing()
                     return kept
                 }
-                let (replayed, rounds) = TallyTimeline(content: content, evidence: evidence).replayExplainedWithHistory()
+                // Without an inventory there is neither a replay cache nor the history cache's
+                // thread to take the history: it is not kept.
+                guard history != nil else { return ReplayedRounds(timeline.replayExplained()) }
+                let (replayed, rounds) = timeline.replayExplainedWithHistory()
                 replayHistory.give(rounds)
                 return replayCache?.save(replayed) ?? ReplayedRounds(replayed)
             })

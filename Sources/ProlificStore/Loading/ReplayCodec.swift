@@ -42,8 +42,9 @@ enum ReplayCodec {
         guard let count = r.shortCount(minimumSize: 4) else { return nil }
         var rounds: [(slug: Slug, number: RoundNumber, isExplained: Bool)] = []
         var lengths: [Int] = []
-        rounds.reserveCapacity(count)
-        lengths.reserveCapacity(count)
+        // Room for what the file says, within reason: its counts are checked as they are read.
+        rounds.reserveCapacity(min(count, 1 << 16))
+        lengths.reserveCapacity(min(count, 1 << 16))
         for _ in 0..<count {
             guard let slug = r.text().flatMap(Slug.init), let n = r.varint(), n <= UInt64(Int.max),
                 let number = RoundNumber(Int(n)), isClosed(slug, number), let isExplained = r.flag(), let length = r.varint(),
