@@ -76,15 +76,22 @@ import Testing
         #expect(HistoryCache.load(layout)?.entries.first?.stamp == HistoryCache.stamp(layout, Make.slug("sun"), Make.number(1)))
     }
 
-    /// `build` reads everything anyway: it saves the cache a `close` would, so the next close
-    /// reads only stamps, and that close decides exactly as one reading every file.
-    @Test func aBuildWarmsTheCacheForTheNextClose() throws {
+    /// What closing moon writes in a world of its own; then a world without `.prolific/`, with its
+    /// stamps and content as a build takes them.
+    func uncachedWorld() throws -> (
+        reference: String, world: Playground, layout: ContentLayout, stamps: HistoryCache.Stamps, content: Content
+    ) {
         let reference = try closeMoon(try world())
         let world = try world()
         let layout = ContentLayout(root: world.root)
         try FileManager.default.removeItem(atPath: world.directory.path("Content/.prolific"))
-        let stamps = HistoryCache.Stamps.take(layout)
-        let content = try world.reader.loadValid()
+        return (reference, world, layout, HistoryCache.Stamps.take(layout), try world.reader.loadValid())
+    }
+
+    /// `build` reads everything anyway: it saves the cache a `close` would, so the next close
+    /// reads only stamps, and that close decides exactly as one reading every file.
+    @Test func aBuildWarmsTheCacheForTheNextClose() throws {
+        let (reference, world, layout, stamps, content) = try uncachedWorld()
         HistoryCache.warm(from: content, stamps: stamps, layout: layout)
         let warmed = try #require(HistoryCache.load(layout))
         #expect(warmed.entries.map { "\($0.slug)/\($0.number.value)" } == ["sun/1"])
@@ -104,12 +111,7 @@ import Testing
     /// A build that replays the game hands the replay's history to the cache instead of recording
     /// every round again: the next close decides exactly as one reading every file.
     @Test func aCacheWarmedWithTheReplaysHistoryServesTheNextClose() throws {
-        let reference = try closeMoon(try world())
-        let world = try world()
-        let layout = ContentLayout(root: world.root)
-        try FileManager.default.removeItem(atPath: world.directory.path("Content/.prolific"))
-        let stamps = HistoryCache.Stamps.take(layout)
-        let content = try world.reader.loadValid()
+        let (reference, world, layout, stamps, content) = try uncachedWorld()
         let replayed = TallyTimeline(content: content).replayExplainedWithHistory().history
         var asked = false
         HistoryCache.warm(from: content, stamps: stamps, layout: layout) {
