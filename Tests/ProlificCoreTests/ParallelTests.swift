@@ -37,10 +37,14 @@ import Testing
 
     @Test func aHandoffGivesItsValueOnce() {
         let handoff = Parallel.Handoff<[Int]>()
-        let taken = Parallel.background { #expect(handoff.take() == [1, 2, 3]) }
+        // Taken on another thread, which waits for it; checked here, where the test runs.
+        final class Box: @unchecked Sendable { var value: [Int]? }
+        let box = Box()
+        let taken = Parallel.background { box.value = handoff.take() }
         handoff.give([1, 2, 3])
         handoff.give([4])
         taken.wait()
+        #expect(box.value == [1, 2, 3])
         #expect(handoff.take() == nil, "taken already")
         let none = Parallel.Handoff<Int>()
         none.giveNothing()

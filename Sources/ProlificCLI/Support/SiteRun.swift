@@ -138,11 +138,11 @@ struct SiteRun {
             keysBesideBallots: keysBesideBallots,
             replay: {
                 let replayCache = contentBefore.flatMap { ReplayCache(layout: layout, inventory: $0, content: content, head: head) }
-                let timeline = TallyTimeline(content: content, evidence: evidence)
                 if let kept = replayCache?.load(for: content) {
                     replayHistory.giveNothing()
                     return kept
                 }
+                let timeline = TallyTimeline(content: content, evidence: evidence)
                 // Without an inventory there is neither a replay cache nor the history cache's
                 // thread to take the history: it is not kept.
                 guard history != nil else { return ReplayedRounds(timeline.replayExplained()) }

@@ -7,8 +7,8 @@
 /// is fingerprinted by them without decoding them. A replay just worked out is held whole, with
 /// its bytes when it was saved.
 public struct ReplayedRounds: Sendable {
-    /// Decodes the fair tally's explanation of one round from its bytes: nil for a round decided
-    /// by the plain count (or bytes that don't decode, which the cache's checksum rules out).
+    /// Decodes the fair tally's explanation of one round from its bytes (asked only of rounds
+    /// that have one): nil for bytes that don't decode, which the cache's checksum rules out.
     public typealias Decoder = @Sendable (_ bytes: [UInt8], _ range: Range<Int>) -> FairTally.Outcome?
 
     private var index: [String: Int] = [:]
@@ -17,7 +17,7 @@ public struct ReplayedRounds: Sendable {
     /// Every round's bytes, one after the other, and where each one is: empty when unknown.
     private var bytes: [UInt8] = []
     private var ranges: [Range<Int>] = []
-    /// Whether each round has an explanation, known without decoding it.
+    /// Whether each kept round has an explanation, known without decoding it.
     private var isExplained: [Bool] = []
     private var decode: Decoder?
 
@@ -27,7 +27,6 @@ public struct ReplayedRounds: Sendable {
             index[Self.key(result.slug, result.round.number)] = position
         }
         outcomes = replayed.map(\.explained)
-        isExplained = outcomes.map { $0 != nil }
         if ranges.count == replayed.count { (self.bytes, self.ranges) = (bytes, ranges) }
     }
 
@@ -51,13 +50,14 @@ public struct ReplayedRounds: Sendable {
     public func explained(_ slug: Slug, _ number: RoundNumber) -> FairTally.Outcome? {
         guard let position = index[Self.key(slug, number)] else { return nil }
         if !outcomes.isEmpty { return outcomes[position] }
-        return decode?(bytes, ranges[position])
+        return isExplained[position] ? decode?(bytes, ranges[position]) : nil
     }
 
     /// Whether round `number` of `slug` has an explanation (it was counted by the fair tally),
     /// without decoding it.
     public func hasExplanation(_ slug: Slug, _ number: RoundNumber) -> Bool {
-        index[Self.key(slug, number)].map { isExplained[$0] } ?? false
+        guard let position = index[Self.key(slug, number)] else { return false }
+        return outcomes.isEmpty ? isExplained[position] : outcomes[position] != nil
     }
 
     /// The bytes of round `number` of `slug`'s replay, when this replay has them: equal bytes

@@ -16,7 +16,8 @@ public enum Explore {
         players.reserveCapacity(users.count)
         for (handle, user) in users { players[handle] = (user.joined, VoteWeight.karmaGate(karma[handle]?.total ?? 0)) }
         func weight(_ handle: Handle, at time: Timestamp) -> Double {
-            guard let player = players[handle] else { return VoteWeight.karmaGate(karma[handle]?.total ?? 0) * VoteWeight.ageGate(days: 0) }
+            // No profile: no account age.
+            let player = players[handle] ?? (time, VoteWeight.karmaGate(karma[handle]?.total ?? 0))
             let days = Double(player.joined.seconds(until: time)) / 86_400
             return player.gate * VoteWeight.ageGate(days: days)
         }

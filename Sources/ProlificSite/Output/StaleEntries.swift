@@ -55,25 +55,23 @@ enum StaleEntries {
         _ recorded: SiteWriter.RecordedSpare, from root: String, keepingFiles files: Set<PathKey>, folders: Set<PathKey>
     ) -> Bool {
         var complete = true
+        /// Removes what is at `full` whole, the quick way having failed: whether it is gone.
+        func removeWhole(_ full: String) -> Bool {
+            TreeRemoval.remove(full)
+            var info = stat()
+            return lstat(full, &info) != 0
+        }
         // What the new site has at a path, as a file or a folder, stays: the writer has put it there.
         for path in recorded.others where !files.contains(PathKey(path)) && !folders.contains(PathKey(path)) {
             let full = "\(root)/\(path)"
             if unlink(full) == 0 || errno == ENOENT || errno == ENOTDIR { continue }
-            if errno == EISDIR || errno == EPERM {
-                TreeRemoval.remove(full)
-                var info = stat()
-                if lstat(full, &info) == 0 { complete = false }
-            } else {
-                complete = false
-            }
+            complete = (errno == EISDIR || errno == EPERM) && removeWhole(full) && complete
         }
         let gone = recorded.folders.filter { !folders.contains(PathKey($0)) && !files.contains(PathKey($0)) }
         for path in gone.sorted(by: { $0.utf8.count > $1.utf8.count }) {
             let full = "\(root)/\(path)"
             if rmdir(full) == 0 || errno == ENOENT || errno == ENOTDIR { continue }
-            TreeRemoval.remove(full)
-            var info = stat()
-            if lstat(full, &info) == 0 { complete = false }
+            complete = removeWhole(full) && complete
         }
         return complete
     }

@@ -116,13 +116,6 @@ struct BinaryReader {
         return Int(n)
     }
 
-    /// Passes over `count` bytes; false (and nothing passed) when fewer are left.
-    mutating func skip(_ count: Int) -> Bool {
-        guard count >= 0, count <= end - offset else { return false }
-        offset += count
-        return true
-    }
-
     mutating func raw(_ count: Int) -> [UInt8]? {
         guard count >= 0, offset + count <= end else { return nil }
         defer { offset += count }

@@ -150,7 +150,6 @@ public struct HistoryCache {
     ) {
         guard isUsable(layout) else { return }
         var entries: [Entry] = []
-        var rounds: [String: Round] = [:]
         var scanned: [String: Scan] = [:]
         for project in content.projects {
             guard let projectStamp = taken.stamps[project.slug.rawValue] else { return }
@@ -161,22 +160,30 @@ public struct HistoryCache {
                 scanned[key] = Scan(stamp: roundStamp, time: round.closed)
                 guard let closed = round.closed else { continue }
                 entries.append(Entry(slug: project.slug, number: round.number, closed: closed, stamp: roundStamp))
-                rounds[key] = round
             }
         }
         entries.sort { ($0.closed, $0.slug, $0.number) < ($1.closed, $1.slug, $1.number) }
         // Only the entries are compared: the history they stand for is derived from them.
         if loadEntries(layout) != entries {
-            let history =
-                replayed()
-                ?? entries.reduce(into: VotingHistory()) { history, entry in
-                    if let round = rounds["\(entry.slug)/\(entry.number.folderName)"] { history.record(round) }
-                }
+            let history = replayed() ?? recorded(entries, of: content)
             HistoryCache(entries: entries, scanned: scanned, history: history).save(layout)
         }
         if loadScan(layout) != scanned {
             HistoryCache(entries: [], scanned: scanned, history: VotingHistory()).saveScan(layout)
         }
+    }
+
+    /// The rounds `entries` name, recorded in their order from `content`.
+    private static func recorded(_ entries: [Entry], of content: Content) -> VotingHistory {
+        var rounds: [String: Round] = [:]
+        for project in content.projects {
+            for round in project.rounds where round.closed != nil { rounds["\(project.slug)/\(round.number.folderName)"] = round }
+        }
+        var history = VotingHistory()
+        for entry in entries {
+            if let round = rounds["\(entry.slug)/\(entry.number.folderName)"] { history.record(round) }
+        }
+        return history
     }
 
     static func path(_ layout: ContentLayout) -> String { "\(layout.root)/\(file)" }

@@ -18,7 +18,7 @@ import ProlificCore
 /// what the replay found for each, and each round is decoded when a page asks for it
 /// (`ReplayedRounds`): a rebuild keeps most round pages by the bytes alone.
 public struct ReplayCache: Sendable {
-    static let magic: Int64 = 0x5052_4F4C_5250_4C03  // "PROLRPL" v3
+    static let magic: Int64 = 0x5052_4F4C_5250_4C04  // "PROLRPL" v4
     static let file = ".prolific/replay.cache"
 
     let layout: ContentLayout

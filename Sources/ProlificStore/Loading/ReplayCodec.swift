@@ -5,10 +5,10 @@ import ProlificCore
 /// same bytes as the one that was encoded. Tallies and ids are written as `ProjectCodec` writes
 /// them (`BinaryContentParts`).
 enum ReplayCodec {
-    /// Writes `replayed` as an index (each round's slug, number, whether it has an explanation and
-    /// the length of its bytes)
-    /// followed by each round's bytes (`body`), and returns where each round's bytes are in
-    /// `w.bytes`: a reader finds any one round without reading the others.
+    /// Writes `replayed` as an index (each round's slug, number, whether it has an explanation
+    /// and the length of its bytes) followed by each round's bytes (`body`), and returns where
+    /// each round's bytes are in `w.bytes`: a reader finds any one round without reading the
+    /// others.
     static func encode(_ replayed: [TallyTimeline.Replayed], into w: inout BinaryWriter) -> [Range<Int>] {
         var bodies = BinaryWriter(capacity: 160 * replayed.count)
         var lengths: [Int] = []
@@ -62,20 +62,19 @@ enum ReplayCodec {
         return (rounds, ranges)
     }
 
-    /// One round's replay (without its slug and number, which the index holds).
+    /// What pages show of one round's replay, the fair tally's explanation (without the slug and
+    /// number, which the index holds): nothing for a round decided by the plain count.
     static func body(_ result: TallyTimeline.Replayed, into w: inout BinaryWriter) {
-        encode(result.outcome.record, result.outcome.winner, &w)
-        w.flag(result.explained != nil)
         guard let explained = result.explained else { return }
         encode(explained.record, explained.winner, &w)
         w.varint(UInt64(explained.ballots.count))
         for ballot in explained.ballots { encode(ballot, &w) }
     }
 
-    /// The fair tally's explanation in one round's bytes (`body`): nil for a round decided by
-    /// the plain count, or when the bytes are malformed or don't end where the range does.
+    /// The fair tally's explanation in one round's bytes (`body`): nil when the bytes are
+    /// malformed or don't end where the range does.
     static func explained(from r: inout BinaryReader) -> FairTally.Outcome? {
-        guard outcome(&r) != nil, r.flag() == true, let (record, winner) = outcome(&r),
+        guard let (record, winner) = outcome(&r),
             let ballotCount = r.shortCount(minimumSize: 40)
         else { return nil }
         var ballots: [FairTally.WeightedBallot] = []
