@@ -260,6 +260,22 @@ import Testing
         #expect(XML.escape("plain text, no work") == "plain text, no work")
     }
 
+    /// `XML.content` scans sixteen bytes at a time: what it must find is tried at every offset,
+    /// so that a `]]>` or a forbidden character across or inside any chunk is caught.
+    @Test func contentIsCDATAOnlyWhenNothingInItNeedsEscaping() {
+        for offset in 0..<40 {
+            let pad = String(repeating: "x", count: offset)
+            let html = pad + "<p>a</p>\n\tb"
+            #expect(XML.content(html) == "<![CDATA[" + html + "]]>")
+            #expect(XML.content(pad + "]]>") == pad + "]]&gt;", "at \(offset)")
+            #expect(XML.content(pad + "]]x>") == "<![CDATA[" + pad + "]]x>]]>", "at \(offset)")
+            #expect(XML.content(pad + "]<]>") == "<![CDATA[" + pad + "]<]>]]>", "at \(offset)")
+            #expect(XML.content(pad + "a\u{7}<") == pad + "a&lt;", "at \(offset)")
+            #expect(XML.content(pad + "\u{FFFF}<b") == pad + "&lt;b", "at \(offset)")
+            #expect(XML.content(pad + "€<") == "<![CDATA[" + pad + "€<]]>", "at \(offset)")
+        }
+    }
+
     @Test func buildingTwiceGivesTheSameBytes() throws {
         let content = try SiteFixtures.load(SiteFixtures.root.appendingPathComponent("check/valid/Content").path)
         #expect(try SiteFixtures.build(content, now: Self.now) == SiteFixtures.build(content, now: Self.now))

@@ -29,9 +29,10 @@ struct AtomFeeds {
             case all
             /// The site's: stories started, rounds closed and stories completed.
             case news
-            /// A player's: the stories they started (by index in `SiteModel.listed`), their
-            /// snippets and the rounds they won.
-            case player(Handle, started: [Int])
+            /// A player's: the stories they started, their snippets and the rounds they won.
+            /// `started` indexes the plan's `projects`; `listed` is each of them's index in
+            /// `SiteModel.listed`, ascending (snippets are found by those).
+            case player(Handle, started: [Int], listed: [Int])
         }
     }
 
@@ -57,11 +58,13 @@ struct AtomFeeds {
             let mine = started[user.handle] ?? []
             var theirs = Set(mine)
             for place in site.snippetsByAuthor[user.handle] ?? [] { theirs.insert(place.project) }
+            let listed = theirs.sorted()
+            let mineInPlan = mine.compactMap { listed.firstIndex(of: $0) }
             plans.append(
                 Plan(
                     path: SitePath.userFeed(user.handle), page: SitePath.user(user.handle),
                     title: "\(user.name) · \(site.config.title)", subtitle: "Snippets, wins and stories by \(user.name).",
-                    projects: theirs.sorted().map { site.listed[$0] }, shows: .player(user.handle, started: mine)))
+                    projects: listed.map { site.listed[$0] }, shows: .player(user.handle, started: mineInPlan, listed: listed)))
         }
         return plans
     }
@@ -69,18 +72,25 @@ struct AtomFeeds {
     /// The events a feed shows. A player's are found from their snippets' places
     /// (`SiteModel.snippetsByAuthor`), not by going through every round of their projects.
     func events(_ plan: Plan) -> [SiteEvent] {
+        let projects = plan.projects
         switch plan.shows {
-        case .all: return plan.projects.flatMap { SiteEvent.events(of: $0, site: site) }
-        case .news: return plan.projects.flatMap { SiteEvent.events(of: $0, site: site, snippets: false) }
-        case .player(let handle, let started):
-            var events = started.map { site.listed[$0] }.map { SiteEvent(kind: .started, project: $0, at: $0.created) }
+        case .all: return projects.indices.flatMap { SiteEvent.events(of: $0, in: projects, site: site) }
+        case .news: return projects.indices.flatMap { SiteEvent.events(of: $0, in: projects, site: site, snippets: false) }
+        case .player(let handle, let started, let listed):
+            var events = started.map { SiteEvent(kind: .started, project: $0, in: projects, at: projects[$0].created) }
+            var index: [Int: Int] = [:]
+            for (position, project) in listed.enumerated() { index[project] = position }
             for place in site.snippetsByAuthor[handle] ?? [] {
-                let project = site.listed[place.project]
-                let round = project.rounds[place.round]
-                let snippet = round.submissions[place.submission]
-                events.append(SiteEvent(kind: .submitted(round, snippet), project: project, at: snippet.submitted))
-                if let closed = round.closed, round.winner == snippet.id {
-                    events.append(SiteEvent(kind: .roundClosed(round), project: project, at: closed))
+                guard let p = index[place.project] else { continue }
+                let (r, s) = (place.round, place.submission)
+                events.append(
+                    SiteEvent(
+                        kind: .submitted(round: r, snippet: s), project: p, in: projects,
+                        at: projects[p].rounds[r].submissions[s].submitted))
+                if let closed = projects[p].rounds[r].closed,
+                    projects[p].rounds[r].winner == projects[p].rounds[r].submissions[s].id
+                {
+                    events.append(SiteEvent(kind: .roundClosed(round: r), project: p, in: projects, at: closed))
                 }
             }
             return events
@@ -93,8 +103,8 @@ struct AtomFeeds {
     func entries(_ plan: Plan) -> [SiteEvent] {
         // Sorting indices moves integers, not events.
         let events = events(plan)
-        return events.indices.sorted { SiteEvent.newestFirst(events[$0], events[$1]) }.prefix(Self.limit)
-            .map { events[$0] }
+        return events.indices.sorted { SiteEvent.newestFirst(events[$0], events[$1], in: plan.projects) }
+            .prefix(Self.limit).map { events[$0] }
     }
 
     /// The feed, or the previous site's file of it when its inputs are those the last build
@@ -131,11 +141,13 @@ struct AtomFeeds {
             switch plan.shows {
             case .all:
                 credited.insert(project.owner)
-                for round in project.rounds { for s in round.submissions { credited.insert(s.author) } }
+                for r in project.rounds.indices {
+                    for s in project.rounds[r].submissions.indices { credited.insert(project.rounds[r].submissions[s].author) }
+                }
             case .news:
                 credited.insert(project.owner)
                 for round in project.rounds { if let winner = round.winningSubmission { credited.insert(winner.author) } }
-            case .player(let handle, _):
+            case .player(let handle, _, _):
                 credited.insert(handle)
             }
         }
@@ -148,67 +160,79 @@ struct AtomFeeds {
     }
 
     func feed(_ plan: Plan, entries: [SiteEvent]) -> OutputFile {
-        let (path, page, title, subtitle) = (plan.path, plan.page, plan.title, plan.subtitle)
         let updated = entries.first?.at ?? site.now
-        var xml = """
-            <?xml version="1.0" encoding="utf-8"?>
-            <feed xmlns="http://www.w3.org/2005/Atom">
-            <title>\(XML.escape(title))</title>
-            <subtitle>\(XML.escape(subtitle))</subtitle>
-            <id>\(XML.escape(absolute(path)))</id>
-            <link rel="self" type="application/atom+xml" href="\(XML.escape(absolute(path)))"/>
-            <link rel="alternate" type="text/html" href="\(XML.escape(absolute(page)))"/>
-            <updated>\(updated.iso8601)</updated>
-            <generator>Prolific</generator>
-
-            """
-        for event in entries { xml += entry(event) }
-        xml += "</feed>\n"
-        return OutputFile(path: path, text: xml)
+        // Written as bytes, straight into the file: each snippet's HTML is copied once.
+        var xml: [UInt8] = []
+        xml.reserveCapacity(1024 + entries.count * 2048)
+        xml += "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\">\n<title>".utf8
+        XML.append(escaped: plan.title, to: &xml)
+        xml += "</title>\n<subtitle>".utf8
+        XML.append(escaped: plan.subtitle, to: &xml)
+        xml += "</subtitle>\n<id>".utf8
+        XML.append(escaped: absolute(plan.path), to: &xml)
+        xml += "</id>\n<link rel=\"self\" type=\"application/atom+xml\" href=\"".utf8
+        XML.append(escaped: absolute(plan.path), to: &xml)
+        xml += "\"/>\n<link rel=\"alternate\" type=\"text/html\" href=\"".utf8
+        XML.append(escaped: absolute(plan.page), to: &xml)
+        xml += "\"/>\n<updated>\(updated.iso8601)</updated>\n<generator>Prolific</generator>\n".utf8
+        for event in entries { entry(event, of: plan.projects, into: &xml) }
+        xml += "</feed>\n".utf8
+        return OutputFile(path: plan.path, contents: xml)
     }
 
+    /// Appends the entry for `event` (of one of `projects`) to `xml`.
     /// What this reads must be in `inputs(_:)`, or a rebuild keeps a stale feed.
-    func entry(_ event: SiteEvent) -> String {
-        let project = event.project
-        let projectURL = absolute(SitePath.project(project.slug))
+    func entry(_ event: SiteEvent, of projects: [Project], into xml: inout [UInt8]) {
+        // Read in place: a copy of the project would retain every string and list it holds.
+        let p = event.project
+        let (slug, projectTitle, owner) = (projects[p].slug, projects[p].title, projects[p].owner)
+        let projectURL = absolute(SitePath.project(slug))
         let title: String, link: String, id: String, author: Handle, html: String
         switch event.kind {
         case .started:
-            title = "New story: \(project.title)"
-            (link, id, author) = (projectURL, projectURL + "#started", project.owner)
-            html = site.html(project.starter, folder: Media.folder(of: project.slug), root: site.config.baseURL)
-        case .submitted(let round, let s):
-            title = "\(site.name(s.author)) wrote a snippet for round \(round.number.value) of \(project.title)"
-            let page = round.isOpen ? projectURL : absolute(SitePath.round(project.slug, round.number))
-            let anchor = "#" + s.id.rawValue
-            (link, id, author) = (page + anchor, projectURL + anchor, s.author)
-            html = site.html(s.body, folder: Media.folder(of: project.slug, round: round.number), root: site.config.baseURL)
-        case .roundClosed(let round):
-            let winner = round.winningSubmission
-            title = winner.map { "Round \(round.number.value) of \(project.title): \(site.name($0.author)) won" }
-                ?? "Round \(round.number.value) of \(project.title) closed"
-            link = absolute(SitePath.round(project.slug, round.number))
-            (id, author) = (link, winner?.author ?? project.owner)
+            title = "New story: \(projectTitle)"
+            (link, id, author) = (projectURL, projectURL + "#started", owner)
+            html = site.html(projects[p].starter, folder: Media.folder(of: slug), root: site.config.baseURL)
+        case .submitted(let r, let s):
+            let number = projects[p].rounds[r].number
+            let snippet = projects[p].rounds[r].submissions[s]
+            title = "\(site.name(snippet.author)) wrote a snippet for round \(number.value) of \(projectTitle)"
+            let page = projects[p].rounds[r].isOpen ? projectURL : absolute(SitePath.round(slug, number))
+            let anchor = "#" + snippet.id.rawValue
+            (link, id, author) = (page + anchor, projectURL + anchor, snippet.author)
+            html = site.html(snippet.body, folder: Media.folder(of: slug, round: number), root: site.config.baseURL)
+        case .roundClosed(let r):
+            let number = projects[p].rounds[r].number
+            let winner = projects[p].rounds[r].winningSubmission
+            title = winner.map { "Round \(number.value) of \(projectTitle): \(site.name($0.author)) won" }
+                ?? "Round \(number.value) of \(projectTitle) closed"
+            link = absolute(SitePath.round(slug, number))
+            (id, author) = (link, winner?.author ?? owner)
             html = winner.map {
-                site.html($0.body, folder: Media.folder(of: project.slug, round: round.number), root: site.config.baseURL)
+                site.html($0.body, folder: Media.folder(of: slug, round: number), root: site.config.baseURL)
             } ?? "<p>The round closed without a winner.</p>"
         case .completed:
-            title = "Completed: \(project.title)"
-            (link, id, author) = (projectURL, projectURL + "#completed", project.owner)
-            html = "<p>\(XML.escape(project.title)) is complete after \(Display.count(project.closedRounds.count, "round")).</p>"
+            title = "Completed: \(projectTitle)"
+            (link, id, author) = (projectURL, projectURL + "#completed", owner)
+            html = "<p>\(XML.escape(projectTitle)) is complete after \(Display.count(projects[p].closedRounds.count, "round")).</p>"
         }
         let at = event.at.iso8601
-        return """
-            <entry>
-            <title>\(XML.escape(title))</title>
-            <link rel="alternate" type="text/html" href="\(XML.escape(link))"/>
-            <id>\(XML.escape(id))</id>
-            <published>\(at)</published>
-            <updated>\(at)</updated>
-            <author><name>\(XML.escape(site.name(author)))</name>\(site.hasPage(author) ? "<uri>\(XML.escape(absolute(SitePath.user(author))))</uri>" : "")</author>
-            <content type="html">\(XML.content(html))</content>
-            </entry>
-
-            """
+        xml += "<entry>\n<title>".utf8
+        XML.append(escaped: title, to: &xml)
+        xml += "</title>\n<link rel=\"alternate\" type=\"text/html\" href=\"".utf8
+        XML.append(escaped: link, to: &xml)
+        xml += "\"/>\n<id>".utf8
+        XML.append(escaped: id, to: &xml)
+        xml += "</id>\n<published>\(at)</published>\n<updated>\(at)</updated>\n<author><name>".utf8
+        XML.append(escaped: site.name(author), to: &xml)
+        xml += "</name>".utf8
+        if site.hasPage(author) {
+            xml += "<uri>".utf8
+            XML.append(escaped: absolute(SitePath.user(author)), to: &xml)
+            xml += "</uri>".utf8
+        }
+        xml += "</author>\n<content type=\"html\">".utf8
+        XML.append(content: html, to: &xml)
+        xml += "</content>\n</entry>\n".utf8
     }
 }
