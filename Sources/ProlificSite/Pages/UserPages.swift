@@ -134,16 +134,18 @@ struct UserPages {
         }
         var written: [(Timestamp, [String: Any])] = []
         for place in site.snippetsByAuthor[user.handle] ?? [] {
-            let project = site.listed[place.project]
-            let round = project.rounds[place.round]
-            let submission = round.submissions[place.submission]
-            let won = round.winner == submission.id
-            let status = round.isOpen ? "in the open round" : won ? "won" : "an alternate take"
+            // Read in place: copying the project and the round retained all they hold.
+            let (p, r) = (place.project, place.round)
+            let slug = site.listed[p].slug
+            let (number, isOpen) = (site.listed[p].rounds[r].number, site.listed[p].rounds[r].isOpen)
+            let submission = site.listed[p].rounds[r].submissions[place.submission]
+            let won = site.listed[p].rounds[r].winner == submission.id
+            let status = isOpen ? "in the open round" : won ? "won" : "an alternate take"
             written.append((submission.submitted, [
-                "projectTitle": project.title, "round": round.number.value,
-                "url": round.isOpen
-                    ? SitePath.project(project.slug) + "#" + submission.id.rawValue
-                    : SitePath.round(project.slug, round.number) + (won ? "" : "#" + submission.id.rawValue),
+                "projectTitle": site.listed[p].title, "round": number.value,
+                "url": isOpen
+                    ? SitePath.project(slug) + "#" + submission.id.rawValue
+                    : SitePath.round(slug, number) + (won ? "" : "#" + submission.id.rawValue),
                 "won": won, "status": status, "submittedISO": submission.submitted.iso8601,
                 "submittedDisplay": Display.date(submission.submitted),
             ]))
@@ -163,7 +165,8 @@ struct UserPages {
             "joinedISO": user.joined.iso8601,
             "joinedDisplay": Display.date(user.joined),
             "bioHTML": site.html(user.bio, folder: Media.usersFolder, root: SitePath.root(of: SitePath.user(user.handle))),
-            "hasBio": !user.bio.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty,
+            // White_Space is what `.whitespacesAndNewlines` holds, without a trip through NSString.
+            "hasBio": !user.bio.unicodeScalars.allSatisfy(\.properties.isWhitespace),
             "links": user.links.map { link -> [String: Any] in
                 let safe = SafeURL.isExternal(link.url)
                 return ["title": link.title, "url": safe ? link.url : "", "isSafe": safe, "text": link.url]
