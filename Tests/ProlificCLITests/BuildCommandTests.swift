@@ -101,6 +101,31 @@ import Testing
         #expect(try folder.snapshot("game/Site") == before)
     }
 
+    /// Batches are written on a thread of their own while the next ones render: a file that
+    /// can't be written there still fails the build, with the reason, and the site stays as it
+    /// was. The file is the spare's home page made immutable (`chattr +i`, which even root may
+    /// not replace); where that can't be done (another file system, no `chattr`), the test
+    /// has nothing to try.
+    @Test func aFileTheWriterCannotWriteFailsTheBuildAndLeavesTheSite() throws {
+        let folder = try Self.demoCopy()
+        try Self.build("Site", in: folder)
+        try Self.build("Site", in: folder, ["--now", "2026-11-22T13:00:00Z"])
+        let blocked = folder.url.appendingPathComponent(".Site.spare/index.html").path
+        guard (try? Shell.run(["chattr", "+i", blocked], in: folder.url)) != nil else { return }
+        // Wherever the failed build leaves the file (its folder is removed, all but that file).
+        defer { _ = try? Shell.run(["chattr", "-R", "-i", "."], in: folder.url) }
+        let before = try folder.snapshot("Site")
+        let project = try folder.read("Content/projects/gannet-rock/project.md")
+        try folder.write(
+            project.replacingOccurrences(of: "The Keeper of Gannet Rock", with: "The Keeper of Gannet Reef"),
+            to: "Content/projects/gannet-rock/project.md")
+        let result = try CLI.run(["build", "--content", "Content", "--out", "Site", "--now", Self.now], in: folder.url)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("cannot write the site"), "\(result.stderr)")
+        #expect(result.stderr.contains("index.html"), "\(result.stderr)")
+        #expect(try folder.snapshot("Site") == before)
+    }
+
     /// A rebuild takes the projects whose files are unchanged from `.prolific/projects/`: after a
     /// project is edited, it gives the same site, byte for byte, as a build without any cache.
     @Test func aRebuildFromTheProjectCacheIsTheSiteAFullBuildMakes() throws {

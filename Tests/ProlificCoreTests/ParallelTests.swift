@@ -72,4 +72,55 @@ import Testing
         #expect(freed.wait(timeout: .now() + 10) == .success)
         #expect(Tracked.freedElsewhere)
     }
+
+    /// A pipeline consumes every item in the order sent, on another thread; `finish` returns
+    /// once the last is consumed; a sender waits while `capacity` items are sent and not yet
+    /// consumed, so a slow consumer bounds what is produced ahead.
+    @Test func aPipelineConsumesInOrderAndHoldsBackItsSender() {
+        final class Log: @unchecked Sendable {
+            let lock = NSLockLike()
+            var consumed: [Int] = []
+            var sent = 0
+            var mostAhead = 0
+            var onCallersThread = false
+        }
+        let log = Log()
+        let caller = pthread_self()
+        let gate = DispatchSemaphore(value: 0)
+        let pipeline = Parallel.Pipeline<Int>(capacity: 1) { item in
+            if item == 0 { gate.wait() }  // the first item holds the consumer
+            log.lock.locked {
+                if pthread_equal(caller, pthread_self()) != 0 { log.onCallersThread = true }
+                log.mostAhead = max(log.mostAhead, log.sent - log.consumed.count)
+                log.consumed.append(item)
+            }
+        }
+        let sender = Parallel.background {
+            for item in 0..<50 {
+                pipeline.send(item)
+                log.lock.locked { log.sent += 1 }
+            }
+        }
+        // The consumer holds item 0, so the second `send` waits.
+        usleep(100_000)
+        #expect(log.lock.locked { log.sent } == 1)
+        gate.signal()
+        sender.wait()
+        pipeline.finish()
+        #expect(log.consumed == Array(0..<50))
+        #expect(log.mostAhead <= 1)
+        #expect(!log.onCallersThread)
+        pipeline.finish()  // a second call returns at once
+    }
+}
+
+/// A mutex for the tests' shared logs.
+final class NSLockLike: @unchecked Sendable {
+    private var mutex = pthread_mutex_t()
+    init() { pthread_mutex_init(&mutex, nil) }
+    func locked<T>(_ body: () -> T) -> T {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return body()
+    }
 }

@@ -161,8 +161,25 @@ struct SiteRun {
         var pages = 0, count = 0
         var fingerprints: [String: [UInt8]] = [:]
         let report: SiteWriter.Report
+        // Batches are written on a thread of their own: the next one renders while the last is
+        // written (and waits for it, so at most two are in memory). The staging folder is the
+        // writer's alone until `finish` returns; its first failure stops the build at the next
+        // batch.
+        let failure = WriteFailure()
+        let writer = Parallel.Pipeline<[OutputFile]>(capacity: 1) { [staging] batch in
+            guard !failure.happened else { return }
+            do throws(Diagnostics) { try staging.write(batch) } catch { failure.record(error) }
+        }
+        /// Waits for the writer to be done, counting the wait as writing.
+        func drain() {
+            let started = Date(), startedCPU = Self.processCPUSeconds()
+            writer.finish()
+            writing += Date().timeIntervalSince(started)
+            writingCPU += Self.processCPUSeconds() - startedCPU
+        }
         do {
             func write(_ batch: [OutputFile]) throws(Diagnostics) {
+                if let error = failure.error { throw error }
                 pages += batch.lazy.filter { $0.path.hasSuffix(".html") }.count
                 count += batch.count
                 for file in batch { if let fingerprint = file.fingerprint { fingerprints[file.path] = fingerprint } }
@@ -171,7 +188,7 @@ struct SiteRun {
                     writing += Date().timeIntervalSince(started)
                     writingCPU += Self.processCPUSeconds() - startedCPU
                 }
-                try staging.write(batch)
+                writer.send(batch)
             }
             try builder.build(progress: progress.map { p in { p.show($0, $1) } }, phase: lap, memory: memory, emit: write)
             progress?.finish()
@@ -183,9 +200,12 @@ struct SiteRun {
                 }
                 try write(batch)
             }
+            drain()
+            if let error = failure.error { throw error }
             lap("media")
             report = try staging.finish()
         } catch {
+            writer.finish()
             staging.discard()
             throw error
         }
@@ -308,4 +328,15 @@ struct SiteRun {
 
         func finish() { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
     }
+}
+
+/// The first error of the thread that writes a site's batches, for the thread that renders them.
+private final class WriteFailure: @unchecked Sendable {
+    private let lock = NSLock()
+    private var first: Diagnostics?
+
+    var error: Diagnostics? { lock.withLock { first } }
+    var happened: Bool { error != nil }
+
+    func record(_ error: Diagnostics) { lock.withLock { if first == nil { first = error } } }
 }

@@ -148,6 +148,75 @@ public enum Parallel {
         }
     }
 
+    /// Items one thread sends and a thread of its own consumes, one at a time and in the order
+    /// sent: a build renders its next batch of pages while the last one is written, so that
+    /// the writer's waits on the file system (its folders' locks, new pages of memory for the
+    /// files) leave no core idle. `send` blocks while `capacity` items are sent and not yet
+    /// consumed (the one being consumed included), so a slow consumer bounds the memory of what
+    /// is produced ahead: with 1, the producer makes the next item while the last is consumed.
+    public final class Pipeline<Item>: @unchecked Sendable {
+        private let queue: Queue
+        private let done: Pending
+
+        /// Starts the consuming thread (`background`): `consume` runs there, for each item sent.
+        /// The pipeline must be finished: until then the thread waits for items.
+        public init(capacity: Int, consume: @escaping (Item) -> Void) {
+            let queue = Queue(capacity: capacity)
+            let consumer = Unchecked(consume)
+            self.queue = queue
+            done = Parallel.background {
+                while let item = queue.next() {
+                    consumer.value(item)
+                    queue.room.signal()
+                }
+            }
+        }
+
+        /// Hands `item` to the consumer, once fewer than `capacity` items are left to consume.
+        public func send(_ item: Item) {
+            queue.room.wait()
+            queue.add(item)
+        }
+
+        /// Returns once every item sent is consumed, and the consuming thread has ended. Later
+        /// calls return at once; nothing may be sent after the first.
+        public func finish() {
+            queue.end()
+            done.wait()
+        }
+
+        /// The items waiting, then nil for the end.
+        private final class Queue: @unchecked Sendable {
+            let room: DispatchSemaphore
+            private let ready = DispatchSemaphore(value: 0)
+            private let lock = ThreadLock()
+            private var waiting: [Item?] = []
+            private var isEnded = false
+
+            init(capacity: Int) { room = DispatchSemaphore(value: max(1, capacity)) }
+
+            func add(_ item: Item?) {
+                lock.withLock { waiting.append(item) }
+                ready.signal()
+            }
+
+            /// Sends the end, once.
+            func end() {
+                let first = lock.withLock {
+                    defer { isEnded = true }
+                    return !isEnded
+                }
+                if first { add(nil) }
+            }
+
+            /// The next item, once there is one; nil at the end.
+            func next() -> Item? {
+                ready.wait()
+                return lock.withLock { waiting.removeFirst() }
+            }
+        }
+    }
+
     /// Lets go of `value` on another thread. Freeing a big site's model, millions of small
     /// objects, takes a build a few hundred milliseconds it needn't wait for: a command exits
     /// before they are done (and the memory goes back with the process), `serve` gets it back
