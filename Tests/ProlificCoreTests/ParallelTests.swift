@@ -73,6 +73,36 @@ import Testing
         #expect(Tracked.freedElsewhere)
     }
 
+    /// `beside` runs its first half on another thread and its second on the caller's, at the
+    /// same time, and gives both values; a `map` in the second half spreads over every core
+    /// (inside `both` it runs item by item, on one thread).
+    @Test func besideRunsAsideAndHere() {
+        let caller = pthread_self()
+        let asideStarted = DispatchSemaphore(value: 0)
+        let (aside, here) = Parallel.beside(
+            { () -> Bool in
+                asideStarted.signal()
+                return pthread_equal(caller, pthread_self()) == 0
+            },
+            { () -> (Bool, Bool, Int) in
+                // The first half runs meanwhile: this half can wait for it to start.
+                let together = asideStarted.wait(timeout: .now() + 10) == .success
+                let threads = NSLockLike()
+                var seen: Set<UInt> = []
+                let squares = Parallel.map(Array(0..<64)) { (n: Int) -> Int in
+                    usleep(2_000)
+                    threads.locked { _ = seen.insert(UInt(pthread_self())) }
+                    return n * n
+                }
+                let onCaller = pthread_equal(caller, pthread_self()) != 0
+                return (together && onCaller, seen.count > 1 || Parallel.workers == 1, squares.reduce(0, +))
+            })
+        #expect(aside, "the first half ran on another thread")
+        #expect(here.0, "the second half ran on the caller's thread, beside the first")
+        #expect(here.1, "a map inside the second half used more than one thread")
+        #expect(here.2 == (0..<64).map { $0 * $0 }.reduce(0, +))
+    }
+
     /// A pipeline consumes every item in the order sent, on another thread; `finish` returns
     /// once the last is consumed; a sender waits while `capacity` items are sent and not yet
     /// consumed, so a slow consumer bounds what is produced ahead.

@@ -62,6 +62,37 @@ public enum Parallel {
         return (a.values()[0], b.values()[0])
     }
 
+    /// `(aside(), here())`: `aside` on a thread of its own (`background`), `here` on the
+    /// caller's thread meanwhile. Unlike `both`, whose halves run inside one `concurrentPerform`
+    /// (where a nested `map` gets no other worker and runs its items one by one), `here` may
+    /// spread its own work over every core: a site's standings are counted on both cores while
+    /// the replay runs aside, and when the replay is kept from the last build (a fraction of a
+    /// second) nothing waits on a half that holds only one core.
+    public static func beside<A, B>(_ aside: () -> A, _ here: () -> B) -> (A, B) {
+        let result = Slots<A, Never>(count: 1)
+        let b = withoutActuallyEscaping(aside) { aside in
+            // The thread lets go of `aside` before it says it is done: a non-escaping closure
+            // still held when this block ends would stop the program.
+            let work = Once(aside)
+            let pending = background { if let value = work.run() { result.set(0, value) } }
+            defer { pending.wait() }
+            return here()
+        }
+        return (result.values()[0], b)
+    }
+
+    /// A closure run once, and let go of as it ends.
+    private final class Once<A>: @unchecked Sendable {
+        private var work: (() -> A)?
+        init(_ work: @escaping () -> A) { self.work = work }
+
+        /// The closure's value; nil if it ran already.
+        func run() -> A? {
+            defer { work = nil }
+            return work?()
+        }
+    }
+
     /// Starts `work` on a thread of its own, for the caller to `wait` on when it needs it done:
     /// work that can run beside the next stages fills the moments they leave a core idle.
     ///

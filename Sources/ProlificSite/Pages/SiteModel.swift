@@ -87,10 +87,11 @@ struct SiteModel {
         let cache = HTMLCache()
         self.cache = cache
         // Standings and the replay of every tally are independent, and the replay can't be split
-        // (each round's weights depend on the rounds before it): the two run side by side. The
-        // standings take a fraction of the replay's time; until the replay ends, their core
-        // renders the snippets the pages will show (a full build renders them all anyway; a
-        // rebuild, whose replay is kept, stops at once).
+        // (each round's weights depend on the rounds before it): the replay runs on a thread
+        // aside while this one counts the standings on every core. Those take a fraction of the
+        // replay's time; until the replay ends, this thread renders the snippets the pages will
+        // show (a full build renders them all anyway; a rebuild, whose replay is kept and loaded
+        // in a fraction of a second, stops at once).
         let listed = listed, built = built
         withImages = Set(
             Parallel.map(built) { project in
@@ -98,16 +99,16 @@ struct SiteModel {
                     || project.rounds.contains { $0.submissions.contains { Markdown.mayNeedRewriting($0.body) } }
             }.enumerated().compactMap { $0.element ? built[$0.offset].slug : nil })
         let replayDone = HTMLCache.Flag()
-        let ((standing, inProgress), replayed) = Parallel.both(
+        let (replayed, (standing, inProgress)) = Parallel.beside(
+            {
+                defer { replayDone.raise() }
+                return replay?() ?? ReplayedRounds(TallyTimeline(content: recorded, evidence: evidence).replayExplained())
+            },
             {
                 let standing = Standing(content: content, badges: content.config.badges)
                 let order = Self.exploreOrder(of: listed, content: content, standing: standing, now: now)
                 cache.warm(Self.texts(of: built), render: html, until: replayDone)
                 return (standing, order)
-            },
-            {
-                defer { replayDone.raise() }
-                return replay?() ?? ReplayedRounds(TallyTimeline(content: recorded, evidence: evidence).replayExplained())
             })
         self.standing = standing
         self.replayed = replayed
