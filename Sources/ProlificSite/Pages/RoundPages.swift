@@ -5,17 +5,24 @@ import ProlificCore
 struct RoundPages {
     let site: SiteModel
 
+    /// A page per closed round, project by project. Most of a big site's pages: made on every
+    /// core, each naming its project and round by their places in `site.built` (a copy of each
+    /// in every page's closures retained all they hold, twice).
     func jobs() -> [PageJob] {
-        site.built.flatMap { project in
-            project.rounds.filter { !$0.isOpen }.map { round in
+        let built = site.built
+        return Parallel.map(Array(built.indices)) { p in
+            built[p].rounds.indices.filter { !built[p].rounds[$0].isOpen }.map { r in
+                let (slug, title, number) = (built[p].slug, built[p].title, built[p].rounds[r].number)
                 let context = PageContext(
-                    site: site.config, now: site.now, path: SitePath.round(project.slug, round.number),
-                    title: "Round \(round.number) · \(project.title)",
-                    description: "Round \(round.number) of \(project.title): the winning snippet, the alternate takes and the tally.",
-                    noindex: project.visibility != .listed, section: .stories)
-                return PageJob("round", context, inputs: { inputs(round, of: project) }) { page(round, of: project) }
+                    site: site.config, now: site.now, path: SitePath.round(slug, number),
+                    title: "Round \(number) · \(title)",
+                    description: "Round \(number) of \(title): the winning snippet, the alternate takes and the tally.",
+                    noindex: built[p].visibility != .listed, section: .stories)
+                return PageJob("round", context, inputs: { inputs(built[p].rounds[r], of: built[p]) }) {
+                    page(built[p].rounds[r], of: built[p])
+                }
             }
-        }
+        }.flatMap { $0 }
     }
 
     /// What `page(_:of:)` is a function of, apart from the page's context and the binary: its
