@@ -315,6 +315,30 @@ import Testing
         try expectRebuildIsFresh("ten days later")
     }
 
+    /// A build run right after `close` (its files changed in the last two seconds, so the replay
+    /// cache has no key) fingerprints each round page as a build with the cache does: by the
+    /// round's bytes. Otherwise every round page of the site was rendered again, in that build
+    /// and again in the next.
+    @Test func aBuildRightAfterACloseFingerprintsRoundPagesAsAnyOther() throws {
+        let folder = try Self.demoCopy(settled: true)
+        func fingerprints() -> [String: [UInt8]] {
+            let stamp = BuildStamp.load(ContentLayout(root: folder.url.appendingPathComponent("Content").path))
+            return (stamp?.fingerprints ?? [:]).filter { $0.key.contains("/rounds/") }
+        }
+        try Self.build("site", in: folder)
+        let before = fingerprints()
+        #expect(!before.isEmpty)
+        let closed = try CLI.run(["close", "the-town-that-sold-tuesday", "--content", "Content", "--now", Self.now], in: folder.url)
+        #expect(closed.status == 0, "\(closed.stderr)")
+        try Self.build("site", in: folder)
+        let after = fingerprints()
+        // The closed project's own pages are made of its files, which changed.
+        for (path, fingerprint) in before where !path.contains("the-town-that-sold-tuesday") {
+            #expect(after[path] == fingerprint, "\(path)")
+        }
+        #expect(after.count > before.count, "the round just closed has a page")
+    }
+
     /// A content directory where `--out` keeps its spare would be rewritten by the next build.
     @Test func refusesAnOutWhoseSpareIsTheContent() throws {
         let folder = try TemporaryFolder()

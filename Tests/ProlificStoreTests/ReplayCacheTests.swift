@@ -86,6 +86,26 @@ import Testing
         #expect(kept.explained(Make.slug("sun"), RoundNumber(2)!) == nil, "a round not replayed")
     }
 
+    /// A build without a cache (its key can't be had: racy files) gives each round the bytes a
+    /// saved or kept replay gives it: round pages are fingerprinted by them, and other bytes
+    /// would render every round page again, then again in the next build.
+    @Test func aReplayWithoutACacheHasTheBytesACacheGives() throws {
+        let world = try world()
+        let (content, cache) = try cache(world)
+        let replayed = TallyTimeline(content: content).replayExplained()
+        let cacheValue = try #require(cache)
+        let saved = cacheValue.save(replayed)
+        let kept = try #require(cacheValue.load(for: content))
+        let unsaved = ReplayCache.encoded(replayed)
+        #expect(holds(unsaved, replayed))
+        for result in replayed {
+            let bytes = unsaved.encoded(result.slug, result.round.number)
+            #expect(bytes != nil)
+            #expect(bytes == saved.encoded(result.slug, result.round.number))
+            #expect(bytes == kept.encoded(result.slug, result.round.number))
+        }
+    }
+
     @Test func changedExplanationsGiveChangedBytes() throws {
         let world = try world()
         let (content, cache) = try cache(world)

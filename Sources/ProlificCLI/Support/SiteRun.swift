@@ -148,7 +148,7 @@ struct SiteRun {
                 guard history != nil else { return ReplayedRounds(timeline.replayExplained()) }
                 let (replayed, rounds) = timeline.replayExplainedWithHistory()
                 replayHistory.give(rounds)
-                return replayCache?.save(replayed) ?? ReplayedRounds(replayed)
+                return replayCache?.save(replayed) ?? ReplayCache.encoded(replayed)
             })
         // Each batch is written as soon as it is rendered, then dropped. The spare it rewrites is
         // the site the last build replaced, as the build before recorded it.

@@ -89,6 +89,16 @@ public struct ReplayCache: Sendable {
         }
     }
 
+    /// `replayed` with each round's bytes, the same as `save` gives, for a build that has no
+    /// cache to save it in (an entry changed in the last two seconds gives no key: a build run
+    /// right after `close`). Round pages are fingerprinted by those bytes, so without them every
+    /// round page would be rendered again, in this build and in the next.
+    public static func encoded(_ replayed: [TallyTimeline.Replayed]) -> ReplayedRounds {
+        var w = BinaryWriter(capacity: 4096 + 160 * replayed.count)
+        let ranges = ReplayCodec.encode(replayed, into: &w)
+        return ReplayedRounds(replayed, bytes: w.bytes, ranges: ranges)
+    }
+
     /// Keeps `replayed`, the replay of the content this cache was made for, for the next build,
     /// and gives it back with each round's bytes. Written atomically; a failure to write only
     /// costs speed.
