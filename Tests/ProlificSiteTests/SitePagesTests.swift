@@ -64,6 +64,19 @@ import Testing
         #expect(pages["tags/space/page/2/index.html"] != nil, "tag pages paginate too")
     }
 
+    /// A card's excerpt is the first paragraph of the rendered HTML, found by its bytes: one
+    /// that starts with a combining mark is found too (a search by `Character` saw `>` and the
+    /// mark as one and skipped it).
+    @Test func aCardsExcerptIsTheFirstParagraph() {
+        #expect(ProjectPages.firstParagraph(of: "<h2>T</h2>\n<p>First <em>one</em>.</p>\n<p>Second</p>") == "<p>First <em>one</em>.</p>")
+        #expect(ProjectPages.firstParagraph(of: "<p>\u{301}é, 🎉</p>") == "<p>\u{301}é, 🎉</p>")
+        #expect(ProjectPages.firstParagraph(of: "<blockquote>\n<p>Quoted</p>\n</blockquote>") == "<p>Quoted</p>")
+        #expect(ProjectPages.firstParagraph(of: "<p>unclosed") == "")
+        #expect(ProjectPages.firstParagraph(of: "<ul><li>no paragraph</li></ul>") == "")
+        #expect(ProjectPages.firstParagraph(of: "") == "")
+        #expect(UserPages.isBlank(" \n\t\u{A0}\u{200B}\u{3000}") && !UserPages.isBlank(" a "), "a bio of white space only")
+    }
+
     @Test func tagKeysAreStableAndSafe() {
         #expect(TagPages.key("Science Fiction") == "science-fiction")
         #expect(TagPages.key("sci-fi!") == "sci-fi")

@@ -31,8 +31,9 @@ struct SiteRun {
         /// Files whose bytes changed since the previous site; the others were kept.
         var written: Int
         /// Seconds spent in each phase: load (with the content's inventory), theme and git, each stage of rendering
-        /// (model, pages, indexes and feeds, books, cards, static; without the time spent writing),
-        /// media, swap, then write (the total of all batches, not a step of its own) and stamp
+        /// (model, pages, indexes and feeds, books, cards, static; batches are written on a
+        /// thread of their own meanwhile, whose CPU counts in the stage), media, swap, then write
+        /// (the time rendering waited for the writer, not a step of its own) and stamp
         /// (with the history cache for `close`); or only check, when nothing changed since the
         /// last build. Each with the CPU seconds of the whole process (all threads, and `git`)
         /// meanwhile: a stage whose CPU time is close to its seconds ran on one core. Removing

@@ -7,8 +7,10 @@ import Dispatch
 /// Work spread over every core: pages are independent of each other, and a 2-core machine
 /// renders a big site in half the time.
 ///
-/// The closures read only immutable values (the site model, the theme) and cmark, which keeps no
-/// global state between calls; that is why the unchecked boxes below are sound.
+/// The closures of `map` read only immutable values (the site model, the theme) and cmark, which
+/// keeps no global state between calls; that is why the unchecked boxes below are sound. The
+/// closures given to `background`, `beside` and `Pipeline` own what they change (the history
+/// cache, the site being written) until the caller waits for them.
 public enum Parallel {
     /// One worker per online core, at most 16.
     public static var workers: Int { max(1, min(16, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))) }
@@ -45,29 +47,12 @@ public enum Parallel {
         return results.values()
     }
 
-    /// `(first(), second())`, the two run at the same time: for two independent halves of a
-    /// job that can't be split into equal items.
-    public static func both<A, B>(_ first: () -> A, _ second: () -> B) -> (A, B) {
-        guard workers > 1 else { return (first(), second()) }
-        let a = Slots<A, Never>(count: 1)
-        let b = Slots<B, Never>(count: 1)
-        withoutActuallyEscaping(first) { first in
-            withoutActuallyEscaping(second) { second in
-                let work = Unchecked((first, second))
-                DispatchQueue.concurrentPerform(iterations: 2) { index in
-                    if index == 0 { a.set(0, work.value.0()) } else { b.set(0, work.value.1()) }
-                }
-            }
-        }
-        return (a.values()[0], b.values()[0])
-    }
-
     /// `(aside(), here())`: `aside` on a thread of its own (`background`), `here` on the
-    /// caller's thread meanwhile. Unlike `both`, whose halves run inside one `concurrentPerform`
-    /// (where a nested `map` gets no other worker and runs its items one by one), `here` may
-    /// spread its own work over every core: a site's standings are counted on both cores while
-    /// the replay runs aside, and when the replay is kept from the last build (a fraction of a
-    /// second) nothing waits on a half that holds only one core.
+    /// caller's thread meanwhile, not inside a `concurrentPerform` (where a nested `map` gets no
+    /// other worker and runs its items one by one), so `here` may spread its own work over every
+    /// core: a site's standings are counted on both cores while the replay runs aside, and when
+    /// the replay is kept from the last build (a fraction of a second) nothing waits on a half
+    /// that holds only one core.
     public static func beside<A, B>(_ aside: () -> A, _ here: () -> B) -> (A, B) {
         let result = Slots<A, Never>(count: 1)
         let b = withoutActuallyEscaping(aside) { aside in
@@ -97,8 +82,9 @@ public enum Parallel {
     /// work that can run beside the next stages fills the moments they leave a core idle.
     ///
     /// Not on one of Dispatch's workers: there are as many as cores, and work that holds one
-    /// for seconds (or waits, as the history cache waits for the replay) left `both` and `map`
-    /// a worker short, so that `both` ran its halves one after the other (the model of a large
+    /// for seconds (or waits, as the history cache waits for the replay) left `map` a worker
+    /// short, so that the model's two halves (then run by a `concurrentPerform`) ran one after
+    /// the other (the model of a large
     /// rebuild took 0.87–0.89 s instead of 0.55–0.58 s). The kernel shares the cores between
     /// the threads.
     public static func background(_ work: @escaping @Sendable () -> Void) -> Pending {
@@ -203,8 +189,13 @@ public enum Parallel {
             }
         }
 
+        /// A pipeline let go of unfinished ends its thread once the items sent are consumed.
+        deinit { queue.end() }
+
         /// Hands `item` to the consumer, once fewer than `capacity` items are left to consume.
+        /// After `finish`, nothing is sent (the item is dropped).
         public func send(_ item: Item) {
+            guard !queue.isEnded else { return }
             queue.room.wait()
             queue.add(item)
         }
@@ -222,7 +213,10 @@ public enum Parallel {
             private let ready = DispatchSemaphore(value: 0)
             private let lock = ThreadLock()
             private var waiting: [Item?] = []
-            private var isEnded = false
+            private var ended = false
+
+            /// Whether the end was sent.
+            var isEnded: Bool { lock.withLock { ended } }
 
             init(capacity: Int) { room = DispatchSemaphore(value: max(1, capacity)) }
 
@@ -234,8 +228,8 @@ public enum Parallel {
             /// Sends the end, once.
             func end() {
                 let first = lock.withLock {
-                    defer { isEnded = true }
-                    return !isEnded
+                    defer { ended = true }
+                    return !ended
                 }
                 if first { add(nil) }
             }

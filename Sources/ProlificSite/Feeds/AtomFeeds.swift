@@ -59,7 +59,8 @@ struct AtomFeeds {
             var theirs = Set(mine)
             for place in site.snippetsByAuthor[user.handle] ?? [] { theirs.insert(place.project) }
             let listed = theirs.sorted()
-            let mineInPlan = mine.compactMap { listed.firstIndex(of: $0) }
+            let position = Dictionary(uniqueKeysWithValues: listed.enumerated().map { ($1, $0) })
+            let mineInPlan = mine.compactMap { position[$0] }
             plans.append(
                 Plan(
                     path: SitePath.userFeed(user.handle), page: SitePath.user(user.handle),

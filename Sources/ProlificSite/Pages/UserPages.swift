@@ -165,8 +165,7 @@ struct UserPages {
             "joinedISO": user.joined.iso8601,
             "joinedDisplay": Display.date(user.joined),
             "bioHTML": site.html(user.bio, folder: Media.usersFolder, root: SitePath.root(of: SitePath.user(user.handle))),
-            // White_Space is what `.whitespacesAndNewlines` holds, without a trip through NSString.
-            "hasBio": !user.bio.unicodeScalars.allSatisfy(\.properties.isWhitespace),
+            "hasBio": !Self.isBlank(user.bio),
             "links": user.links.map { link -> [String: Any] in
                 let safe = SafeURL.isExternal(link.url)
                 return ["title": link.title, "url": safe ? link.url : "", "isSafe": safe, "text": link.url]
@@ -185,6 +184,13 @@ struct UserPages {
             "cardURL": cardPath,
             "cardEmbed": "![\(user.name) on \(site.config.title)](\(site.config.baseURL)\(cardPath))",
         ]
+    }
+
+    /// Whether `text` is only white space, as `trimmingCharacters(in: .whitespacesAndNewlines)`
+    /// finds it on Linux (Unicode's White_Space, and U+200B, which CoreFoundation counts as
+    /// space), without a trip through `NSString` for every profile.
+    static func isBlank(_ text: String) -> Bool {
+        text.unicodeScalars.allSatisfy { $0.properties.isWhitespace || $0 == "\u{200B}" }
     }
 
     func personLink(_ user: User) -> [String: Any] {
