@@ -168,7 +168,7 @@ struct SiteRun {
         // batch.
         let failure = WriteFailure()
         let writer = Parallel.Pipeline<[OutputFile]>(capacity: 1) { [staging] batch in
-            guard !failure.happened else { return }
+            guard failure.error == nil else { return }
             do throws(Diagnostics) { try staging.write(batch) } catch { failure.record(error) }
         }
         /// Waits for the writer to be done, counting the wait as writing.
@@ -337,7 +337,6 @@ private final class WriteFailure: @unchecked Sendable {
     private var first: Diagnostics?
 
     var error: Diagnostics? { lock.withLock { first } }
-    var happened: Bool { error != nil }
 
     func record(_ error: Diagnostics) { lock.withLock { if first == nil { first = error } } }
 }

@@ -84,9 +84,8 @@ public enum Parallel {
     /// Not on one of Dispatch's workers: there are as many as cores, and work that holds one
     /// for seconds (or waits, as the history cache waits for the replay) left `map` a worker
     /// short, so that the model's two halves (then run by a `concurrentPerform`) ran one after
-    /// the other (the model of a large
-    /// rebuild took 0.87–0.89 s instead of 0.55–0.58 s). The kernel shares the cores between
-    /// the threads.
+    /// the other (the model of a large rebuild took 0.87–0.89 s instead of 0.55–0.58 s). The
+    /// kernel shares the cores between the threads.
     public static func background(_ work: @escaping @Sendable () -> Void) -> Pending {
         let pending = Pending()
         pending.group.enter()

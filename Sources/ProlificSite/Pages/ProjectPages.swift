@@ -170,25 +170,13 @@ struct ProjectPages {
         ]
     }
 
-    /// The first `<p>…</p>` of rendered HTML, for excerpts.
-    /// Searched as bytes: every project card on the home, tag and player pages asks, and a
-    /// generic `firstRange(of:)` on `String` took most of a card's time.
+    /// The first `<p>…</p>` of rendered HTML, for excerpts. Searched as bytes (`strstr`; cmark
+    /// writes no NUL): every project card on the home, tag and player pages asks, and a generic
+    /// `firstRange(of:)` on `String` took most of a card's time.
     static func firstParagraph(of html: String) -> String {
-        var html = html
-        return html.withUTF8 { bytes in
-            func find(_ needle: StaticString, from: Int) -> Int? {
-                let count = needle.utf8CodeUnitCount
-                guard let base = bytes.baseAddress, count > 0 else { return nil }
-                let first = needle.utf8Start[0]
-                var index = from
-                while index + count <= bytes.count {
-                    if bytes[index] == first && memcmp(base + index, needle.utf8Start, count) == 0 { return index }
-                    index += 1
-                }
-                return nil
-            }
-            guard let start = find("<p>", from: 0), let end = find("</p>", from: start + 3) else { return "" }
-            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<(end + 4)]), as: UTF8.self)
+        html.withCString { text in
+            guard let open = strstr(text, "<p>"), let close = strstr(open + 3, "</p>") else { return "" }
+            return String(decoding: UnsafeRawBufferPointer(start: open, count: close + 4 - open), as: UTF8.self)
         }
     }
 }
