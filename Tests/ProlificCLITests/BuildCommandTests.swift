@@ -62,15 +62,17 @@ import Testing
         #expect(quiet.stderr.isEmpty && quiet.stdout.isEmpty)
     }
 
-    /// `--timings` names every stage once, in order, with its wall and CPU seconds.
+    /// `--timings` names every stage once, in order, with its wall and CPU seconds, then says how
+    /// the replay was had.
     @Test func timingsNameEachStage() throws {
         let folder = try TemporaryFolder()
         let result = try CLI.run(
             ["build", "--content", Self.demo, "--out", "site", "--now", Self.now, "--quiet", "--timings"], in: folder.url)
         #expect(result.status == 0, "\(result.stderr)")
-        let stages = result.stderr.trimmingCharacters(in: .newlines).components(separatedBy: ", ").map {
-            $0.split(separator: " ").map(String.init)
-        }
+        let lines = result.stderr.trimmingCharacters(in: .newlines).components(separatedBy: "\n")
+        // Then how the build had the replay of the closed rounds (the demo's caches are shared).
+        #expect(lines.count == 2 && lines.last?.contains("16 closed rounds") == true, "\(result.stderr)")
+        let stages = lines[0].components(separatedBy: ", ").map { $0.split(separator: " ").map(String.init) }
         #expect(
             stages.map { $0.dropLast(5).joined(separator: " ") } == [
                 "load", "theme and git", "model", "pages", "indexes and feeds", "books", "cards", "static", "media",
@@ -272,17 +274,21 @@ import Testing
     @Test func pagesKeptByTheirInputsFollowEveryAction() throws {
         let folder = try Self.demoCopy(settled: true)
         var now = Self.now
-        func build(_ out: String) throws {
-            let result = try CLI.run(["build", "--content", "Content", "--out", out, "--now", now], in: folder.url)
+        @discardableResult
+        func build(_ out: String) throws -> String {
+            let result = try CLI.run(["build", "--content", "Content", "--out", out, "--now", now, "--timings"], in: folder.url)
             #expect(result.status == 0, "\(result.stderr)")
+            return result.stderr
         }
         func act(_ arguments: [String], input: String = "") throws {
             let result = try CLI.run(arguments + ["--content", "Content", "--now", now], in: folder.url, input: input)
             #expect(result.status == 0, "\(arguments): \(result.stderr)")
         }
-        func expectRebuildIsFresh(_ step: String) throws {
+        /// `replay`: how the build had its replay, as `--timings` says.
+        func expectRebuildIsFresh(_ step: String, replay: String = "kept from the last build") throws {
             Thread.sleep(forTimeInterval: 2.1)
-            try build("site")
+            let said = try build("site")
+            #expect(said.contains(replay), "after \(step): \(said)")
             #expect(try folder.snapshot("site") == Self.freshSite(in: folder, now: now), "after \(step)")
             // The stamp's record of the site, taken as it was written, is the site: every entry
             // as recorded, as many as a walk finds, and the next build has nothing to do.
@@ -304,7 +310,8 @@ import Testing
         try act(["follow", "bram", "--project", "gannet-rock"])
         try expectRebuildIsFresh("a follow")
         try act(["close", "the-town-that-sold-tuesday"])
-        try expectRebuildIsFresh("a close")
+        // The round closed is added to the last replay, as a whole replay would have it.
+        try expectRebuildIsFresh("a close", replay: "1 closed round added to the last build's replay")
         let profile = try folder.read("Content/users/hana.md")
         try folder.write(profile.replacingOccurrences(of: "name: ", with: "name: Dr "), to: "Content/users/hana.md")
         try expectRebuildIsFresh("a rename")

@@ -36,6 +36,34 @@ import Testing
         return (subject, files)
     }
 
+    /// `close --commit` moves git's `HEAD` but changes none of the evidence the replay reads (who
+    /// committed each profile and ballot): the build after it adds the closed round to the last
+    /// build's replay instead of replaying the game.
+    @Test func aBuildAfterACommittedCloseAddsTheRoundToTheReplay() throws {
+        try makeRepository()
+        try git("add", "-A")
+        try git("commit", "--quiet", "-m", "init")
+        for name in ["ann", "bo"] { _ = try run("user", "add", name, "--name", name, "--commit", now: "2026-01-01T00:00:00Z") }
+        _ = try run(
+            "project", "new", "moon", "--title", "Moon", "--owner", "ann", "--round-length", "2d", "--commit",
+            now: "2026-01-01T00:00:00Z", input: "Start.")
+        _ = try run("submit", "moon", "--author", "bo", "--commit", now: "2026-01-01T01:00:00Z", input: "Bo's.")
+        _ = try run("vote", "moon", "--voter", "ann", "bo-20260101010000", "--commit")
+        _ = try run("close", "moon", "--commit", now: "2026-01-02T00:00:00Z")
+        _ = try run("submit", "moon", "--author", "bo", "--commit", now: "2026-01-02T01:00:00Z", input: "More.")
+        _ = try run("vote", "moon", "--voter", "ann", "bo-20260102010000", "--commit", now: "2026-01-02T02:00:00Z")
+        // Files changed in the last two seconds vouch for nothing: a replay is saved only when
+        // the closed round's files are older.
+        Thread.sleep(forTimeInterval: 2.1)
+        let first = try run("build", "--out", "site", "--timings", now: "2026-01-02T03:00:00Z")
+        #expect(first.status == 0 && first.stderr.contains("1 closed round replayed"), "\(first.stderr)")
+        let closed = try run("close", "moon", "--commit", now: "2026-01-03T00:00:00Z")
+        #expect(closed.stderr.contains("Committed "), "\(closed.stderr)")
+        Thread.sleep(forTimeInterval: 2.1)
+        let second = try run("build", "--out", "site", "--timings", now: "2026-01-03T01:00:00Z")
+        #expect(second.stderr.contains("1 closed round added to the last build's replay of 1"), "\(second.stderr)")
+    }
+
     @Test func everyMutatingCommandCommitsItsOwnFiles() throws {
         try makeRepository()
         try git("add", "-A")

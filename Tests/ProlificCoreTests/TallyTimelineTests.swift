@@ -537,6 +537,37 @@ import Testing
         #expect(history.roundsRecorded == recorded.roundsRecorded)
     }
 
+    /// A build after `close` adds the closed rounds' tallies to the last replay, against the
+    /// history `close` keeps: the result must be the whole replay's, and the history the one the
+    /// whole replay hands over.
+    @Test func addingTheLastClosedRoundsGivesTheWholeReplay() throws {
+        let content = try Self.played()
+        let timeline = TallyTimeline(content: content)
+        let (whole, wholeHistory) = timeline.replayExplainedWithHistory()
+        // What `close` keeps: every other closed round, recorded in closing order, no projects.
+        func past(leavingOut added: Set<String>) -> VotingHistory {
+            let closed = content.projects.flatMap { project in project.closedRounds.map { (project.slug, $0) } }
+                .filter { !added.contains(IdentityEvidence.key($0.0, $0.1.number)) }
+                .sorted { a, b in (a.1.closed ?? a.1.closes, a.0, a.1.number) < (b.1.closed ?? b.1.closes, b.0, b.1.number) }
+            var history = VotingHistory()
+            for (_, round) in closed { history.record(round) }
+            return history
+        }
+        for added in [["sun/0002"], ["moon/0002", "sun/0002"]] {
+            let result = try #require(timeline.replayAdding(Set(added), to: past(leavingOut: Set(added))), "\(added)")
+            #expect(result.replayed == Array(whole.suffix(added.count)), "\(added)")
+            #expect(result.history.pairs == wholeHistory.pairs)
+            #expect(result.history.habitual == wholeHistory.habitual)
+            #expect(result.history.karma == wholeHistory.karma)
+            #expect(result.history.roundsRecorded == wholeHistory.roundsRecorded)
+        }
+        // Sun's first round (cutoff Nov 11) is in the past of moon's second (closed Nov 15): added
+        // alone, that later tally would be left as it was.
+        #expect(timeline.replayAdding(["sun/0001"], to: past(leavingOut: ["sun/0001"])) == nil)
+        #expect(timeline.replayAdding(["moon/0002"], to: past(leavingOut: ["moon/0002"])) == nil)
+        #expect(timeline.replayAdding(["sun/0009"], to: past(leavingOut: [])) == nil, "not a closed round")
+    }
+
     @Test func replayUsesThePlainCountForPlainRounds() {
         let bob1 = Make.submission("bob", at: "2026-11-02T10:00:00Z")
         let cat1 = Make.submission("cat", at: "2026-11-03T10:00:00Z")

@@ -24,10 +24,12 @@ import Testing
 
     /// The content as it is now, and a cache for it, every entry vouched for (no racy window: the
     /// files of a test were all written this second).
-    func cache(_ world: Playground, head: String = "", binary: String = "1 2 3") throws -> (Content, ReplayCache?) {
+    func cache(
+        _ world: Playground, evidence: IdentityEvidence = IdentityEvidence(), binary: String = "1 2 3"
+    ) throws -> (Content, ReplayCache?) {
         let content = try #require(world.reader.loadAll().0)
         let inventory = try #require(FileInventory.take(of: world.root, skipping: [".prolific", ".git"], racyAfter: .max))
-        return (content, ReplayCache(layout: ContentLayout(root: world.root), inventory: inventory, content: content, head: head, binary: binary))
+        return (content, ReplayCache(layout: ContentLayout(root: world.root), inventory: inventory, content: content, evidence: evidence, binary: binary))
     }
 
     /// The replay saved with a mark no replay gives, so a load that finds it proves the cache answered.
@@ -38,6 +40,12 @@ import Testing
         replayed[0].explained?.record.ballots = 99
         try #require(cache).save(replayed)
         return replayed
+    }
+
+    /// The replay a load kept whole, if it did.
+    func kept(_ found: ReplayCache.Found?) -> ReplayedRounds? {
+        guard case .kept(let kept) = found else { return nil }
+        return kept
     }
 
     /// Whether `kept` holds exactly the rounds of `replayed`, each with the same explanation.
@@ -69,7 +77,7 @@ import Testing
         var withPlain = content
         withPlain.projects = content.projects.map { $0.slug == plain.slug ? { var p = $0; p.rounds[0] = closedPlain; return p }($0) : $0 }
         let saved = cacheValue.save(replayed)
-        let kept = try #require(cacheValue.load(for: withPlain))
+        let kept = try #require(self.kept(cacheValue.load(for: withPlain)))
         #expect(holds(kept, replayed))
         #expect(holds(saved, replayed))
         // The bytes that stand for each round are the same whether saved or loaded, and differ
@@ -95,7 +103,7 @@ import Testing
         let replayed = TallyTimeline(content: content).replayExplained()
         let cacheValue = try #require(cache)
         let saved = cacheValue.save(replayed)
-        let kept = try #require(cacheValue.load(for: content))
+        let kept = try #require(self.kept(cacheValue.load(for: content)))
         let unsaved = ReplayCache.encoded(replayed)
         #expect(holds(unsaved, replayed))
         for result in replayed {
@@ -116,25 +124,36 @@ import Testing
         changed[0].explained?.ballots[0].weight += 0.001
         let after = try #require(cacheValue.save(changed).encoded(replayed[0].slug, replayed[0].round.number))
         #expect(before != after)
-        #expect(holds(cacheValue.load(for: content), changed))
+        #expect(holds(kept(cacheValue.load(for: content)), changed))
     }
 
     @Test func aBallotOrSnippetInAnOpenRoundKeepsTheReplay() throws {
         let world = try world()
         let marked = try saveMarked(world)
-        #expect(holds(try cache(world).1?.load(for: try cache(world).0), marked), "the same files")
+        #expect(holds(kept(try cache(world).1?.load(for: try cache(world).0)), marked), "the same files")
 
         _ = try world.game("2026-11-05T02:00:00Z").vote(in: Make.slug("moon"), by: Make.handle("bob"), for: ["ann-20261105000000"])
         _ = try world.game("2026-11-05T03:00:00Z").submit(to: Make.slug("moon"), by: Make.handle("cat"), ending: false, body: "N.")
         let (content, cache) = try cache(world)
-        #expect(holds(cache?.load(for: content), marked))
+        #expect(holds(kept(cache?.load(for: content)), marked))
+
+        // A profile's name, bio and follows are nothing the replay reads; its join time is.
+        let profile = "Content/users/ann.md"
+        let text = try world.directory.read(profile)
+        try world.directory.write(text.replacingOccurrences(of: "name: ANN", with: "name: Dr Ann"), to: profile)
+        #expect(text.contains("name: ANN"))
+        #expect(holds(kept(try self.cache(world).1?.load(for: try self.cache(world).0)), marked), "a new name")
     }
 
     @Test func aChangeOutsideOpenRoundsReplaysAgain() throws {
         let world = try world()
         _ = try saveMarked(world)
-        // Git's history and the binary are read through the key, not the files.
-        #expect(try cache(world, head: "abc").1?.load(for: try cache(world).0) == nil, "another commit")
+        // Git's evidence and the binary are read through the key, not the files.
+        let commit = IdentityEvidence.Commit(identity: "ann@example.org", time: Make.time("2026-11-05T01:00:00Z"))
+        let committed = IdentityEvidence(ballotCommits: ["sun/0001": [Make.handle("bob"): [commit]]])
+        #expect(try cache(world, evidence: committed).1?.load(for: try cache(world).0) == nil, "a ballot's commit")
+        let maintained = IdentityEvidence(maintainers: ["ann@example.org"])
+        #expect(try cache(world, evidence: maintained).1?.load(for: try cache(world).0) == nil, "a maintainer")
         #expect(try cache(world, binary: "1 2 4").1?.load(for: try cache(world).0) == nil, "another binary")
 
         let profile = "Content/users/ann.md"
@@ -144,8 +163,68 @@ import Testing
         try world.directory.write(before, to: profile)
 
         _ = try saveMarked(world)
+        let project = "Content/projects/sun/project.md"
+        let start = try world.directory.read(project)
+        try world.directory.write(start.replacingOccurrences(of: "2026-11-01", with: "2026-10-30"), to: project)
+        #expect(start.contains("2026-11-01"))
+        #expect(try cache(world).1?.load(for: try cache(world).0) == nil, "a project started earlier")
+        try world.directory.write(start, to: project)
+
+        _ = try saveMarked(world)
+        try world.directory.write("Draft.\n", to: "Content/projects/sun/notes.md")
+        #expect(try cache(world).1?.load(for: try cache(world).0) == nil, "a file beside a project's rounds")
+    }
+
+    /// After `close`, the saved replay lacks the round closed: the load says which, the tally
+    /// added is the one a whole replay gives, and the file saved is the one a whole replay saves.
+    @Test func aRoundClosedSinceIsAddedToTheSavedReplay() throws {
+        let world = try world()
+        let layout = ContentLayout(root: world.root)
+        do {
+            let (content, cache) = try cache(world)
+            let (replayed, history) = TallyTimeline(content: content).replayExplainedWithHistory()
+            try #require(cache).save(replayed)
+            let inventory = try #require(FileInventory.take(of: world.root, skipping: [".prolific", ".git"], racyAfter: .max))
+            HistoryCache.warm(from: content, stamps: .from(inventory), layout: layout) { history }
+        }
+        let path = "\(world.root)/\(ReplayCache.file)"
+        let beforeClose = try Data(contentsOf: URL(fileURLWithPath: path))
         _ = try world.game("2026-11-06T00:00:00Z").close(Make.slug("moon"))
-        #expect(try cache(world).1?.load(for: try cache(world).0) == nil, "a round closed")
+
+        let (content, closedCache) = try cache(world)
+        let cacheValue = try #require(closedCache)
+        guard case .adding(let base) = cacheValue.load(for: content) else {
+            Issue.record("the saved replay is not taken as a base")
+            return
+        }
+        #expect(base.added == ["moon/0001"])
+        let inventory = try #require(FileInventory.take(of: world.root, skipping: [".prolific", ".git"], racyAfter: .max))
+        let past = try #require(HistoryCache.history(of: content, leavingOut: base.added, stamps: .from(inventory), layout: layout))
+        let timeline = TallyTimeline(content: content)
+        let (added, history) = try #require(timeline.replayAdding(base.added, to: past))
+        let (whole, wholeHistory) = timeline.replayExplainedWithHistory()
+        #expect(added == Array(whole.suffix(1)) && whole.count == 2)
+        #expect(history.pairs == wholeHistory.pairs && history.karma == wholeHistory.karma)
+
+        let saved = cacheValue.save(adding: added, to: base)
+        #expect(holds(saved, whole))
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        cacheValue.save(whole)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes, "the file a whole replay saves")
+        #expect(holds(kept(cacheValue.load(for: content)), whole))
+        for result in whole {
+            #expect(saved.encoded(result.slug, result.round.number) == kept(cacheValue.load(for: content))?.encoded(result.slug, result.round.number))
+        }
+
+        // Anything else changed besides, and the game is replayed.
+        try beforeClose.write(to: URL(fileURLWithPath: path))
+        guard case .adding = try cache(world).1?.load(for: try cache(world).0) else {
+            Issue.record("the saved replay is not taken as a base")
+            return
+        }
+        let profile = "Content/users/ann.md"
+        try world.directory.write(try world.directory.read(profile).replacingOccurrences(of: "2026-10-01", with: "2026-09-01"), to: profile)
+        #expect(try cache(world).1?.load(for: try cache(world).0) == nil, "a player joined earlier")
     }
 
     @Test func aTornCacheOrOneNamingAnotherRoundIsAMiss() throws {
@@ -164,11 +243,18 @@ import Testing
         #expect(cache?.load(for: without) == nil, "sun's round is not in the content")
     }
 
-    @Test func racyFilesGiveNoCache() throws {
+    @Test func racyFilesAreNoMatchAndNotSaved() throws {
         let world = try world()
+        _ = try saveMarked(world)
         let layout = ContentLayout(root: world.root)
         let content = try #require(world.reader.loadAll().0)
         let inventory = try #require(BuildStamp.inventory(of: layout))
-        #expect(ReplayCache(layout: layout, inventory: inventory, content: content, head: "") == nil, "written this second")
+        let cache = try #require(ReplayCache(layout: layout, inventory: inventory, content: content, evidence: IdentityEvidence(), binary: "1 2 3"))
+        #expect(cache.load(for: content) == nil, "written this second")
+        let path = "\(world.root)/\(ReplayCache.file)"
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let replayed = TallyTimeline(content: content).replayExplained()
+        #expect(holds(cache.save(replayed), replayed))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "not saved")
     }
 }

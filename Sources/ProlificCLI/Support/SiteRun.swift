@@ -41,6 +41,8 @@ struct SiteRun {
         var phases: [Phase]
         /// Whether the site was already what this build would write (`BuildStamp`).
         var upToDate = false
+        /// How the replay of the closed rounds was had: kept, added to, or worked out anew.
+        var replay: String?
 
         func line(out: String) -> String {
             let time = String(format: "%.2f", seconds)
@@ -106,16 +108,17 @@ struct SiteRun {
         // build been killed before the cache was saved, the next `close` reads the closed rounds
         // itself, once, and saves it: the cache is only speed, checked against the rounds'
         // stamps.)
-        let replayHistory = Parallel.Handoff<VotingHistory>()
+        let replayHistory = Parallel.Handoff<ReplayHistory>()
         let history = contentBefore.map { inventory in
             Parallel.background {
                 guard let replayed = replayHistory.take() else { return }
-                HistoryCache.warm(from: content, stamps: .from(inventory), layout: layout) { replayed }
+                HistoryCache.warm(from: content, stamps: replayed.stamps ?? .from(inventory), layout: layout) { replayed.rounds }
             }
         }
         defer { history?.wait() }
         // Runs first: a build that ends before its replay doesn't leave the cache waiting.
         defer { replayHistory.giveNothing() }
+        let replayHow = ReplayNote()
         let progress = showsProgress ? Progress() : nil
         // A project's folder as the inventory saw it before reading: pages made only of it (and
         // of a few other things) are kept without working out their values when it is the same.
@@ -138,17 +141,37 @@ struct SiteRun {
             content: content, theme: theme, now: game.now, evidence: evidence, projectKeys: projectKeys,
             keysBesideBallots: keysBesideBallots,
             replay: {
-                let replayCache = contentBefore.flatMap { ReplayCache(layout: layout, inventory: $0, content: content, head: head) }
-                if let kept = replayCache?.load(for: content) {
+                let replayCache = contentBefore.flatMap { ReplayCache(layout: layout, inventory: $0, content: content, evidence: evidence) }
+                let found = replayCache?.load(for: content)
+                if case .kept(let kept) = found {
                     replayHistory.giveNothing()
+                    replayHow.set("replay of \(Self.closedRounds(kept.count)) kept from the last build")
                     return kept
                 }
                 let timeline = TallyTimeline(content: content, evidence: evidence)
+                // Rounds closed since (`close` then `build`): their tallies are added to the saved
+                // replay, against the history `close` keeps, when no other round's tally saw them.
+                if case .adding(let base) = found, let replayCache, let inventory = contentBefore {
+                    let stamps = HistoryCache.Stamps.from(inventory)
+                    if let past = HistoryCache.history(of: content, leavingOut: base.added, stamps: stamps, layout: layout),
+                        let (replayed, rounds) = timeline.replayAdding(base.added, to: past)
+                    {
+                        replayHistory.give(ReplayHistory(rounds: rounds, stamps: stamps))
+                        let all = replayCache.save(adding: replayed, to: base)
+                        replayHow.set("\(Self.closedRounds(replayed.count)) added to the last build's replay of \(all.count - replayed.count)")
+                        return all
+                    }
+                }
                 // Without an inventory there is neither a replay cache nor the history cache's
                 // thread to take the history: it is not kept.
-                guard history != nil else { return ReplayedRounds(timeline.replayExplained()) }
+                guard history != nil else {
+                    let replayed = timeline.replayExplained()
+                    replayHow.set("\(Self.closedRounds(replayed.count)) replayed")
+                    return ReplayedRounds(replayed)
+                }
                 let (replayed, rounds) = timeline.replayExplainedWithHistory()
-                replayHistory.give(rounds)
+                replayHow.set("\(Self.closedRounds(replayed.count)) replayed")
+                replayHistory.give(ReplayHistory(rounds: rounds))
                 return replayCache?.save(replayed) ?? ReplayCache.encoded(replayed)
             })
         // Each batch is written as soon as it is rendered, then dropped. The spare it rewrites is
@@ -231,7 +254,7 @@ struct SiteRun {
         Parallel.release((consume content, consume builder))
         return Summary(
             pages: pages, files: count, seconds: Date().timeIntervalSince(start), written: report.written,
-            phases: phases)
+            phases: phases, replay: replayHow.value)
     }
 
     /// User and system CPU seconds of this process so far, all threads, and of the child
@@ -245,6 +268,9 @@ struct SiteRun {
         }
         return used(by: RUSAGE_SELF) + used(by: RUSAGE_CHILDREN)
     }
+
+    /// `1 closed round`, `2 closed rounds`.
+    static func closedRounds(_ count: Int) -> String { "\(count) closed round\(count == 1 ? "" : "s")" }
 
     /// `folder` if it is a folder, else nil.
     static func existingFolder(_ folder: String) -> String? {
@@ -329,6 +355,23 @@ struct SiteRun {
 
         func finish() { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
     }
+}
+
+/// The history of every closed round a build's replay ends with, for the history cache's
+/// thread, with the stamps of the content's rounds when the replay took them already.
+private struct ReplayHistory: Sendable {
+    var rounds: VotingHistory
+    var stamps: HistoryCache.Stamps? = nil
+}
+
+/// How a build had its replay, from the thread that replays, for `--timings`.
+private final class ReplayNote: @unchecked Sendable {
+    private let lock = NSLock()
+    private var note: String?
+
+    var value: String? { lock.withLock { note } }
+
+    func set(_ note: String) { lock.withLock { self.note = note } }
 }
 
 /// The first error of the thread that writes a site's batches, for the thread that renders them.

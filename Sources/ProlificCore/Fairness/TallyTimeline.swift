@@ -135,19 +135,69 @@ public struct TallyTimeline: Sendable {
                 history.record(closedRounds[nextRound].round)
                 nextRound += 1
             }
-            if target.round.tally?.method == Tally.method {
-                results.append(Replayed(slug: target.slug, round: target.round, outcome: Tally.count(target.round), explained: nil))
-            } else {
-                var context = context(for: target.round, of: target.slug, history: history)
-                context.mutualGroups = history.mutualGroups
-                let fair = FairTally.count(target.round, slug: target.slug, context: context)
-                results.append(
-                    Replayed(
-                        slug: target.slug, round: target.round, outcome: Tally.Outcome(record: fair.record, winner: fair.winner),
-                        explained: fair))
-            }
+            results.append(replayed(target, against: &history))
         }
         return (results, history, nextRound)
+    }
+
+    /// One round re-tallied against `history`, the past before its cutoff: with the plain count
+    /// when it was recorded so, else with the fair tally and its explanation.
+    private func replayed(_ target: ClosedRound, against history: inout VotingHistory) -> Replayed {
+        if target.round.tally?.method == Tally.method {
+            return Replayed(slug: target.slug, round: target.round, outcome: Tally.count(target.round), explained: nil)
+        }
+        var context = context(for: target.round, of: target.slug, history: history)
+        context.mutualGroups = history.mutualGroups
+        let fair = FairTally.count(target.round, slug: target.slug, context: context)
+        return Replayed(
+            slug: target.slug, round: target.round, outcome: Tally.Outcome(record: fair.record, winner: fair.winner),
+            explained: fair)
+    }
+
+    /// The replay of the closed rounds `added` names (by `IdentityEvidence.key`), given
+    /// `history`, that of every other closed round (recorded in the order they closed, without
+    /// the projects started: what `HistoryCache` keeps), for a build whose last replay covered
+    /// every other round: those results are what a whole replay gives, followed by these, with
+    /// the history of every closed round for the history cache. nil unless each added round's
+    /// cutoff is later than every other round's closing, the rounds added before it included:
+    /// then no earlier round's tally saw it, and its own past is all the others. (A round
+    /// closed by `close` has its closing as cutoff, or its deadline when that came first.)
+    public func replayAdding(
+        _ added: Set<String>, to history: consuming VotingHistory
+    ) -> (replayed: [Replayed], history: VotingHistory)? {
+        var targets: [ClosedRound] = []
+        var latest: Timestamp?
+        for closed in closedRounds {
+            if added.contains(IdentityEvidence.key(closed.slug, closed.round.number)) {
+                targets.append(closed)
+            } else if latest.map({ $0 < closed.closed }) ?? true {
+                latest = closed.closed
+            }
+        }
+        guard targets.count == added.count else { return nil }
+        // `targets` is in closing order, as the replay records rounds; tallies go by cutoff.
+        let byCutoff = targets.sorted {
+            (TallyContext.cutoff(of: $0.round), $0.slug, $0.round.number)
+                < (TallyContext.cutoff(of: $1.round), $1.slug, $1.round.number)
+        }
+        var nextRound = 0, nextProject = 0
+        var results: [Replayed] = []
+        for target in byCutoff {
+            let cutoff = TallyContext.cutoff(of: target.round)
+            while nextRound < targets.count, targets[nextRound].closed < cutoff {
+                history.record(targets[nextRound].round)
+                nextRound += 1
+            }
+            guard latest.map({ $0 < cutoff }) ?? true else { return nil }
+            while nextProject < projectStarts.count, projectStarts[nextProject].created < cutoff {
+                history.recordProject(owner: projectStarts[nextProject].owner)
+                nextProject += 1
+            }
+            results.append(replayed(target, against: &history))
+            if latest.map({ $0 < target.closed }) ?? true { latest = target.closed }
+        }
+        for closed in targets[nextRound...] { history.record(closed.round) }
+        return (results, history.withoutProjects())
     }
 }
 

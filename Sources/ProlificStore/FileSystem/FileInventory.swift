@@ -251,14 +251,26 @@ public struct FileInventory: Sendable, Equatable {
     /// means the same files with the same contents, apart from those left out. nil when an entry
     /// it covers is racy.
     public func digest(leavingOut isLeftOut: (ArraySlice<UInt8>) -> Bool) -> String? {
-        var hasher = SHA256()
-        var buffer: [UInt8] = []
-        buffer.reserveCapacity(1 << 16)
-        var racy = false
-        // The root's own times are left out, as `isUnchanged` leaves them: its entries are listed.
-        forEachStamped { path, stamp in
-            guard !racy, !isLeftOut(path) else { return }
-            if stamp == .never { racy = true }
+        digests(takingTheFirst: false) { isLeftOut($0) ? .neither : .both }.second
+    }
+
+    /// Which of the two digests `digests(_:)` takes an entry into.
+    enum DigestShare {
+        case both, secondOnly, neither
+    }
+
+    /// Two digests as `digest(leavingOut:)` takes them, in one pass: the first of the entries
+    /// `share` says `.both` of (nil unless `takingTheFirst`), the second of those and the
+    /// `.secondOnly` ones.
+    func digests(
+        takingTheFirst: Bool = true, _ share: (ArraySlice<UInt8>) -> DigestShare
+    ) -> (first: String?, second: String?) {
+        var hashers = (SHA256(), SHA256())
+        var buffers: ([UInt8], [UInt8]) = ([], [])
+        buffers.0.reserveCapacity(1 << 16)
+        buffers.1.reserveCapacity(1 << 16)
+        var racy = (!takingTheFirst, false)
+        func take(_ path: ArraySlice<UInt8>, _ stamp: Stamp, into buffer: inout [UInt8], _ hasher: inout SHA256) {
             buffer += path
             buffer.append(0)
             stamp.append(to: &buffer)
@@ -267,9 +279,21 @@ public struct FileInventory: Sendable, Equatable {
                 buffer.removeAll(keepingCapacity: true)
             }
         }
-        guard !racy else { return nil }
-        hasher.update(data: buffer)
-        return RoundSeal.hex(hasher.finalize())
+        // The root's own times are left out, as `isUnchanged` leaves them: its entries are listed.
+        forEachStamped { path, stamp in
+            guard !(racy.0 && racy.1) else { return }
+            let share = share(path)
+            guard share != .neither else { return }
+            if stamp == .never { (racy.0, racy.1) = (racy.0 || share == .both, true) }
+            if share == .both && !racy.0 { take(path, stamp, into: &buffers.0, &hashers.0) }
+            if !racy.1 { take(path, stamp, into: &buffers.1, &hashers.1) }
+        }
+        hashers.0.update(data: buffers.0)
+        hashers.1.update(data: buffers.1)
+        return (
+            racy.0 || !takingTheFirst ? nil : RoundSeal.hex(hashers.0.finalize()),
+            racy.1 ? nil : RoundSeal.hex(hashers.1.finalize())
+        )
     }
 
     /// Whether every entry still has the metadata it had: nothing added, removed or written.

@@ -30,6 +30,7 @@ struct BinaryWriter {
 
     /// Bytes as they are; the reader must know how many (write the count first).
     mutating func raw(_ value: [UInt8]) { bytes += value }
+    mutating func raw(_ value: ArraySlice<UInt8>) { bytes += value }
 
     mutating func flag(_ value: Bool) { bytes.append(value ? 1 : 0) }
 

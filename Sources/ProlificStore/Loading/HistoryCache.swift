@@ -173,6 +173,29 @@ public struct HistoryCache {
         }
     }
 
+    /// The saved history, when it covers exactly the closed rounds of `content` but those
+    /// `added` names (by `IdentityEvidence.key`), with the stamps `taken` gives them (before
+    /// the content was read): the past a build adds those rounds' tallies to
+    /// (`TallyTimeline.replayAdding`). nil otherwise.
+    public static func history(
+        of content: Content, leavingOut added: Set<String>, stamps taken: Stamps, layout: ContentLayout
+    ) -> VotingHistory? {
+        var entries: [Entry] = []
+        for project in content.projects {
+            for round in project.rounds {
+                guard let closed = round.closed else { continue }
+                let key = "\(project.slug)/\(round.number.folderName)"
+                guard !added.contains(key) else { continue }
+                // A racy stamp vouches for nothing: the saved history may hold another version.
+                guard let stamp = taken.stamps[key], !stamp.round.contains(Stamps.racy.round[0]) else { return nil }
+                entries.append(Entry(slug: project.slug, number: round.number, closed: closed, stamp: stamp))
+            }
+        }
+        entries.sort { ($0.closed, $0.slug, $0.number) < ($1.closed, $1.slug, $1.number) }
+        guard let (saved, snapshot) = read(layout, keepingHistory: true), saved == entries, let snapshot else { return nil }
+        return VotingHistory(snapshot: snapshot)
+    }
+
     /// The rounds `entries` name, recorded in their order from `content`.
     private static func recorded(_ entries: [Entry], of content: Content) -> VotingHistory {
         var rounds: [String: Round] = [:]

@@ -1,74 +1,189 @@
+import Crypto
 import ProlificCore
 
 /// Every closed round's tally as the last build re-ran it (`TallyTimeline.replayExplained`), in
-/// `.prolific/replay.cache` inside the content directory, so a build after a ballot or a snippet
-/// doesn't replay the whole game.
+/// `.prolific/replay.cache` inside the content directory, so a build after a ballot, a snippet,
+/// a profile edit or a `close` doesn't replay the whole game.
 ///
 /// The replay can't be split (each round's weights depend on the rounds before it), but it reads
 /// nothing of an open round: only closed rounds, when projects started and who started them,
-/// when players joined, `prolific.yml` and git's evidence. So it is keyed by the inventory of
-/// every file but those of open rounds (`FileInventory.digest(leavingOut:)`, taken before
-/// reading), the list of open rounds, git's `HEAD` (the evidence is read from its history), the
-/// running binary and the content path. Ballots and snippets land in open rounds and keep the
-/// key; closing a round, editing a profile or committing changes it, and the game is replayed.
+/// when players joined, `prolific.yml` and git's evidence. So it is keyed by the running binary,
+/// the content path, git's evidence (who committed each profile and ballot, and when), each
+/// project's start and owner and each player's join time as read, and the inventory of every
+/// other file but those of open rounds (`FileInventory.digest(leavingOut:)`, taken before
+/// reading; projects' own files and folders and the players' profiles are left to what the key
+/// holds of them).
+/// Ballots and snippets land in open rounds, follows and names in profiles, and keep the key; a
+/// player's join time, a closed round or a commit of a profile or ballot changes it, and the
+/// game is replayed.
+///
+/// Closing a round adds a round to the replay and changes nothing else it reads: the files
+/// the cache doesn't cover are those of the rounds closed since, and with them left out, the
+/// digest is the one saved. When each of those rounds has a cutoff later than every other
+/// round's closing (as a round `close` just closed does), no other tally saw it: the replay is
+/// the saved one followed by those rounds' tallies, against the history `close` keeps
+/// (`HistoryCache`, `TallyTimeline.replayAdding`). Anything else replays the game.
 ///
 /// Like the other caches it is only speed: a missing, torn, unreadable or mismatched file is a
-/// miss, an entry naming a round the content doesn't have closed is a miss, a racy inventory gives
-/// no key, and a linked `.prolific/` is not used. The rounds themselves are not stored, only
-/// what the replay found for each, and each round is decoded when a page asks for it
-/// (`ReplayedRounds`): a rebuild keeps most round pages by the bytes alone.
+/// miss, an entry naming a round the content doesn't have closed is a miss, a racy entry among
+/// those the key covers is a miss (and the replay is then not saved), and a linked `.prolific/`
+/// is not used. The rounds themselves are not stored, only what the replay found for each, and
+/// each round is decoded when a page asks for it (`ReplayedRounds`): a rebuild keeps most round
+/// pages by the bytes alone.
 public struct ReplayCache: Sendable {
-    static let magic: Int64 = 0x5052_4F4C_5250_4C04  // "PROLRPL" v4
+    static let magic: Int64 = 0x5052_4F4C_5250_4C05  // "PROLRPL" v5
     static let file = ".prolific/replay.cache"
 
     let layout: ContentLayout
-    /// Everything the replay reads, as one line per part (see the type's note).
+    /// What the replay reads besides the files the digest covers, as one line per part.
     let key: String
+    /// The content as the build found it, before reading.
+    let inventory: FileInventory
+    /// Each open round's folder, `projects/<slug>/rounds/<NNNN>`.
+    let open: Set<ArraySlice<UInt8>>
 
     /// The cache for `content`, read from the files `inventory` (of the whole content directory,
-    /// taken before anything was read) saw, with the evidence of git's `head` ("" outside a
-    /// repository); nil where there can be none (a racy entry, an unknown binary, a linked
-    /// `.prolific/`, an inventory of another folder).
-    public init?(layout: ContentLayout, inventory: FileInventory, content: Content, head: String) {
+    /// taken before anything was read) saw, with what git says (`evidence`, empty outside a
+    /// repository); nil where there can be none (an unknown binary, a linked `.prolific/`, an
+    /// inventory of another folder).
+    public init?(layout: ContentLayout, inventory: FileInventory, content: Content, evidence: IdentityEvidence) {
         guard let binary = BuildStamp.runningBinary else { return nil }
-        self.init(layout: layout, inventory: inventory, content: content, head: head, binary: binary)
+        self.init(layout: layout, inventory: inventory, content: content, evidence: evidence, binary: binary)
     }
 
     /// The same, for a given binary identity (tests).
-    init?(layout: ContentLayout, inventory: FileInventory, content: Content, head: String, binary: String) {
+    init?(layout: ContentLayout, inventory: FileInventory, content: Content, evidence: IdentityEvidence, binary: String) {
         guard inventory.root == layout.root, HistoryCache.isUsable(layout) else { return nil }
-        // Slices, so each path is looked up without copying it.
         var open: Set<ArraySlice<UInt8>> = []
+        var joined = SHA256()
+        for handle in content.users.keys.sorted() {
+            if let user = content.users[handle] { joined.update(data: Array("\(handle) \(user.joined)\n".utf8)) }
+        }
+        var starts = SHA256()
         for project in content.projects {
-            for round in project.rounds where round.isOpen {
-                open.insert(ArraySlice("projects/\(project.slug)/rounds/\(round.number.folderName)".utf8))
+            starts.update(data: Array("\(project.slug) \(project.created) \(project.owner)\n".utf8))
+            for round in project.rounds where round.isOpen { open.insert(Self.folder(project.slug, round.number)) }
+        }
+        (self.layout, self.inventory, self.open) = (layout, inventory, open)
+        key = [
+            "binary \(binary)", "content \(layout.root)", "git \(Self.digest(of: evidence))",
+            "projects \(RoundSeal.hex(starts.finalize()))",
+            "players \(RoundSeal.hex(joined.finalize()))",
+        ].joined(separator: "\n")
+    }
+
+    /// What identifies git's evidence (every commit of every profile and ballot, who maintains
+    /// the game and since when), in a fixed order: a commit that changes none of it, such as
+    /// `close --commit`'s, keeps the replay.
+    static func digest(of evidence: IdentityEvidence) -> String {
+        var w = BinaryWriter()
+        func commits(_ list: [IdentityEvidence.Commit]) {
+            w.varint(UInt64(list.count))
+            for commit in list {
+                w.text(commit.identity)
+                w.signed(commit.time.secondsSinceEpoch)
             }
         }
-        // An open round's folder and everything under it: `projects/<slug>/rounds/<NNNN>[/…]`.
-        let digest = inventory.digest { path in
-            guard !open.isEmpty, path.starts(with: Self.projectsPrefix) else { return false }
-            var slashes = 0
+        w.varint(UInt64(evidence.maintainers.count))
+        for identity in evidence.maintainers.sorted() { w.text(identity) }
+        w.varint(UInt64(evidence.configCommitters.count))
+        for (identity, since) in evidence.configCommitters.sorted(by: { $0.key < $1.key }) {
+            w.text(identity)
+            w.signed(since.secondsSinceEpoch)
+        }
+        w.varint(UInt64(evidence.profileCommits.count))
+        for (handle, list) in evidence.profileCommits.sorted(by: { $0.key < $1.key }) {
+            w.text(handle.rawValue)
+            commits(list)
+        }
+        w.varint(UInt64(evidence.ballotCommits.count))
+        for (round, voters) in evidence.ballotCommits.sorted(by: { $0.key < $1.key }) {
+            w.text(round)
+            w.varint(UInt64(voters.count))
+            for (voter, list) in voters.sorted(by: { $0.key < $1.key }) {
+                w.text(voter.rawValue)
+                commits(list)
+            }
+        }
+        return RoundSeal.sha256(w.bytes)
+    }
+
+    /// A round's folder, as the inventory names it.
+    private static func folder(_ slug: Slug, _ number: RoundNumber) -> ArraySlice<UInt8> {
+        ArraySlice("projects/\(slug)/rounds/\(number.folderName)".utf8)
+    }
+
+    /// What identifies every file the replay reads: every entry but open rounds', projects' own
+    /// files and folders (`projects/<slug>`, its project.md, its rounds folder), whose starts
+    /// are in the key, and players' (`users/`), whose join times are. `first` leaves out
+    /// `added`'s folders too (rounds closed since the cache was saved), `second` doesn't; each
+    /// nil when an entry it covers is racy.
+    func filesDigests(leavingOut added: Set<ArraySlice<UInt8>> = []) -> (first: String?, second: String?) {
+        // Entries come folder by folder: a round's folder is looked up once for all its files.
+        var last: (folder: ArraySlice<UInt8>, share: FileInventory.DigestShare)?
+        func round(_ folder: ArraySlice<UInt8>) -> FileInventory.DigestShare {
+            if let last, last.folder.elementsEqual(folder) { return last.share }
+            let share: FileInventory.DigestShare = open.contains(folder) ? .neither : added.contains(folder) ? .secondOnly : .both
+            last = (folder, share)
+            return share
+        }
+        return inventory.digests(takingTheFirst: !added.isEmpty) { path in
+            guard path.starts(with: Self.projectsPrefix) else {
+                return path.starts(with: Self.usersPrefix) || path.elementsEqual(Self.usersPrefix.dropLast()) ? .neither : .both
+            }
+            var slashes = 0, second = path.startIndex
             for index in path.indices where path[index] == UInt8(ascii: "/") {
                 slashes += 1
-                if slashes == 4 { return open.contains(path[..<index]) }
+                if slashes == 2 {
+                    second = index
+                } else if slashes == 3 {
+                    guard path[(second + 1)..<index].elementsEqual(Self.rounds) else { return .both }
+                } else if slashes == 4 {
+                    return round(path[..<index])
+                }
             }
-            return slashes == 3 && open.contains(path)
+            switch slashes {
+            case 1: return .neither
+            case 2:
+                let name = path[(second + 1)...]
+                return name.elementsEqual(Self.projectFile) || name.elementsEqual(Self.rounds) ? .neither : .both
+            case 3: return round(path)
+            default: return .both
+            }
         }
-        guard let digest else { return nil }
-        self.layout = layout
-        let rounds = open.map { String(decoding: $0, as: UTF8.self) }.sorted()
-        key = ["binary \(binary)", "content \(layout.root)", "git \(head)", "open \(rounds.joined(separator: " "))", digest]
-            .joined(separator: "\n")
     }
 
     private static let projectsPrefix = Array("projects/".utf8)
+    private static let usersPrefix = Array("users/".utf8)
+    private static let rounds = Array("rounds".utf8)
+    private static let projectFile = Array("project.md".utf8)
 
     func path() -> String { "\(layout.root)/\(Self.file)" }
 
+    /// What a build finds in the cache.
+    public enum Found: Sendable {
+        /// The replay of exactly the closed rounds the content has.
+        case kept(ReplayedRounds)
+        /// The replay of every closed round but those `Base.added` names, which closed since.
+        case adding(Base)
+    }
+
+    /// A saved replay that lacks rounds closed since it was saved (nothing else it reads
+    /// changed); `save(adding:to:)` completes it.
+    public struct Base: Sendable {
+        /// The rounds it lacks, by `IdentityEvidence.key`.
+        public let added: Set<String>
+        /// `filesDigests().second` of the content now, nil when racy.
+        let digest: String?
+        let rounds: [(slug: Slug, number: RoundNumber, isExplained: Bool)]
+        let bytes: [UInt8]
+        let ranges: [Range<Int>]
+    }
+
     /// The replay an earlier build saved for the same files, each round decoded when a page asks
-    /// for it (`ReplayedRounds`); nil when there is none, or when it names a round `content`
-    /// doesn't have closed.
-    public func load(for content: Content) -> ReplayedRounds? {
+    /// for it (`ReplayedRounds`), or the part of it that still holds when rounds closed since;
+    /// nil when there is none, or when it names a round `content` doesn't have closed.
+    public func load(for content: Content) -> Found? {
         guard let bytes = try? FileSystem.readBytes(path(), limit: 1 << 31), bytes.count >= 16 else { return nil }
         let body = bytes.count - 8
         let intact = bytes.withUnsafeBytes { all in
@@ -76,23 +191,41 @@ public struct ReplayCache: Sendable {
                 == UInt64(littleEndian: all.loadUnaligned(fromByteOffset: body, as: UInt64.self))
         }
         var r = BinaryReader(bytes)
-        guard intact, r.integer() == Self.magic, r.text() == key else { return nil }
+        guard intact, r.integer() == Self.magic, r.text() == key, let digest = r.text() else { return nil }
         var projects: [Slug: Project] = [:]
         for project in content.projects { projects[project.slug] = project }
         let isClosed = { (slug: Slug, number: RoundNumber) in
             projects[slug]?.rounds.contains { $0.number == number && !$0.isOpen } ?? false
         }
         guard let (rounds, ranges) = ReplayCodec.index(from: &r, trailer: 8, isClosed: isClosed) else { return nil }
-        return ReplayedRounds(rounds: rounds, bytes: bytes, ranges: ranges) { bytes, range in
-            var r = BinaryReader(bytes, range: range)
-            return ReplayCodec.explained(from: &r)
+        // Rounds closed since the replay was saved: their files are left out of the digest.
+        var saved = Set<String>(minimumCapacity: rounds.count)
+        for round in rounds { saved.insert(IdentityEvidence.key(round.slug, round.number)) }
+        var added: Set<String> = [], folders: Set<ArraySlice<UInt8>> = []
+        for project in content.projects {
+            for round in project.rounds where !round.isOpen && !saved.contains(IdentityEvidence.key(project.slug, round.number)) {
+                added.insert(IdentityEvidence.key(project.slug, round.number))
+                folders.insert(Self.folder(project.slug, round.number))
+            }
         }
+        guard !added.isEmpty else {
+            guard filesDigests().second == digest else { return nil }
+            return .kept(ReplayedRounds(rounds: rounds, bytes: bytes, ranges: ranges, decode: Self.decode))
+        }
+        let (before, now) = filesDigests(leavingOut: folders)
+        guard before == digest else { return nil }
+        return .adding(Base(added: added, digest: now, rounds: rounds, bytes: bytes, ranges: ranges))
+    }
+
+    private static let decode: ReplayedRounds.Decoder = { bytes, range in
+        var r = BinaryReader(bytes, range: range)
+        return ReplayCodec.explained(from: &r)
     }
 
     /// `replayed` with each round's bytes, the same as `save` gives, for a build that has no
-    /// cache to save it in (an entry changed in the last two seconds gives no key: a build run
-    /// right after `close`). Round pages are fingerprinted by those bytes, so without them every
-    /// round page would be rendered again, in this build and in the next.
+    /// cache to save it in (no inventory of the content). Round pages are fingerprinted by those
+    /// bytes, so without them every round page would be rendered again, in this build and in the
+    /// next.
     public static func encoded(_ replayed: [TallyTimeline.Replayed]) -> ReplayedRounds {
         var w = BinaryWriter(capacity: 4096 + 160 * replayed.count)
         let ranges = ReplayCodec.encode(replayed, into: &w)
@@ -100,17 +233,50 @@ public struct ReplayCache: Sendable {
     }
 
     /// Keeps `replayed`, the replay of the content this cache was made for, for the next build,
-    /// and gives it back with each round's bytes. Written atomically; a failure to write only
-    /// costs speed.
+    /// and gives it back with each round's bytes. Written atomically, unless an entry the key
+    /// covers is racy (changed too recently to vouch for: a build right after `close`); a
+    /// failure to write only costs speed.
     @discardableResult
     public func save(_ replayed: [TallyTimeline.Replayed]) -> ReplayedRounds {
         var w = BinaryWriter(capacity: 4096 + 160 * replayed.count)
+        let digest = filesDigests().second
+        header(digest, into: &w)
+        let ranges = ReplayCodec.encode(replayed, into: &w)
+        finish(&w, saving: digest != nil)
+        return ReplayedRounds(replayed, bytes: w.bytes, ranges: ranges)
+    }
+
+    /// `base` followed by `replayed`, the tallies of the rounds it lacks
+    /// (`TallyTimeline.replayAdding`): the whole replay, saved as `save` saves it, each round
+    /// decoded when a page asks for it.
+    @discardableResult
+    public func save(adding replayed: [TallyTimeline.Replayed], to base: Base) -> ReplayedRounds {
+        var bodies = BinaryWriter(capacity: (base.ranges.last?.upperBound ?? 0) - (base.ranges.first?.lowerBound ?? 0))
+        if let first = base.ranges.first, let last = base.ranges.last { bodies.raw(base.bytes[first.lowerBound..<last.upperBound]) }
+        var entries: [ReplayCodec.Entry] = zip(base.rounds, base.ranges).map { round, range in
+            (round.slug, round.number, round.isExplained, range.count)
+        }
+        entries += bodies.appending(replayed)
+        var w = BinaryWriter(capacity: 4096 + 32 * entries.count + bodies.bytes.count)
+        header(base.digest, into: &w)
+        let ranges = ReplayCodec.write(entries, bodies: bodies.bytes[...], into: &w)
+        finish(&w, saving: base.digest != nil)
+        return ReplayedRounds(
+            rounds: entries.map { ($0.slug, $0.number, $0.isExplained) }, bytes: w.bytes, ranges: ranges, decode: Self.decode)
+    }
+
+    /// The magic number, the key and the digest of the files (nil when racy: not saved).
+    private func header(_ digest: String?, into w: inout BinaryWriter) {
         w.integer(Self.magic)
         w.text(key)
-        let ranges = ReplayCodec.encode(replayed, into: &w)
+        w.text(digest ?? "")
+    }
+
+    /// The checksum, then the file written when `saving`.
+    private func finish(_ w: inout BinaryWriter, saving: Bool) {
         w.unsigned(w.bytes.withUnsafeBytes { ProjectCache.checksum($0) })
+        guard saving else { return }
         try? FileSystem.makeDirectories(FileSystem.parentPath(path()))
         try? AtomicFile.write(bytes: w.bytes, to: path(), durable: false)
-        return ReplayedRounds(replayed, bytes: w.bytes, ranges: ranges)
     }
 }

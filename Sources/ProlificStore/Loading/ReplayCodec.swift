@@ -5,31 +5,34 @@ import ProlificCore
 /// same bytes as the one that was encoded. Tallies and ids are written as `ProjectCodec` writes
 /// them (`BinaryContentParts`).
 enum ReplayCodec {
+    /// One round of the index: which round, whether it has an explanation, how long its bytes are.
+    typealias Entry = (slug: Slug, number: RoundNumber, isExplained: Bool, length: Int)
+
     /// Writes `replayed` as an index (each round's slug, number, whether it has an explanation
     /// and the length of its bytes) followed by each round's bytes (`body`), and returns where
     /// each round's bytes are in `w.bytes`: a reader finds any one round without reading the
     /// others.
     static func encode(_ replayed: [TallyTimeline.Replayed], into w: inout BinaryWriter) -> [Range<Int>] {
         var bodies = BinaryWriter(capacity: 160 * replayed.count)
-        var lengths: [Int] = []
-        lengths.reserveCapacity(replayed.count)
-        for result in replayed {
-            let start = bodies.bytes.count
-            body(result, into: &bodies)
-            lengths.append(bodies.bytes.count - start)
-        }
-        w.varint(UInt64(replayed.count))
-        for (result, length) in zip(replayed, lengths) {
-            w.text(result.slug.rawValue)
-            w.varint(UInt64(result.round.number.value))
-            w.flag(result.explained != nil)
-            w.varint(UInt64(length))
+        let entries = bodies.appending(replayed)
+        return write(entries, bodies: bodies.bytes[...], into: &w)
+    }
+
+    /// The index of `entries`, then `bodies` (their bytes, one after the other, as `body` wrote
+    /// them); where each round's bytes are in `w.bytes`.
+    static func write(_ entries: [Entry], bodies: ArraySlice<UInt8>, into w: inout BinaryWriter) -> [Range<Int>] {
+        w.varint(UInt64(entries.count))
+        for entry in entries {
+            w.text(entry.slug.rawValue)
+            w.varint(UInt64(entry.number.value))
+            w.flag(entry.isExplained)
+            w.varint(UInt64(entry.length))
         }
         var start = w.bytes.count
-        w.raw(bodies.bytes)
-        return lengths.map { length in
-            defer { start += length }
-            return start..<(start + length)
+        w.raw(bodies)
+        return entries.map { entry in
+            defer { start += entry.length }
+            return start..<(start + entry.length)
         }
     }
 
@@ -160,5 +163,16 @@ enum ReplayCodec {
     private static func count(_ r: inout BinaryReader) -> Int? {
         guard let value = r.varint(), value <= UInt64(Int.max) else { return nil }
         return Int(value)
+    }
+}
+
+extension BinaryWriter {
+    /// Appends each round's bytes (`ReplayCodec.body`) and gives its index entry.
+    mutating func appending(_ replayed: [TallyTimeline.Replayed]) -> [ReplayCodec.Entry] {
+        replayed.map { result in
+            let start = bytes.count
+            ReplayCodec.body(result, into: &self)
+            return (result.slug, result.round.number, result.explained != nil, bytes.count - start)
+        }
     }
 }
