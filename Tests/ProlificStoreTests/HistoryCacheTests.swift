@@ -122,6 +122,13 @@ import Testing
         let warmed = try #require(HistoryCache.load(layout))
         #expect(warmed.entries.map { "\($0.slug)/\($0.number.value)" } == ["sun/1"])
         #expect(warmed.history.karma == replayed.karma && warmed.history.pairs == replayed.pairs)
+        // A history saved with the same entries but recorded from other files (an edit in place
+        // that kept the stamps, another binary) is replaced by the replay's: a build after
+        // `close` adds to it.
+        HistoryCache(entries: warmed.entries, scanned: warmed.scanned, history: VotingHistory()).save(layout)
+        #expect(HistoryCache.load(layout)?.history.pairs.isEmpty == true)
+        HistoryCache.warm(from: content, stamps: stamps, layout: layout) { replayed }
+        #expect(HistoryCache.load(layout)?.history.pairs == replayed.pairs)
         #expect(try closeMoon(world) == reference)
     }
 

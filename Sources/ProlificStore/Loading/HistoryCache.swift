@@ -163,10 +163,15 @@ public struct HistoryCache {
             }
         }
         entries.sort { ($0.closed, $0.slug, $0.number) < ($1.closed, $1.slug, $1.number) }
-        // Only the entries are compared: the history they stand for is derived from them.
-        if loadEntries(layout) != entries {
-            let history = replayed() ?? recorded(entries, of: content)
+        // The history a replay hands over is saved even when the entries are the same: the one
+        // saved may have been recorded from an earlier version of a round whose stamps didn't
+        // move (an edit in place), or by another binary, and a build after `close` adds its
+        // tallies to it (`history(of:leavingOut:)`). Otherwise only the entries are compared:
+        // the history they stand for is derived from them.
+        if let history = replayed() {
             HistoryCache(entries: entries, scanned: scanned, history: history).save(layout)
+        } else if loadEntries(layout) != entries {
+            HistoryCache(entries: entries, scanned: scanned, history: recorded(entries, of: content)).save(layout)
         }
         if loadScan(layout) != scanned {
             HistoryCache(entries: [], scanned: scanned, history: VotingHistory()).saveScan(layout)
