@@ -246,22 +246,16 @@ public struct FileInventory: Sendable, Equatable {
         return RoundSeal.sha256(key)
     }
 
-    /// What identifies every entry but those `isLeftOut` names (by path relative to `root`), in 64
-    /// hex digits (SHA-256 of their paths and metadata): the same digest from two inventories
-    /// means the same files with the same contents, apart from those left out. nil when an entry
-    /// it covers is racy.
-    public func digest(leavingOut isLeftOut: (ArraySlice<UInt8>) -> Bool) -> String? {
-        digests(takingTheFirst: false) { isLeftOut($0) ? .neither : .both }.second
-    }
-
     /// Which of the two digests `digests(_:)` takes an entry into.
     enum DigestShare {
         case both, secondOnly, neither
     }
 
-    /// Two digests as `digest(leavingOut:)` takes them, in one pass: the first of the entries
-    /// `share` says `.both` of (nil unless `takingTheFirst`), the second of those and the
-    /// `.secondOnly` ones.
+    /// Two digests in one pass, each identifying the entries it takes (by path relative to
+    /// `root`) in 64 hex digits (SHA-256 of their paths and metadata): the same digest from two
+    /// inventories means the same files with the same contents, apart from those left out. The
+    /// first takes the entries `share` says `.both` of (nil unless `takingTheFirst`), the second
+    /// those and the `.secondOnly` ones; each nil when an entry it takes is racy.
     func digests(
         takingTheFirst: Bool = true, _ share: (ArraySlice<UInt8>) -> DigestShare
     ) -> (first: String?, second: String?) {

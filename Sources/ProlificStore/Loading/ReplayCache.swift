@@ -10,7 +10,7 @@ import ProlificCore
 /// when players joined, `prolific.yml` and git's evidence. So it is keyed by the running binary,
 /// the content path, git's evidence (who committed each profile and ballot, and when), each
 /// project's start and owner and each player's join time as read, and the inventory of every
-/// other file but those of open rounds (`FileInventory.digest(leavingOut:)`, taken before
+/// other file but those of open rounds (`FileInventory.digests`, taken before
 /// reading; projects' own files and folders and the players' profiles are left to what the key
 /// holds of them).
 /// Ballots and snippets land in open rounds, follows and names in profiles, and keep the key; a
