@@ -312,10 +312,19 @@ import Testing
         try act(["close", "the-town-that-sold-tuesday"])
         // The round closed is added to the last replay, as a whole replay would have it.
         try expectRebuildIsFresh("a close", replay: "1 closed round added to the last build's replay")
-        let profile = try folder.read("Content/users/hana.md")
-        try folder.write(profile.replacingOccurrences(of: "name: ", with: "name: Dr "), to: "Content/users/hana.md")
+        // Dana wrote a chapter of gannet-rock, a complete story: its book is kept by its inputs
+        // too, the names of its authors among them.
+        let book = "projects/gannet-rock/gannet-rock.epub"
+        let layout = ContentLayout(root: folder.url.appendingPathComponent("Content").path)
+        #expect(BuildStamp.load(layout)?.fingerprints[book] != nil)
+        let bookBefore = try Data(contentsOf: folder.url.appendingPathComponent("site/" + book))
+        for handle in ["hana", "dana"] {
+            let profile = try folder.read("Content/users/\(handle).md")
+            try folder.write(profile.replacingOccurrences(of: "name: ", with: "name: Dr "), to: "Content/users/\(handle).md")
+        }
         try expectRebuildIsFresh("a rename")
         #expect(try folder.read("site/projects/long-patience/index.html").contains("Dr "))
+        #expect(try Data(contentsOf: folder.url.appendingPathComponent("site/" + book)) != bookBefore)
         now = "2026-11-22T18:00:00Z"
         try expectRebuildIsFresh("six hours later")
         now = "2026-12-02T12:00:00Z"

@@ -128,6 +128,43 @@ import ZIPFoundation
         #expect(page.contains("<p>a cat a dog site top <a href=\"https://example.org/\">web</a></p>"))
     }
 
+    /// Books are made on every core: each is the one made alone, and its entries carry its own
+    /// story's date (ZIPFoundation spells dates with `gmtime`, shared by every thread: two books
+    /// zipped at once swapped dates before zipping was serialized).
+    @Test func booksMadeOnEveryCoreAreTheOnesMadeAlone() throws {
+        var content = Self.story()
+        content.projects = (0..<400).map { index in
+            var project = Self.project(slug: "tale-\(index)", lastBody: "Ending \(index).")
+            let last = project.rounds.count - 1
+            project.rounds[last].closed = Timestamp(secondsSinceEpoch: project.rounds[last].closes.secondsSinceEpoch + Int64(index) * 3_662)
+            return project
+        }
+        let site = SiteModel(content: content, now: Self.now, evidence: IdentityEvidence(), html: Markdown.html)
+        let files = try EpubBooks(site: site).files()
+        #expect(files.count == 400)
+        for (file, project) in zip(files, site.built) {
+            #expect(file.contents == (try EpubBook(project: project, site: site).zip()), "\(file.path)")
+            let archive = try Archive(data: Data(file.contents), accessMode: .read)
+            let finished = Date(timeIntervalSince1970: TimeInterval(site.finished(project).secondsSinceEpoch))
+            for entry in archive { #expect(entry.fileAttributes[.modificationDate] as? Date == finished, "\(file.path) \(entry.path)") }
+        }
+    }
+
+    /// The chapter text is rewritten on its UTF-8 bytes: forbidden characters go (DEL and
+    /// U+FFFD stay), only the tags that change are rewritten, and text right after a tag stays
+    /// even when it starts with a combining mark (on Characters, `>` and the mark were one
+    /// Character, and the text up to the next `>` went with the `<br>`).
+    @Test func chapterTextIsRewrittenOnItsBytes() {
+        #expect(EpubXHTML.body("<p>a\u{1}b\u{FFFE}c\u{FFFF}d\u{7F}e\u{FFFD}\u{0}</p>") == "<p>abcd\u{7F}e\u{FFFD}</p>")
+        #expect(EpubXHTML.body("<p>x<br>\u{301}y <em>\u{301}z</em></p>") == "<p>x<br />\u{301}y <em>\u{301}z</em></p>")
+        #expect(EpubXHTML.body("<P>a<HR><IMG src=\"x.png\" alt=\"A &amp; B\" /></P>") == "<P>a<hr />A &amp; B</P>")
+        #expect(
+            EpubXHTML.body("<p><a href=\"../x.html\">\u{301}site</a> <a href=\"https://e.org/\">web</a></p>")
+                == "<p>\u{301}site <a href=\"https://e.org/\">web</a></p>")
+        #expect(EpubXHTML.body("<p>1 < 2</p") == "<p>1 &lt; 2&lt;/p")
+        #expect(EpubXHTML.body("<blockquote>\n<p>é—ß</p>\n</blockquote>\n<!-- raw HTML omitted -->") == "<blockquote>\n<p>é—ß</p>\n</blockquote>\n<!-- raw HTML omitted -->")
+    }
+
     @Test func everythingPlayersWriteIsEscapedInEveryFile() throws {
         var content = Self.story(lastBody: Self.payload + "\n\n`" + Self.payload + "`\n\n[x](javascript:alert(1))")
         content.projects[0].title = Self.payload
