@@ -14,13 +14,19 @@ struct AtomFeeds {
     static let limit = 20
 
     /// One feed to write: where, its titles, and the projects whose events it shows.
+    ///
+    /// Its projects are named by their places in an array of the site's (`SiteModel.built` or
+    /// `listed`, shared, not copied): 7,000 feeds on the large benchmark each holding copies of
+    /// their projects retained every string and list of each, and released them again.
     struct Plan {
         var path: String
         var page: String
         var title: String
         var subtitle: String
-        /// In the order the site builds them.
+        /// The site's array the feed's projects are in; events name projects by index into it.
         var projects: [Project]
+        /// The indices in `projects` of those the feed draws on, ascending.
+        var members: [Int]
         var shows: Shown
 
         /// Which of its projects' events a feed shows.
@@ -29,10 +35,9 @@ struct AtomFeeds {
             case all
             /// The site's: stories started, rounds closed and stories completed.
             case news
-            /// A player's: the stories they started, their snippets and the rounds they won.
-            /// `started` indexes the plan's `projects`; `listed` is each of them's index in
-            /// `SiteModel.listed`, ascending (snippets are found by those).
-            case player(Handle, started: [Int], listed: [Int])
+            /// A player's: the stories they started (indices in `projects`), their snippets and
+            /// the rounds they won.
+            case player(Handle, started: [Int])
         }
     }
 
@@ -40,32 +45,34 @@ struct AtomFeeds {
     /// does, in batches it writes as they come), working out its events only when it does.
     func plans() -> [Plan] {
         var plans: [Plan] = []
-        for project in site.built {
+        let built = site.built
+        for p in built.indices {
+            let slug = built[p].slug
             plans.append(
                 Plan(
-                    path: SitePath.projectFeed(project.slug), page: SitePath.project(project.slug),
-                    title: "\(project.title) · \(site.config.title)",
-                    subtitle: "Snippets submitted, rounds closed and the story’s end.", projects: [project], shows: .all))
+                    path: SitePath.projectFeed(slug), page: SitePath.project(slug),
+                    title: "\(built[p].title) · \(site.config.title)",
+                    subtitle: "Snippets submitted, rounds closed and the story’s end.", projects: built, members: [p],
+                    shows: .all))
         }
+        let listed = site.listed
         plans.append(
             Plan(
                 path: SitePath.feed, page: SitePath.home, title: site.config.title,
-                subtitle: "Stories started, rounds closed and stories completed.", projects: site.listed, shows: .news))
+                subtitle: "Stories started, rounds closed and stories completed.", projects: listed,
+                members: Array(listed.indices), shows: .news))
         // A player's events are in the listed projects they started or wrote in.
         var started: [Handle: [Int]] = [:]
-        for (index, project) in site.listed.enumerated() { started[project.owner, default: []].append(index) }
+        for index in listed.indices { started[listed[index].owner, default: []].append(index) }
         for user in site.users {
             let mine = started[user.handle] ?? []
             var theirs = Set(mine)
             for place in site.snippetsByAuthor[user.handle] ?? [] { theirs.insert(place.project) }
-            let listed = theirs.sorted()
-            let position = Dictionary(uniqueKeysWithValues: listed.enumerated().map { ($1, $0) })
-            let mineInPlan = mine.compactMap { position[$0] }
             plans.append(
                 Plan(
                     path: SitePath.userFeed(user.handle), page: SitePath.user(user.handle),
                     title: "\(user.name) · \(site.config.title)", subtitle: "Snippets, wins and stories by \(user.name).",
-                    projects: listed.map { site.listed[$0] }, shows: .player(user.handle, started: mineInPlan, listed: listed)))
+                    projects: listed, members: theirs.sorted(), shows: .player(user.handle, started: mine)))
         }
         return plans
     }
@@ -75,15 +82,13 @@ struct AtomFeeds {
     func events(_ plan: Plan) -> [SiteEvent] {
         let projects = plan.projects
         switch plan.shows {
-        case .all: return projects.indices.flatMap { SiteEvent.events(of: $0, in: projects, site: site) }
-        case .news: return projects.indices.flatMap { SiteEvent.events(of: $0, in: projects, site: site, snippets: false) }
-        case .player(let handle, let started, let listed):
+        case .all: return plan.members.flatMap { SiteEvent.events(of: $0, in: projects, site: site) }
+        case .news: return plan.members.flatMap { SiteEvent.events(of: $0, in: projects, site: site, snippets: false) }
+        case .player(let handle, let started):
             var events = started.map { SiteEvent(kind: .started, project: $0, in: projects, at: projects[$0].created) }
-            var index: [Int: Int] = [:]
-            for (position, project) in listed.enumerated() { index[project] = position }
+            // Snippets' places index `SiteModel.listed`, the plan's `projects`.
             for place in site.snippetsByAuthor[handle] ?? [] {
-                guard let p = index[place.project] else { continue }
-                let (r, s) = (place.round, place.submission)
+                let (p, r, s) = (place.project, place.round, place.submission)
                 events.append(
                     SiteEvent(
                         kind: .submitted(round: r, snippet: s), project: p, in: projects,
@@ -133,22 +138,29 @@ struct AtomFeeds {
             inputs.add(part)
         }
         inputs.add(Markdown.version)
-        inputs.add(plan.projects.isEmpty ? site.now.iso8601 : nil)
+        inputs.add(plan.members.isEmpty ? site.now.iso8601 : nil)
         var credited: Set<Handle> = []
-        inputs.list(plan.projects.count)
-        for project in plan.projects {
-            guard let files = site.keysBesideBallots[project.slug], !site.hasImages(project) else { return nil }
+        inputs.list(plan.members.count)
+        // Read in place, by index: a copy of a project would retain all it holds.
+        let projects = plan.projects
+        for p in plan.members {
+            let slug = projects[p].slug
+            guard let files = site.keysBesideBallots[slug], !site.withImages.contains(slug) else { return nil }
             inputs.add(files)
             switch plan.shows {
             case .all:
-                credited.insert(project.owner)
-                for r in project.rounds.indices {
-                    for s in project.rounds[r].submissions.indices { credited.insert(project.rounds[r].submissions[s].author) }
+                credited.insert(projects[p].owner)
+                for r in projects[p].rounds.indices {
+                    for s in projects[p].rounds[r].submissions.indices {
+                        credited.insert(projects[p].rounds[r].submissions[s].author)
+                    }
                 }
             case .news:
-                credited.insert(project.owner)
-                for round in project.rounds { if let winner = round.winningSubmission { credited.insert(winner.author) } }
-            case .player(let handle, _, _):
+                credited.insert(projects[p].owner)
+                for r in projects[p].rounds.indices {
+                    if let winner = projects[p].rounds[r].winningSubmission { credited.insert(winner.author) }
+                }
+            case .player(let handle, _):
                 credited.insert(handle)
             }
         }
