@@ -173,19 +173,21 @@ public struct SiteBuilder {
             progress?(start + slice.count, jobs.count)
         }
         phase?("pages")
-        // The search index, the calendar, sitemap and robots.txt, then every feed, in one pool:
-        // the search index alone keeps a core busy for a third of the time all feeds take, so it
-        // goes first, with the other index files (workers take 8 items at a time), in a first
-        // batch with enough feeds (a quarter of the large benchmark's) to keep the other core
-        // busy meanwhile. At the end, the calendar left one core working alone in a rebuild,
-        // whose feeds are mostly kept.
+        // The search index, every feed, the calendar, sitemap and robots.txt, in one pool: the
+        // search index alone keeps a core busy for a third of the time all feeds take, so it goes
+        // first, in a first batch with enough feeds (a quarter of the large benchmark's) to keep
+        // the other core busy meanwhile. Workers take 8 items at a time: the other index files
+        // come 8 places later, in the next worker's share, not behind the search index; at the
+        // end, the calendar left one core working alone in a rebuild, whose feeds are mostly kept.
         let listedPages = jobs.filter(\.isListed).map(\.context.path)
         let feeds = AtomFeeds(site: site)
-        var files: [() -> OutputFile] = [
-            { SearchIndex(site: site).file(memory: memory) }, { ICalendar(site: site).file() },
-            { SiteMap.file(pages: listedPages, baseURL: site.config.baseURL) }, { SiteMap.robots(baseURL: site.config.baseURL) },
+        var files: [() -> OutputFile] = feeds.plans().map { plan in { feeds.feed(plan, memory: memory) } }
+        let others: [() -> OutputFile] = [
+            { ICalendar(site: site).file() }, { SiteMap.file(pages: listedPages, baseURL: site.config.baseURL) },
+            { SiteMap.robots(baseURL: site.config.baseURL) },
         ]
-        files += feeds.plans().map { plan in { feeds.feed(plan, memory: memory) } }
+        files.insert(contentsOf: others, at: min(files.count, 7))
+        files.insert({ SearchIndex(site: site).file(memory: memory) }, at: 0)
         var start = 0
         while start < files.count {
             let end = min(files.count, start + (start == 0 ? 4 * batch : batch))

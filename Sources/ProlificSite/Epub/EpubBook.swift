@@ -3,6 +3,10 @@ import ProlificCore
 import Synchronization
 import ZIPFoundation
 
+#if canImport(CZlib)
+    import CZlib
+#endif
+
 /// The EPUB download of every completed story, `projects/<slug>/<slug>.epub`.
 struct EpubBooks {
     let site: SiteModel
@@ -10,35 +14,38 @@ struct EpubBooks {
     /// One book for each built project that is complete, in slug order: a site whose stories
     /// are mostly complete has as many books as projects. A book whose inputs are those the last
     /// build recorded (`memory`) keeps the previous site's file. The others are made on every
-    /// core, then zipped one by one (see `EpubBook.zip`; zipping is a fifth of a book's cost).
-    /// Every book is tried, so a build reports all of them that failed at once.
+    /// core, 256 at a time, then zipped one by one (see `EpubBook.zip`; zipping is a fifth of a
+    /// book's cost). Every book is tried, so a build reports all of them that failed at once.
     func files(memory: PageMemory? = nil) throws(Diagnostics) -> [OutputFile] {
         enum Made {
             case kept(OutputFile)
             case book(EpubBook, path: String, fingerprint: [UInt8]?)
         }
         let complete = site.built.indices.filter { site.isComplete(site.built[$0]) }
-        let made = Parallel.map(complete) { p -> Made in
-            let project = site.built[p]
-            let path = SitePath.epub(project)
-            let fingerprint = inputs(of: project).map { PageFingerprint.of(template: "book.epub", inputs: $0, theme: []) }
-            if let fingerprint, memory?.keeps(path, fingerprint) == true {
-                return .kept(OutputFile.kept(path, fingerprint: fingerprint))
-            }
-            return .book(EpubBook(project: project, site: site), path: path, fingerprint: fingerprint)
-        }
         var files: [OutputFile] = []
         var problems: [Diagnostic] = []
-        for (p, book) in zip(complete, made) {
-            switch book {
-            case .kept(let file):
-                files.append(file)
-            case .book(let book, let path, let fingerprint):
-                do {
-                    files.append(OutputFile(path: path, contents: try book.zip(), fingerprint: fingerprint))
-                } catch {
-                    problems.append(
-                        Diagnostic(path: site.built[p].origin.path, message: "cannot make the EPUB '\(path)': \(error)"))
+        for start in stride(from: 0, to: complete.count, by: 256) {
+            let batch = Array(complete[start..<min(complete.count, start + 256)])
+            let made = Parallel.map(batch) { p -> Made in
+                let project = site.built[p]
+                let path = SitePath.epub(project)
+                let fingerprint = inputs(of: project).map { PageFingerprint.of(template: "book.epub", inputs: $0, theme: []) }
+                if let fingerprint, memory?.keeps(path, fingerprint) == true {
+                    return .kept(OutputFile.kept(path, fingerprint: fingerprint))
+                }
+                return .book(EpubBook(project: project, site: site), path: path, fingerprint: fingerprint)
+            }
+            for (p, book) in zip(batch, made) {
+                switch book {
+                case .kept(let file):
+                    files.append(file)
+                case .book(let book, let path, let fingerprint):
+                    do {
+                        files.append(OutputFile(path: path, contents: try book.zip(), fingerprint: fingerprint))
+                    } catch {
+                        problems.append(
+                            Diagnostic(path: site.built[p].origin.path, message: "cannot make the EPUB '\(path)': \(error)"))
+                    }
                 }
             }
         }
@@ -46,20 +53,22 @@ struct EpubBooks {
         return files
     }
 
-    /// What `EpubBook(project:site:)` is a function of, apart from the binary: the site's title
-    /// and address, the project's files (its title, its chapters, when it finished), libcmark's
-    /// version and the name of each player who wrote a chapter, or their having none. A book
-    /// uses no template: its fingerprint leaves the theme out. nil (the book is made at every
-    /// build) without a key for the project's files, or when a text has images or `data:`
-    /// links, whose addresses depend on media files elsewhere.
+    /// What `EpubBook(project:site:)` and its zip are a function of, apart from the binary: the
+    /// site's title and address, the project's files (its title, its chapters, when it
+    /// finished), libcmark's version, the deflate library's (the system's zlib: an upgrade may
+    /// deflate the same text to other bytes) and the name of each player who wrote a chapter, or
+    /// their having none. A book uses no template: its fingerprint leaves the theme out. Media
+    /// files are not among them: a book shows an image as its alt text and keeps only web links.
+    /// nil (the book is made at every build) without a key for the project's files.
     func inputs(of project: Project) -> PageInputs? {
-        guard let files = site.keysBesideBallots[project.slug], !site.hasImages(project) else { return nil }
+        guard let files = site.keysBesideBallots[project.slug] else { return nil }
         var inputs = PageInputs()
         inputs.add(site.config.title)
         inputs.add(site.config.baseURL)
         inputs.add(SitePath.epub(project))
         inputs.add(files)
         inputs.add(Markdown.version)
+        inputs.add(EpubBook.deflateVersion)
         let authors = Story(project).chapters.map(\.author)
         inputs.list(authors.count)
         for author in authors {
@@ -122,14 +131,29 @@ struct EpubBook {
     /// The book's zip. `mimetype` comes first and stored, as the OCF spec requires so that a file's
     /// first bytes say what it is; the rest is deflated.
     ///
-    /// One book is zipped at a time, whatever the thread: ZIPFoundation spells each entry's date
-    /// with `gmtime`, whose result is shared by every thread, so two books zipped at once could
-    /// swap their dates (seen on a site of 500 complete stories).
+    /// One book is zipped at a time: ZIPFoundation spells each entry's date with `gmtime`,
+    /// whose result is shared by every thread, so two books zipped at once could swap their
+    /// dates (seen on a site of 500 complete stories). Anything else in the process that writes
+    /// a zip with ZIPFoundation must hold the same lock (`withZipLock`).
     func zip() throws -> [UInt8] {
-        try Self.zipping.withLock { _ throws in try zipAlone() }
+        try Self.withZipLock { try zipAlone() }
     }
 
     private static let zipping = Mutex(())
+
+    /// Runs `body` while no book is being zipped (see `zip`).
+    static func withZipLock<T>(_ body: () throws -> T) rethrows -> T {
+        try zipping.withLock { _ in try body() }
+    }
+
+    /// The deflate library a book's zip is made with, as the running process has it.
+    static let deflateVersion: String = {
+        #if canImport(CZlib)
+            "zlib " + String(cString: zlibVersion())
+        #else
+            "platform compression"
+        #endif
+    }()
 
     private func zipAlone() throws -> [UInt8] {
         let archive = try Archive(data: Data(), accessMode: .create)

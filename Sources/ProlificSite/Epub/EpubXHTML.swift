@@ -73,16 +73,23 @@ enum EpubXHTML {
     static func mayChange(_ tag: ArraySlice<UInt8>) -> Bool {
         var index = tag.startIndex + 1
         if index < tag.endIndex, tag[index] == UInt8(ascii: "/") { index += 1 }
-        var name: [UInt8] = []
-        while index < tag.endIndex, name.count < 4 {
+        // The name's first four bytes, lowercased, packed into one number.
+        var name: UInt32 = 0
+        var length = 0
+        while index < tag.endIndex, length < 4 {
             let byte = tag[index]
             if byte >= 0x80 { return true }
-            guard (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) else { break }
-            name.append(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte)
+            let lower = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+            guard (lower >= 0x30 && lower <= 0x39) || (lower >= 0x61 && lower <= 0x7A) else { break }
+            name = name << 8 | UInt32(lower)
+            length += 1
             index += 1
         }
         if index < tag.endIndex, tag[index] >= 0x80 { return true }
-        return name == Array("a".utf8) || name == Array("img".utf8) || name == Array("br".utf8) || name == Array("hr".utf8)
+        switch (length, name) {
+        case (1, 0x61), (3, 0x69_6D67), (2, 0x6272), (2, 0x6872): return true  // a, img, br, hr
+        default: return false
+        }
     }
 
     /// One tag, as it goes in the book. `unwrapped` holds, for each `<a>` still open, whether it was left out.
