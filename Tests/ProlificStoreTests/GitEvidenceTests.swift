@@ -382,3 +382,106 @@ extension TemporaryDirectory {
         try write(try read(relative) + text, to: relative)
     }
 }
+
+/// The evidence kept in `.prolific/evidence.cache` and added to: at every step of a history, a
+/// kept read gives what reading the whole history gives, and it adds to the kept evidence only
+/// when the commits since are a chain on top of the last HEAD.
+@Suite(.enabled(if: Git.isInstalled)) struct GitEvidenceKeptTests {
+    @Test func aKeptReadIsTheWholeReadAtEveryStep() throws {
+        let temporary = try TemporaryDirectory()
+        let top = URL(fileURLWithPath: temporary.path)
+        let git = Git(folder: top.path)
+        try git.run(["init", "--quiet"])
+        let layout = ContentLayout(root: top.appendingPathComponent("Content").path)
+        func write(_ path: String, _ text: String) throws {
+            let url = top.appendingPathComponent("Content/" + path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url)
+        }
+        func whole() -> IdentityEvidence { GitEvidence.read(layout: layout, maintainers: ["boss@example.org"]) }
+        func kept() -> IdentityEvidence { GitEvidence.read(layout: layout, maintainers: ["boss@example.org"], kept: true) }
+        func expectSame(_ a: IdentityEvidence, _ step: String) {
+            let b = whole()
+            #expect(a.profileCommits == b.profileCommits, "\(step)")
+            #expect(a.ballotCommits == b.ballotCommits, "\(step)")
+            #expect(a.configCommitters == b.configCommitters, "\(step)")
+            #expect(a.maintainers == b.maintainers, "\(step)")
+        }
+        /// A ballot no commit made, planted in the kept evidence before a step: it is still there
+        /// after the step's kept read only if that read added to the kept evidence.
+        let planted = "planted/0001"
+        func plant() throws {
+            var cache = try #require(EvidenceCache.load(layout, prefix: "Content/"))
+            cache.ballotCommits[planted] = [Make.handle("zed"): [IdentityEvidence.Commit(identity: "z@example.org", time: Make.time("2026-01-01T00:00:00Z"))]]
+            cache.save(layout, prefix: "Content/")
+        }
+        /// The step's kept read: whether it added to the kept evidence, and that what it gives
+        /// (the planted ballot aside) is what the whole history gives. The planted ballot is
+        /// then taken out of the cache.
+        func expectKeptRead(addsTo: Bool, _ step: String) throws {
+            var read = kept()
+            #expect((read.ballotCommits[planted] != nil) == addsTo, "\(step)")
+            read.ballotCommits[planted] = nil
+            expectSame(read, step)
+            var cache = try #require(EvidenceCache.load(layout, prefix: "Content/"))
+            cache.ballotCommits[planted] = nil
+            cache.save(layout, prefix: "Content/")
+        }
+
+        try write("prolific.yml", "title: T\n")
+        try git.commit(["Content/prolific.yml"], as: "keeper@example.org", at: "2026-10-01T00:00:00Z")
+        try write("users/ann.md", "ann\n")
+        try write("users/bob.md", "bob\n")
+        try git.commit(["Content/users"], as: "ann@example.org", at: "2026-10-02T00:00:00Z")
+        expectSame(kept(), "the first read")
+
+        // A chain of commits on top is added to, even one dated before the last.
+        try plant()
+        try write("projects/moon/rounds/0001/votes/ann.yml", "a\n")
+        try git.commit(["Content/projects"], as: "ann@example.org", at: "2026-10-03T00:00:00Z")
+        try write("users/bob.md", "bob 2\n")
+        try git.commit(["Content/users"], as: "bob@example.org", at: "2026-09-01T00:00:00Z")
+        try expectKeptRead(addsTo: true, "a chain")
+        try plant()
+        try expectKeptRead(addsTo: true, "nothing new")
+
+        // A merge: the whole history is read again.
+        try plant()
+        try git.run(["checkout", "--quiet", "-b", "side", "HEAD~1"])
+        try write("projects/moon/rounds/0001/votes/cat.yml", "c\n")
+        try git.commit(["Content/projects"], as: "cat@example.org", at: "2026-10-04T00:00:00Z")
+        try git.run(["checkout", "--quiet", "main"])
+        try git.run(
+            ["-c", "user.email=boss@example.org", "-c", "user.name=boss", "merge", "--quiet", "--no-ff", "-m", "merge", "side"],
+            environment: ["GIT_AUTHOR_DATE": "1790000000 +0000", "GIT_COMMITTER_DATE": "1790000000 +0000"])
+        try expectKeptRead(addsTo: false, "a merge")
+
+        // A rewritten history (the last HEAD is no longer an ancestor, though no commit since is
+        // a merge): read again.
+        try write("users/ann.md", "ann 3\n")
+        try git.commit(["Content/users"], as: "ann@example.org", at: "2026-10-05T00:00:00Z")
+        try plant()
+        try expectKeptRead(addsTo: true, "a commit on top of the merge")
+        try plant()
+        try write("users/ann.md", "ann 2\n")
+        try git.run(["add", "Content/users"])
+        try git.run(
+            ["-c", "user.email=ann@example.org", "-c", "user.name=ann", "commit", "--quiet", "--amend", "-m", "amended"],
+            environment: ["GIT_AUTHOR_DATE": "1790000100 +0000", "GIT_COMMITTER_DATE": "1790000100 +0000"])
+        try expectKeptRead(addsTo: false, "a rewrite")
+
+        // A commit on top of that: added to again.
+        try plant()
+        try write("projects/moon/rounds/0001/votes/bob.yml", "b\n")
+        try git.commit(["Content/projects"], as: "bob@example.org", at: "2026-10-06T00:00:00Z")
+        try expectKeptRead(addsTo: true, "after the rewrite")
+
+        // A torn cache is no cache.
+        let path = layout.root + "/" + EvidenceCache.file
+        var bytes = try Array(Data(contentsOf: URL(fileURLWithPath: path)))
+        bytes[bytes.count / 2] ^= 0xFF
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        #expect(EvidenceCache.load(layout, prefix: "Content/") == nil)
+        expectSame(kept(), "a torn cache")
+    }
+}

@@ -96,7 +96,7 @@ struct SiteRun {
         let inputsRecorded = contentBefore != nil && (templatesFolder == nil || templatesBefore != nil)
         lap("load")
         let theme = try loadTheme()
-        let evidence = game.reader.evidence(content.config)
+        let evidence = game.reader.evidence(content.config, kept: true)
         lap("theme and git")
         // The next `close` reads the history cache instead of every closed round. It is made
         // from what was read, beside the stages to come, which leave a core idle at times.

@@ -54,7 +54,7 @@ extension Game {
             throw Self.refuse(
                 "cannot tally: the content has \(errors.count) error\(errors.count == 1 ? "" : "s")\(first) (run 'prolific check')")
         }
-        return (content, TallyTimeline(content: content, evidence: reader.evidence(content.config)))
+        return (content, TallyTimeline(content: content, evidence: reader.evidence(content.config, kept: true)))
     }
 
     /// `close --due`: closes (or extends) every round whose deadline has passed.

@@ -83,7 +83,7 @@ extension Game {
         for ballot in closing.ballots where joined[ballot.voter] == nil {
             joined[ballot.voter] = try reader.loadUser(ballot.voter).joined
         }
-        let evidence = reader.evidence(try reader.loadConfig())
+        let evidence = reader.evidence(try reader.loadConfig(), kept: true)
         let updated = HistoryCache(entries: needed, scanned: scanned, history: history)
         if covered < needed.count || cache == nil { updated.save(layout) }
         if scanned != previous { updated.saveScan(layout) }

@@ -188,8 +188,10 @@ public struct ContentReader: Sendable {
     }
 
     /// What git says about who committed the content, with the maintainers `config` names.
-    public func evidence(_ config: Config) -> IdentityEvidence {
-        GitEvidence.read(layout: layout, maintainers: Set(config.maintainers))
+    /// `kept`: from the last read, kept in `.prolific/`, with the commits since added when
+    /// that is certain to give the same (`GitEvidence.read`); `check` reads the whole history.
+    public func evidence(_ config: Config, kept: Bool = false) -> IdentityEvidence {
+        GitEvidence.read(layout: layout, maintainers: Set(config.maintainers), kept: kept)
     }
 
     public func loadConfig() throws(Diagnostics) -> Config {
