@@ -476,6 +476,21 @@ extension TemporaryDirectory {
         try git.commit(["Content/projects"], as: "bob@example.org", at: "2026-10-06T00:00:00Z")
         try expectKeptRead(addsTo: true, "after the rewrite")
 
+        // The user's configuration doesn't change what is read: the first commit's files are
+        // there, and paths are the repository's.
+        try git.run(["config", "log.showRoot", "false"])
+        try git.run(["config", "diff.relative", "true"])
+        try FileManager.default.removeItem(atPath: layout.root + "/" + EvidenceCache.file)
+        #expect(whole().configCommitters == ["keeper@example.org": Make.time("2026-10-01T00:00:00Z")])
+        expectSame(kept(), "with log.showRoot and diff.relative set")
+
+        // A shallow clone keeps nothing: a fetch may fill in the history behind its oldest commit.
+        let clone = top.appendingPathComponent("clone")
+        try git.run(["clone", "--quiet", "--depth", "1", "file://" + top.path, clone.path])
+        let shallow = ContentLayout(root: clone.appendingPathComponent("Content").path)
+        _ = GitEvidence.read(layout: shallow, maintainers: [], kept: true)
+        #expect(!FileManager.default.fileExists(atPath: shallow.root + "/" + EvidenceCache.file))
+
         // A torn cache is no cache.
         let path = layout.root + "/" + EvidenceCache.file
         var bytes = try Array(Data(contentsOf: URL(fileURLWithPath: path)))

@@ -26,7 +26,9 @@ public enum GitEvidence {
             .trimmingCharacters(in: .whitespacesAndNewlines)
         else { return IdentityEvidence() }
         var evidence = IdentityEvidence(maintainers: Set(maintainers.map { $0.lowercased() }))
-        let head = kept ? git(["rev-parse", "--verify", "--quiet", "HEAD"], in: layout.root)?
+        // A shallow clone's oldest commits stand for the history behind them, which a fetch may
+        // later fill in behind the same commit names: no evidence is kept from one.
+        let head = kept && !isShallow(layout.root) ? git(["rev-parse", "--verify", "--quiet", "HEAD"], in: layout.root)?
             .trimmingCharacters(in: .whitespacesAndNewlines) : nil
         let saved = head == nil ? nil : EvidenceCache.load(layout, prefix: prefix)
         if let head, let saved {
@@ -49,15 +51,21 @@ public enum GitEvidence {
     }
 
     /// `git log` as the evidence reads it, of `range` (a commit: its whole history; nil: HEAD's).
+    /// `--root` and `--no-relative` whatever the user's configuration (`log.showRoot=false` hid
+    /// the first commit's files, `diff.relative` wrote paths the prefix no longer matched).
     static func logArguments(_ range: String? = nil) -> [String] {
-        ["log", "--reverse", "--no-renames", "--diff-filter=AM", "--format=%x1e%ae%x1f%ct", "--name-only"]
-            + (range.map { [$0] } ?? []) + ["--", "."]
+        ["log", "--reverse", "--root", "--no-relative", "--no-renames", "--diff-filter=AM", "--format=%x1e%ae%x1f%ct",
+            "--name-only"] + (range.map { [$0] } ?? []) + ["--", "."]
+    }
+
+    static func isShallow(_ folder: String) -> Bool {
+        git(["rev-parse", "--is-shallow-repository"], in: folder)?.trimmingCharacters(in: .whitespacesAndNewlines) != "false"
     }
 
     /// The log of the commits after `old` up to `head`, when `old` is an ancestor of `head` and
     /// none of them is a merge; nil otherwise.
     static func newCommits(from old: String, to head: String, in folder: String) -> String? {
-        guard GitProcess.run(["merge-base", "--is-ancestor", old, head], in: folder)?.succeeded == true,
+        guard GitProcess.run(["--no-replace-objects", "merge-base", "--is-ancestor", old, head], in: folder)?.succeeded == true,
             let merges = git(["rev-list", "--min-parents=2", "--count", "\(old)..\(head)"], in: folder),
             merges.trimmingCharacters(in: .whitespacesAndNewlines) == "0"
         else { return nil }
@@ -104,9 +112,11 @@ public enum GitEvidence {
         }
     }
 
-    /// Runs git in `folder`; nil when git is missing or fails (not a repository).
+    /// Runs git in `folder`; nil when git is missing or fails (not a repository). Replace refs
+    /// are ignored: they are local to a clone, and would let evidence differ between a whole
+    /// read and a kept one.
     static func git(_ arguments: [String], in folder: String) -> String? {
-        guard let result = GitProcess.run(arguments, in: folder), result.succeeded else { return nil }
+        guard let result = GitProcess.run(["--no-replace-objects"] + arguments, in: folder), result.succeeded else { return nil }
         return result.text
     }
 }
