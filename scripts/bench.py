@@ -199,7 +199,114 @@ def measure(size, runs):
     record("vote", command(["vote", slug, "--voter", voter, ids[0]]))
     record("close", command(["close", slug]))
     record("check", [timed([prolific, "check", "--content", content, "--now", NOW]) for _ in range(runs)])
+    measure_git(size, runs, record, slug, ids, voters | authors | {voter, author})
     return rows
+
+
+def git_repository(size):
+    """The content with a git history (scripts/git_history.py), made once per content."""
+    repository = os.path.join(WORK, size, "git")
+    if not os.path.exists(os.path.join(repository, "Content", "prolific.yml")):
+        discard(repository)
+        started = time.time()
+        subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "git_history.py"), generate(size), repository], check=True)
+        print(f"bench: made the git history of {size} in {time.time() - started:.1f} s", file=sys.stderr)
+    return repository
+
+
+def git(repository, *args, env=None, input=None):
+    out = subprocess.run(
+        ["git", "-C", repository, *args], check=True, capture_output=True, text=True, input=input,
+        env={**os.environ, **(env or {})})
+    return out.stdout.strip()
+
+
+def commit_files(repository, paths, parents, who, when, message):
+    """A commit of `parents`[0]'s tree with the files at `paths` as the work tree has them, made
+    with plumbing and a scratch index: the large content's 310,000 files are never stat-ed."""
+    index = os.path.join(repository, ".git", "bench-index")
+    env = {
+        "GIT_INDEX_FILE": index, "GIT_AUTHOR_NAME": who, "GIT_AUTHOR_EMAIL": f"{who}@example.org",
+        "GIT_COMMITTER_NAME": who, "GIT_COMMITTER_EMAIL": f"{who}@example.org",
+        "GIT_AUTHOR_DATE": f"{when} +0000", "GIT_COMMITTER_DATE": f"{when} +0000"}
+    git(repository, "read-tree", parents[0], env=env)
+    for path in paths:
+        blob = git(repository, "hash-object", "-w", "--", path)
+        git(repository, "update-index", "--add", "--cacheinfo", f"100644,{blob},{path}", env=env)
+    tree = git(repository, "write-tree", env=env)
+    os.remove(index)
+    return git(repository, "commit-tree", tree, *[a for p in parents for a in ("-p", p)], "-m", message, env=env)
+
+
+def merge_pull_request(repository, slug, choice, player, other):
+    """`player` votes in a pull request, `other` votes on main meanwhile, and a maintainer merges
+    the pull request with a merge commit, as GitHub's merge button does."""
+    # Cast an hour before --now (a round closes after its last ballot), committed a minute later.
+    cast = "2026-11-22T11:00:00Z"
+    when = 1_795_345_260
+    def vote(voter):
+        subprocess.run(
+            [binary("prolific"), "vote", slug, "--voter", voter, choice, "--content", os.path.join(repository, "Content"),
+             "--now", cast], check=True, capture_output=True)
+        folder = os.path.join("Content", "projects", slug, "rounds")
+        last = sorted(os.listdir(os.path.join(repository, folder)))[-1]
+        return os.path.join(folder, last, "votes", f"{voter}.yml")
+    main = git(repository, "rev-parse", "main")
+    ballot = vote(player)
+    branch = commit_files(repository, [ballot], [main], player, when, "A ballot")
+    moved = commit_files(repository, [vote(other)], [main], other, when + 60, "Another ballot")
+    merged = commit_files(repository, [ballot], [moved, branch], "keeper", when + 120, "Merge pull request")
+    git(repository, "update-ref", "refs/heads/main", merged)
+
+
+def measure_git(size, runs, record, slug, ids, taken):
+    """The same content in a git repository, as a real game is: `build`, `close` and `check`
+    read who committed each profile and ballot. A first build reads the whole history; after a
+    pull request is merged, they read only the commits it added."""
+    repository = git_repository(size)
+    content = os.path.join(repository, "Content")
+    prolific = binary("prolific")
+    site = os.path.join(repository, "Site")
+
+    def build(c, s):
+        return timed([prolific, "build", "--content", c, "--out", s, "--now", NOW, "--quiet"])
+
+    samples = []
+    for _ in range(runs):
+        discard(site)
+        discard(os.path.join(repository, ".Site.spare"))
+        discard(os.path.join(content, ".prolific"))
+        samples.append(build(content, site))
+    record("git: full build (history read whole)", samples)
+
+    players = sorted((n[:-3] for n in os.listdir(os.path.join(content, "users")) if n.endswith(".md")), key=lambda n: (len(n), n))
+    free = [p for p in players if p not in taken]
+    rebuilds, closes = [], []
+    for run in range(runs):
+        scratch = os.path.join(WORK, size, "git-scratch")
+        discard(scratch)
+        os.makedirs(scratch)
+        copy = os.path.join(scratch, "repository")
+        subprocess.run(["cp", "-a", repository, copy], check=True)
+        copy_content, copy_site = os.path.join(copy, "Content"), os.path.join(copy, "Site")
+        # Built twice first, a profile edited between, as `after` does in `measure`.
+        profile = os.path.join(copy_content, "users", players[0] + ".md")
+        for step in range(2):
+            if step == 1:
+                with open(profile, "a") as f:
+                    f.write("\n")
+            time.sleep(2.5)
+            subprocess.run([prolific, "build", "--content", copy_content, "--out", copy_site, "--now", NOW, "--quiet"], check=True)
+        time.sleep(2.5)
+        merge_pull_request(copy, slug, ids[0], free[4 * run], free[4 * run + 1])
+        time.sleep(2.5)
+        rebuilds.append(build(copy_content, copy_site))
+        merge_pull_request(copy, slug, ids[0], free[4 * run + 2], free[4 * run + 3])
+        time.sleep(2.5)
+        closes.append(timed([prolific, "close", slug, "--content", copy_content, "--now", NOW]))
+    record("git: rebuild after a merged pull request", rebuilds)
+    record("git: close after a merged pull request", closes)
+    record("git: check", [timed([prolific, "check", "--content", content, "--now", NOW]) for _ in range(runs)])
 
 
 def table(results, runs, stolen=None):

@@ -57,11 +57,43 @@ import Testing
         Thread.sleep(forTimeInterval: 2.1)
         let first = try run("build", "--out", "site", "--timings", now: "2026-01-02T03:00:00Z")
         #expect(first.status == 0 && first.stderr.contains("1 closed round replayed"), "\(first.stderr)")
+        // The first close read git's whole history and kept it; this build reads only the close's,
+        // the submission's and the ballot's commits.
+        #expect(first.stderr.contains("git's evidence: 3 commits added to the last read"), "\(first.stderr)")
         let closed = try run("close", "moon", "--commit", now: "2026-01-03T00:00:00Z")
         #expect(closed.stderr.contains("Committed "), "\(closed.stderr)")
         Thread.sleep(forTimeInterval: 2.1)
         let second = try run("build", "--out", "site", "--timings", now: "2026-01-03T01:00:00Z")
         #expect(second.stderr.contains("1 closed round added to the last build's replay of 1"), "\(second.stderr)")
+        #expect(second.stderr.contains("git's evidence: 1 commit added to the last read"), "\(second.stderr)")
+        // Nothing committed since: kept as it was.
+        let third = try run("build", "--out", "site", "--timings", now: "2026-01-03T02:00:00Z")
+        #expect(third.stderr.contains("git's evidence kept from the last read (HEAD unmoved)"), "\(third.stderr)")
+        // A snippet and a ballot committed to the open round: nothing a closed round's tally reads.
+        _ = try run("submit", "moon", "--author", "bo", "--commit", now: "2026-01-03T02:00:00Z", input: "Third.")
+        _ = try run("vote", "moon", "--voter", "ann", "bo-20260103020000", "--commit", now: "2026-01-03T03:00:00Z")
+        Thread.sleep(forTimeInterval: 2.1)
+        let fourth = try run("build", "--out", "site", "--timings", now: "2026-01-03T04:00:00Z")
+        #expect(fourth.stderr.contains("git's evidence: 2 commits added to the last read"), "\(fourth.stderr)")
+        #expect(fourth.stderr.contains("replay of 2 closed rounds kept from the last build"), "\(fourth.stderr)")
+    }
+
+    /// `check` reads git's evidence from the cache `build` keeps, with the commits since, and
+    /// changes nothing in the content directory, not even that cache.
+    @Test func checkReadsTheKeptEvidenceAndWritesNothing() throws {
+        try makeRepository()
+        try git("add", "-A")
+        try git("commit", "--quiet", "-m", "init")
+        _ = try run("user", "add", "ann", "--name", "Ann", "--commit")
+        let cache = folder.url.appendingPathComponent("game/Content/.prolific/evidence.cache")
+        #expect(try run("check").status == 0)
+        #expect(!FileManager.default.fileExists(atPath: cache.path), "check saved git's evidence")
+        #expect(try run("build", "--out", "site", "--quiet").status == 0)
+        let kept = try Data(contentsOf: cache)
+        _ = try run("user", "add", "bo", "--name", "Bo", "--commit")
+        let checked = try run("check")
+        #expect(checked.status == 0, "\(checked.stderr)")
+        #expect(try Data(contentsOf: cache) == kept)
     }
 
     @Test func everyMutatingCommandCommitsItsOwnFiles() throws {

@@ -16,6 +16,27 @@ import Testing
         IdentityEvidence.Commit(identity: identity, time: t(seconds))
     }
 
+    /// The lists are in commit order, whatever order the log came in: a pull request merged
+    /// late brings commits older than ones already read.
+    @Test func commitsTakeTheirPlacesByTimeThenIdentity() {
+        let log = [
+            commit("bob@example.org", 3_000, "Content/users/bob.md", "Content/projects/moon/rounds/0001/votes/bob.yml"),
+            commit("keeper@example.org", 5_000, "Content/prolific.yml"),
+            commit("bob@example.org", 1_000, "Content/users/bob.md"),
+            commit("ann@example.org", 3_000, "Content/projects/moon/rounds/0001/votes/bob.yml"),
+            commit("keeper@example.org", 4_000, "Content/prolific.yml"),
+            commit("bob@example.org", 2_000, "Content/users/bob.md"),
+        ].joined()
+        let evidence = GitEvidence.parse(log: log, prefix: "Content/", maintainers: [])
+        #expect(
+            evidence.profileCommits[Make.handle("bob")]
+                == [c("bob@example.org", 1_000), c("bob@example.org", 2_000), c("bob@example.org", 3_000)])
+        // The same second: by identity.
+        #expect(evidence.ballotCommits["moon/0001"]?[Make.handle("bob")] == [c("ann@example.org", 3_000), c("bob@example.org", 3_000)])
+        // A maintainer from their earliest commit of prolific.yml.
+        #expect(evidence.configCommitters == ["keeper@example.org": t(4_000)])
+    }
+
     @Test func collectsEveryCommitOfEachProfileAndBallotInOrder() {
         let log = [
             commit("keeper@example.org", 1_000, "Content/prolific.yml", "Content/users/ann.md"),
@@ -385,7 +406,7 @@ extension TemporaryDirectory {
 
 /// The evidence kept in `.prolific/evidence.cache` and added to: at every step of a history, a
 /// kept read gives what reading the whole history gives, and it adds to the kept evidence only
-/// when the commits since are a chain on top of the last HEAD.
+/// when the last HEAD is an ancestor of HEAD (commits on top of it, merged or not).
 @Suite(.enabled(if: Git.isInstalled)) struct GitEvidenceKeptTests {
     @Test func aKeptReadIsTheWholeReadAtEveryStep() throws {
         let temporary = try TemporaryDirectory()
@@ -445,19 +466,46 @@ extension TemporaryDirectory {
         try plant()
         try expectKeptRead(addsTo: true, "nothing new")
 
-        // A merge: the whole history is read again.
+        // A pull request merged with a merge commit, its commits older than main's last: added to,
+        // each commit in its place by time.
         try plant()
         try git.run(["checkout", "--quiet", "-b", "side", "HEAD~1"])
         try write("projects/moon/rounds/0001/votes/cat.yml", "c\n")
         try git.commit(["Content/projects"], as: "cat@example.org", at: "2026-10-04T00:00:00Z")
+        try write("projects/moon/rounds/0001/votes/ann.yml", "a on the side\n")
+        try git.commit(["Content/projects"], as: "ann@example.org", at: "2026-10-02T12:00:00Z")
         try git.run(["checkout", "--quiet", "main"])
-        try git.run(
-            ["-c", "user.email=boss@example.org", "-c", "user.name=boss", "merge", "--quiet", "--no-ff", "-m", "merge", "side"],
-            environment: ["GIT_AUTHOR_DATE": "1790000000 +0000", "GIT_COMMITTER_DATE": "1790000000 +0000"])
-        try expectKeptRead(addsTo: false, "a merge")
+        func merge(_ branch: String, at seconds: Int) throws {
+            try git.run(
+                ["-c", "user.email=boss@example.org", "-c", "user.name=boss", "merge", "--quiet", "--no-ff", "-m", "merge", branch],
+                environment: ["GIT_AUTHOR_DATE": "\(seconds) +0000", "GIT_COMMITTER_DATE": "\(seconds) +0000"])
+        }
+        try merge("side", at: 1_790_000_000)
+        try expectKeptRead(addsTo: true, "a merge")
+        #expect(
+            kept().ballotCommits["moon/0001"]?[Make.handle("ann")]?.map(\.time)
+                == ["2026-10-02T12:00:00Z", "2026-10-03T00:00:00Z"].map(Make.time))
+        #expect(kept().profileCommits[Make.handle("bob")]?.map(\.time) == ["2026-09-01T00:00:00Z", "2026-10-02T00:00:00Z"].map(Make.time))
 
-        // A rewritten history (the last HEAD is no longer an ancestor, though no commit since is
-        // a merge): read again.
+        // A side branch whose change main made too, so the merge changes nothing: git's default
+        // simplification leaves its commit out of a whole log, the evidence doesn't.
+        try plant()
+        try git.run(["checkout", "--quiet", "-b", "twin"])
+        try write("projects/moon/rounds/0001/votes/dan.yml", "d\n")
+        try git.commit(["Content/projects"], as: "dan@example.org", at: "2026-10-04T01:00:00Z")
+        try git.run(["checkout", "--quiet", "main"])
+        try write("projects/moon/rounds/0001/votes/dan.yml", "d\n")
+        try git.commit(["Content/projects"], as: "boss@example.org", at: "2026-10-04T02:00:00Z")
+        try merge("twin", at: 1_790_000_050)
+        try expectKeptRead(addsTo: true, "a merge that changes nothing")
+        #expect(
+            whole().ballotCommits["moon/0001"]?[Make.handle("dan")]
+                == [
+                    IdentityEvidence.Commit(identity: "dan@example.org", time: Make.time("2026-10-04T01:00:00Z")),
+                    IdentityEvidence.Commit(identity: "boss@example.org", time: Make.time("2026-10-04T02:00:00Z")),
+                ])
+
+        // A rewritten history (the last HEAD is no longer an ancestor): read again.
         try write("users/ann.md", "ann 3\n")
         try git.commit(["Content/users"], as: "ann@example.org", at: "2026-10-05T00:00:00Z")
         try plant()

@@ -33,8 +33,8 @@ import Testing
     }
 
     /// The replay saved with a mark no replay gives, so a load that finds it proves the cache answered.
-    func saveMarked(_ world: Playground) throws -> [TallyTimeline.Replayed] {
-        let (content, cache) = try cache(world)
+    func saveMarked(_ world: Playground, evidence: IdentityEvidence = IdentityEvidence()) throws -> [TallyTimeline.Replayed] {
+        let (content, cache) = try cache(world, evidence: evidence)
         var replayed = TallyTimeline(content: content).replayExplained()
         try #require(replayed.count == 1 && replayed[0].explained != nil)
         replayed[0].explained?.record.ballots = 99
@@ -143,6 +143,53 @@ import Testing
         try world.directory.write(text.replacingOccurrences(of: "name: ANN", with: "name: Dr Ann"), to: profile)
         #expect(text.contains("name: ANN"))
         #expect(holds(kept(try self.cache(world).1?.load(for: try self.cache(world).0)), marked), "a new name")
+    }
+
+    /// A tally reads the commits of its own round's ballots and each voter's first profile
+    /// commit: an open round's ballot committed (a merged pull request) or a profile's later
+    /// commit keeps the replay; a closed round's ballot committed again, or a profile with an
+    /// earlier first commit, doesn't. A round closed since brings its ballots' commits along.
+    @Test func gitEvidenceNoTallyReadsKeepsTheReplay() throws {
+        let world = try world()
+        func commit(_ identity: String, _ time: String) -> IdentityEvidence.Commit {
+            IdentityEvidence.Commit(identity: "\(identity)@example.org", time: Make.time(time))
+        }
+        let saved = IdentityEvidence(
+            profileCommits: [Make.handle("ann"): [commit("ann", "2026-10-01T00:00:00Z")]],
+            ballotCommits: [
+                "sun/0001": [Make.handle("bob"): [commit("bob", "2026-11-03T00:00:00Z")]],
+                "moon/0001": [Make.handle("cat"): [commit("cat", "2026-11-05T01:00:00Z")]],
+            ])
+        let marked = try saveMarked(world, evidence: saved)
+        func load(_ evidence: IdentityEvidence) throws -> ReplayCache.Found? {
+            try cache(world, evidence: evidence).1?.load(for: try cache(world).0)
+        }
+        #expect(holds(kept(try load(saved)), marked), "the same evidence")
+
+        var later = saved
+        later.ballotCommits["moon/0001"]?[Make.handle("cat")]?.append(commit("cat", "2026-11-05T02:00:00Z"))
+        later.ballotCommits["moon/0001"]?[Make.handle("bob")] = [commit("bob", "2026-11-05T03:00:00Z")]
+        later.profileCommits[Make.handle("ann")]?.append(commit("ann", "2026-11-05T04:00:00Z"))
+        #expect(holds(kept(try load(later)), marked), "an open round's ballots and profiles' later commits")
+
+        var recommitted = saved
+        recommitted.ballotCommits["sun/0001"]?[Make.handle("bob")]?.append(commit("bob", "2026-11-03T01:00:00Z"))
+        #expect(try load(recommitted) == nil, "a closed round's ballot committed again")
+        var earlier = saved
+        earlier.profileCommits[Make.handle("ann")]?.insert(commit("ann", "2026-09-01T00:00:00Z"), at: 0)
+        #expect(try load(earlier) == nil, "a profile's earlier first commit")
+
+        // moon's round closes: the saved replay is a base, and what is saved then covers its ballots' commits.
+        _ = try world.game("2026-11-06T00:00:00Z").close(Make.slug("moon"))
+        let (content, closed) = try cache(world, evidence: saved)
+        guard case .adding(let base) = try #require(closed).load(for: content) else {
+            Issue.record("the saved replay is not taken as a base")
+            return
+        }
+        #expect(base.added == ["moon/0001"])
+        try #require(closed).save(TallyTimeline(content: content, evidence: saved).replayExplained())
+        #expect(kept(try cache(world, evidence: saved).1?.load(for: content)) != nil)
+        #expect(try cache(world, evidence: later).1?.load(for: content) == nil, "the closed round's ballots committed again")
     }
 
     @Test func aChangeOutsideOpenRoundsReplaysAgain() throws {

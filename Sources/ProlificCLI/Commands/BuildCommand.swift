@@ -35,6 +35,7 @@ struct BuildCommand: ParsableCommand {
             if !quiet { Terminal.error(summary.line(out: out)) }
             if timings {
                 Terminal.error(summary.phases.map(\.line).joined(separator: ", "))
+                if let evidence = summary.evidence { Terminal.error(evidence) }
                 if let replay = summary.replay { Terminal.error(replay) }
             }
         }

@@ -81,7 +81,11 @@ struct CheckCommand: ParsableCommand {
             let (content, loadProblems) = reader.loadAll()
             var problems = loadProblems
             if let content {
-                problems += ContentCheck.problems(in: content, evidence: reader.evidence(content.config))
+                // Every file is read, none taken from a cache. Git's evidence is taken from the one
+                // `build` and `close` keep, with the commits since added (a whole read of a long
+                // history takes minutes, and gives the same), but not saved: `check` changes nothing.
+                problems += ContentCheck.problems(
+                    in: content, evidence: reader.evidence(content.config, kept: true, saving: false))
                 problems += RoundSeal(layout: reader.layout).problems(in: content)
             }
             problems.sort()

@@ -43,6 +43,8 @@ struct SiteRun {
         var upToDate = false
         /// How the replay of the closed rounds was had: kept, added to, or worked out anew.
         var replay: String?
+        /// How git's evidence was had: kept, added to, or read whole.
+        var evidence: String?
 
         func line(out: String) -> String {
             let time = String(format: "%.2f", seconds)
@@ -96,7 +98,7 @@ struct SiteRun {
         let inputsRecorded = contentBefore != nil && (templatesFolder == nil || templatesBefore != nil)
         lap("load")
         let theme = try loadTheme()
-        let evidence = game.reader.evidence(content.config, kept: true)
+        let (evidence, evidenceHow) = game.reader.evidenceNoting(content.config)
         lap("theme and git")
         // The next `close` reads the history cache instead of every closed round. It is made
         // from what was read, beside the stages to come, which leave a core idle at times.
@@ -254,7 +256,7 @@ struct SiteRun {
         Parallel.release((consume content, consume builder))
         return Summary(
             pages: pages, files: count, seconds: Date().timeIntervalSince(start), written: report.written,
-            phases: phases, replay: replayHow.value)
+            phases: phases, replay: replayHow.value, evidence: evidenceHow == .none ? nil : evidenceHow.description)
     }
 
     /// User and system CPU seconds of this process so far, all threads, and of the child

@@ -207,7 +207,9 @@ public struct TallyTimeline: Sendable {
 /// commits never change a past tally.
 public struct IdentityEvidence: Sendable {
     /// A commit that added or changed a file: who made it (the author's email) and when.
-    public struct Commit: Hashable, Sendable {
+    /// Ordered by commit time, then identity: the evidence is a function of which commits
+    /// exist, not of the order git walked them in, so commits merged in later take their places.
+    public struct Commit: Hashable, Sendable, Comparable {
         public var identity: String
         public var time: Timestamp
 
@@ -215,11 +217,15 @@ public struct IdentityEvidence: Sendable {
             self.identity = identity
             self.time = time
         }
+
+        public static func < (a: Commit, b: Commit) -> Bool {
+            a.time != b.time ? a.time < b.time : a.identity < b.identity
+        }
     }
 
-    /// Every commit of each user's profile, oldest first.
+    /// Every commit of each user's profile, in commit order (`Commit`'s).
     public var profileCommits: [Handle: [Commit]]
-    /// Every commit of each ballot file, oldest first, by "slug/NNNN" and voter.
+    /// Every commit of each ballot file, in commit order, by "slug/NNNN" and voter.
     public var ballotCommits: [String: [Handle: [Commit]]]
     /// Identities listed as `maintainers` in prolific.yml.
     public var maintainers: Set<String>
@@ -239,6 +245,20 @@ public struct IdentityEvidence: Sendable {
     public var isEmpty: Bool { profileCommits.isEmpty && ballotCommits.isEmpty }
 
     public static func key(_ slug: Slug, _ number: RoundNumber) -> String { "\(slug)/\(number.folderName)" }
+
+    /// Puts `commit` into `commits`, kept in commit order; nearly always at the end, as git's
+    /// log comes oldest first.
+    public static func insert(_ commit: Commit, into commits: inout [Commit]) {
+        var index = commits.endIndex
+        while index > commits.startIndex, commit < commits[index - 1] { index -= 1 }
+        commits.insert(commit, at: index)
+    }
+
+    /// Records a commit of prolific.yml: its committer is a maintainer from their earliest one.
+    public mutating func recordConfigCommit(_ commit: Commit) {
+        if let since = configCommitters[commit.identity], since <= commit.time { return }
+        configCommitters[commit.identity] = commit.time
+    }
 
     /// Maintainers record and merge others' files as part of running the game: what they commit
     /// is not evidence of who a player is.

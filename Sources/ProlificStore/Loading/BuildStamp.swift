@@ -75,11 +75,9 @@ public struct BuildStamp: Sendable {
         return head.flatMap { $0.succeeded ? $0.text : nil } ?? ""
     }
 
-    /// The running binary as its inode, size and modification time: a rebuilt prolific may read
-    /// and render differently, so every cache that outlives a process names it. nil if unknown.
-    static var runningBinary: String? {
-        FileInventory.stamp("/proc/self/exe", following: true).map { "\($0.inode) \($0.size) \($0.modified)" }
-    }
+    /// The running binary (`RunningBinary`): a rebuilt prolific may read and render
+    /// differently, so every cache that outlives a process names it. nil if unknown.
+    static var runningBinary: String? { RunningBinary.name }
 
     /// What the next build may keep of the site this stamp describes: its pages' fingerprints,
     /// with a check that a file of the site at `out` is still the one recorded (the same inode,

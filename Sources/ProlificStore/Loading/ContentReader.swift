@@ -189,9 +189,15 @@ public struct ContentReader: Sendable {
 
     /// What git says about who committed the content, with the maintainers `config` names.
     /// `kept`: from the last read, kept in `.prolific/`, with the commits since added when
-    /// that is certain to give the same (`GitEvidence.read`); `check` reads the whole history.
-    public func evidence(_ config: Config, kept: Bool = false) -> IdentityEvidence {
-        GitEvidence.read(layout: layout, maintainers: Set(config.maintainers), kept: kept)
+    /// that is certain to give the same (`GitEvidence.read`), and kept for the next unless not
+    /// `saving`.
+    public func evidence(_ config: Config, kept: Bool = false, saving: Bool = true) -> IdentityEvidence {
+        GitEvidence.read(layout: layout, maintainers: Set(config.maintainers), kept: kept, saving: saving)
+    }
+
+    /// The kept evidence and how it was had (`build --timings` says).
+    public func evidenceNoting(_ config: Config) -> (evidence: IdentityEvidence, how: GitEvidence.Reading) {
+        GitEvidence.readNoting(layout: layout, maintainers: Set(config.maintainers), kept: true)
     }
 
     public func loadConfig() throws(Diagnostics) -> Config {

@@ -10,64 +10,112 @@ import ProlificCore
 /// committed prolific.yml itself.
 public enum GitEvidence {
     /// The commits' evidence, from the last read kept in `.prolific/evidence.cache` when it can
-    /// be (`kept: true`, as `build` and `close` read it; `check` reads the whole history).
+    /// be (`kept: true`, as `build`, `close` and `check` read it), and kept for the next read
+    /// unless `saving` is false (`check` changes nothing in the content directory).
     ///
-    /// A whole read runs one `git log --name-only` over the history, and git diffs every commit's
-    /// tree against its parent's: 88 s for a history shaped like the large benchmark (302,292
-    /// commits), 7.8 s for medium's 60,021. The evidence is read in `git log`'s order and its
-    /// lists keep it (`firstCommit` and `ballotCommit` read them in that order), so the kept
-    /// evidence is only added to when that order is certain: the last HEAD is an ancestor of
-    /// HEAD and no commit since is a merge. Then the walk from HEAD passes one by one through
-    /// the new commits down to the last HEAD and goes on as the last read did, and the whole log
-    /// is the last one followed by the new commits' (`git log OLD..HEAD`). Anything else (a
-    /// merge, a rewritten history, another binary) reads the whole history again.
-    public static func read(layout: ContentLayout, maintainers: Set<String>, kept: Bool = false) -> IdentityEvidence {
-        guard let prefix = git(["rev-parse", "--show-prefix"], in: layout.root)?
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        else { return IdentityEvidence() }
+    /// The evidence is every commit reachable from HEAD but merges, each with the files it
+    /// added or modified against its parent (side branches included: `--full-history`), and its
+    /// lists are in commit order (`IdentityEvidence.Commit`), not git's walk order: it depends
+    /// only on which commits HEAD reaches. A whole read runs one `git log --name-only` over the
+    /// history, and git diffs every commit's tree against its parent's: 88 s for a history
+    /// shaped like the large benchmark (302,292 commits), 7.8 s for medium's 60,021. When the
+    /// last HEAD read is an ancestor of HEAD (commits on top, a pull request merged or rebased
+    /// in), the commits HEAD reaches are the ones it reached and `OLD..HEAD`: only those are read.
+    /// Anything else (a rewritten history, another binary, a shallow clone) reads it whole.
+    public static func read(layout: ContentLayout, maintainers: Set<String>, kept: Bool = false, saving: Bool = true) -> IdentityEvidence {
+        readNoting(layout: layout, maintainers: maintainers, kept: kept, saving: saving).evidence
+    }
+
+    /// How a read went, for `build --timings`.
+    public enum Reading: Equatable, Sendable {
+        /// Not in a repository, or in one without a commit.
+        case none
+        /// HEAD was the commit the kept evidence was read up to.
+        case kept
+        /// The commits since the kept evidence's were read and added to it.
+        case added(commits: Int)
+        /// The whole history was read.
+        case whole(commits: Int)
+
+        public var description: String {
+            switch self {
+            case .none: "no git history"
+            case .kept: "git's evidence kept from the last read (HEAD unmoved)"
+            case .added(let commits): "git's evidence: \(Self.count(commits)) added to the last read"
+            case .whole(let commits): "git's evidence: the whole history read (\(Self.count(commits)))"
+            }
+        }
+
+        private static func count(_ commits: Int) -> String { "\(commits) commit\(commits == 1 ? "" : "s")" }
+    }
+
+    /// The evidence and how it was had.
+    public static func readNoting(
+        layout: ContentLayout, maintainers: Set<String>, kept: Bool, saving: Bool = true
+    ) -> (evidence: IdentityEvidence, how: Reading) {
+        guard let place = Place(layout.root) else { return (IdentityEvidence(), .none) }
+        let prefix = place.prefix
         var evidence = IdentityEvidence(maintainers: Set(maintainers.map { $0.lowercased() }))
         // A shallow clone's oldest commits stand for the history behind them, which a fetch may
         // later fill in behind the same commit names: no evidence is kept from one.
-        let head = kept && !isShallow(layout.root) ? git(["rev-parse", "--verify", "--quiet", "HEAD"], in: layout.root)?
-            .trimmingCharacters(in: .whitespacesAndNewlines) : nil
-        let saved = head == nil ? nil : EvidenceCache.load(layout, prefix: prefix)
-        if let head, let saved {
-            if saved.head == head {
+        let keeps = kept && !place.isShallow
+        if keeps, let saved = EvidenceCache.load(layout, prefix: prefix) {
+            if saved.head == place.head {
                 saved.copy(into: &evidence)
-                return evidence
+                return (evidence, .kept)
             }
-            if let since = newCommits(from: saved.head, to: head, in: layout.root) {
+            if let since = newCommits(from: saved.head, to: place.head, in: layout.root) {
                 saved.copy(into: &evidence)
-                fold(log: since, prefix: prefix, into: &evidence)
-                EvidenceCache(head: head, evidence: evidence).save(layout, prefix: prefix)
-                return evidence
+                let commits = fold(log: since, prefix: prefix, into: &evidence)
+                if saving { EvidenceCache(head: place.head, evidence: evidence).save(layout, prefix: prefix) }
+                return (evidence, .added(commits: commits))
             }
         }
         // Up to the HEAD read above, not whatever HEAD is by now: the cache says where it ends.
-        guard let log = git(logArguments(head), in: layout.root) else { return IdentityEvidence() }
-        fold(log: log, prefix: prefix, into: &evidence)
-        if let head { EvidenceCache(head: head, evidence: evidence).save(layout, prefix: prefix) }
-        return evidence
+        guard let log = git(logArguments(place.head), in: layout.root) else { return (IdentityEvidence(), .none) }
+        let commits = fold(log: log, prefix: prefix, into: &evidence)
+        if keeps && saving { EvidenceCache(head: place.head, evidence: evidence).save(layout, prefix: prefix) }
+        return (evidence, .whole(commits: commits))
     }
 
-    /// `git log` as the evidence reads it, of `range` (a commit: its whole history; nil: HEAD's).
+    /// The content directory's place in its repository, from one `git rev-parse`.
+    struct Place {
+        /// The folder's path from the repository's top, with a trailing `/` (empty at the top).
+        var prefix: String
+        var isShallow: Bool
+        /// HEAD's full commit name.
+        var head: String
+
+        /// Nil outside a repository, or in one without a commit.
+        init?(_ folder: String) {
+            guard let text = git(["rev-parse", "--show-prefix", "--is-shallow-repository", "--verify", "--quiet", "HEAD"], in: folder)
+            else { return nil }
+            // One value a line; the prefix is a path, which may itself hold a line break.
+            var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            if lines.last == "" { lines.removeLast() }
+            guard lines.count >= 3, let head = lines.popLast(), EvidenceCache.isCommitName(String(head)), let shallow = lines.popLast()
+            else { return nil }
+            self.prefix = lines.joined(separator: "\n")
+            self.isShallow = shallow != "false"
+            self.head = String(head)
+        }
+    }
+
+    /// `git log` as the evidence reads it, of `range` (a commit: its whole history).
     /// `--root` and `--no-relative` whatever the user's configuration (`log.showRoot=false` hid
     /// the first commit's files, `diff.relative` wrote paths the prefix no longer matched).
-    static func logArguments(_ range: String? = nil) -> [String] {
-        ["log", "--reverse", "--root", "--no-relative", "--no-renames", "--diff-filter=AM", "--format=%x1e%ae%x1f%ct",
-            "--name-only"] + (range.map { [$0] } ?? []) + ["--", "."]
+    /// `--full-history` keeps the commits of a side branch whose changes a merge leaves out or
+    /// main has too, which git's default simplification drops from a whole log but not from
+    /// `OLD..HEAD`; `--no-merges`: a merge's own diff is never evidence, whatever `log.diffMerges`.
+    static func logArguments(_ range: String) -> [String] {
+        ["log", "--reverse", "--full-history", "--no-merges", "--root", "--no-relative", "--no-renames", "--diff-filter=AM",
+            "--format=%x1e%ae%x1f%ct", "--name-only", range, "--", "."]
     }
 
-    static func isShallow(_ folder: String) -> Bool {
-        git(["rev-parse", "--is-shallow-repository"], in: folder)?.trimmingCharacters(in: .whitespacesAndNewlines) != "false"
-    }
-
-    /// The log of the commits after `old` up to `head`, when `old` is an ancestor of `head` and
-    /// none of them is a merge; nil otherwise.
+    /// The log of the commits `head` reaches and `old` doesn't, when `old` is an ancestor of
+    /// `head`; nil otherwise.
     static func newCommits(from old: String, to head: String, in folder: String) -> String? {
-        guard GitProcess.run(["--no-replace-objects", "merge-base", "--is-ancestor", old, head], in: folder)?.succeeded == true,
-            let merges = git(["rev-list", "--min-parents=2", "--count", "\(old)..\(head)"], in: folder),
-            merges.trimmingCharacters(in: .whitespacesAndNewlines) == "0"
+        guard GitProcess.run(["--no-replace-objects", "merge-base", "--is-ancestor", old, head], in: folder)?.succeeded == true
         else { return nil }
         return git(logArguments("\(old)..\(head)"), in: folder)
     }
@@ -81,35 +129,39 @@ public enum GitEvidence {
         return evidence
     }
 
-    /// Adds the commits of `log`, in its order, to `evidence`.
-    static func fold(log: String, prefix: String, into evidence: inout IdentityEvidence) {
+    /// Adds the commits of `log` to `evidence`, each in its place in commit order; returns how
+    /// many commits the log lists.
+    @discardableResult
+    static func fold(log: String, prefix: String, into evidence: inout IdentityEvidence) -> Int {
+        var commits = 0
         for record in log.split(separator: "\u{1e}") {
             var lines = record.split(separator: "\n")
             guard let header = lines.first else { continue }
             lines.removeFirst()
             let fields = header.split(separator: "\u{1f}")
             guard fields.count == 2, let seconds = Int64(fields[1]) else { continue }
+            commits += 1
             let commit = IdentityEvidence.Commit(identity: fields[0].lowercased(), time: Timestamp(secondsSinceEpoch: seconds))
             for line in lines {
                 guard line.hasPrefix(prefix) else { continue }
                 let parts = line.dropFirst(prefix.count).split(separator: "/")
                 if parts.count == 1, parts[0] == "prolific.yml" {
                     // Whoever commits prolific.yml runs the game: a maintainer from then on.
-                    if evidence.configCommitters[commit.identity] == nil {
-                        evidence.configCommitters[commit.identity] = commit.time
-                    }
+                    evidence.recordConfigCommit(commit)
                 } else if parts.count == 2, parts[0] == "users", parts[1].hasSuffix(".md"),
                     let handle = Handle(parts[1].dropLast(3))
                 {
-                    evidence.profileCommits[handle, default: []].append(commit)
+                    IdentityEvidence.insert(commit, into: &evidence.profileCommits[handle, default: []])
                 } else if parts.count == 6, parts[0] == "projects", parts[2] == "rounds", parts[4] == "votes",
                     parts[5].hasSuffix(".yml"), let slug = Slug(parts[1]), let number = RoundNumber(folderName: parts[3]),
                     let voter = Handle(parts[5].dropLast(4))
                 {
-                    evidence.ballotCommits[IdentityEvidence.key(slug, number), default: [:]][voter, default: []].append(commit)
+                    let round = IdentityEvidence.key(slug, number)
+                    IdentityEvidence.insert(commit, into: &evidence.ballotCommits[round, default: [:]][voter, default: []])
                 }
             }
         }
+        return commits
     }
 
     /// Runs git in `folder`; nil when git is missing or fails (not a repository). Replace refs

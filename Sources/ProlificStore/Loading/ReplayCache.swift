@@ -8,14 +8,15 @@ import ProlificCore
 /// The replay can't be split (each round's weights depend on the rounds before it), but it reads
 /// nothing of an open round: only closed rounds, when projects started and who started them,
 /// when players joined, `prolific.yml` and git's evidence. So it is keyed by the running binary,
-/// the content path, git's evidence (who committed each profile and ballot, and when), each
-/// project's start and owner and each player's join time as read, and the inventory of every
-/// other file but those of open rounds (`FileInventory.digests`, taken before
+/// the content path, git's evidence as far as a tally reads it (who maintains the game, each
+/// profile's first commit; each replayed round's ballots' commits are compared beside the
+/// files), each project's start and owner and each player's join time as read, and the inventory
+/// of every other file but those of open rounds (`FileInventory.digests`, taken before
 /// reading; projects' own files and folders and the players' profiles are left to what the key
 /// holds of them).
-/// Ballots and snippets land in open rounds, follows and names in profiles, and keep the key; a
-/// player's join time, a closed round or a commit of a profile or ballot changes it, and the
-/// game is replayed.
+/// Ballots and snippets land in open rounds, follows and names in profiles, and keep the key,
+/// committed or not; a player's join time, a closed round, a new profile's first commit or a
+/// commit of a closed round's ballot changes it, and the game is replayed.
 ///
 /// Closing a round adds a round to the replay and changes nothing else it reads: the files
 /// the cache doesn't cover are those of the rounds closed since, and with them left out, the
@@ -31,7 +32,7 @@ import ProlificCore
 /// each round is decoded when a page asks for it (`ReplayedRounds`): a rebuild keeps most round
 /// pages by the bytes alone.
 public struct ReplayCache: Sendable {
-    static let magic: Int64 = 0x5052_4F4C_5250_4C05  // "PROLRPL" v5
+    static let magic: Int64 = 0x5052_4F4C_5250_4C06  // "PROLRPL" v6
     static let file = ".prolific/replay.cache"
 
     let layout: ContentLayout
@@ -41,6 +42,9 @@ public struct ReplayCache: Sendable {
     let inventory: FileInventory
     /// Each open round's folder, `projects/<slug>/rounds/<NNNN>`.
     let open: Set<ArraySlice<UInt8>>
+    /// Git's commits of each round's ballots: a replayed round's are compared with the saved
+    /// ones' (`ballotsDigest`), an open round's are not in the key.
+    let ballotCommits: [String: [Handle: [IdentityEvidence.Commit]]]
 
     /// The cache for `content`, read from the files `inventory` (of the whole content directory,
     /// taken before anything was read) saw, with what git says (`evidence`, empty outside a
@@ -64,7 +68,7 @@ public struct ReplayCache: Sendable {
             starts.update(data: Array("\(project.slug) \(project.created) \(project.owner)\n".utf8))
             for round in project.rounds where round.isOpen { open.insert(Self.folder(project.slug, round.number)) }
         }
-        (self.layout, self.inventory, self.open) = (layout, inventory, open)
+        (self.layout, self.inventory, self.open, self.ballotCommits) = (layout, inventory, open, evidence.ballotCommits)
         key = [
             "binary \(binary)", "content \(layout.root)", "git \(Self.digest(of: evidence))",
             "projects \(RoundSeal.hex(starts.finalize()))",
@@ -72,9 +76,10 @@ public struct ReplayCache: Sendable {
         ].joined(separator: "\n")
     }
 
-    /// What identifies git's evidence (every commit of every profile and ballot, who maintains
-    /// the game and since when), in a fixed order: a commit that changes none of it, such as
-    /// `close --commit`'s, keeps the replay.
+    /// What identifies git's evidence besides the ballots' commits (`ballotsDigest`), as far as
+    /// a tally reads it: who maintains the game and since when, and each profile's first commit
+    /// (`IdentityEvidence.firstCommit`), in a fixed order. A commit that changes none of it, such
+    /// as `close --commit`'s, a ballot's in an open round or a profile's edit, keeps the replay.
     static func digest(of evidence: IdentityEvidence) -> String {
         var w = BinaryWriter()
         func commits(_ list: [IdentityEvidence.Commit]) {
@@ -94,18 +99,35 @@ public struct ReplayCache: Sendable {
         w.varint(UInt64(evidence.profileCommits.count))
         for (handle, list) in evidence.profileCommits.sorted(by: { $0.key < $1.key }) {
             w.text(handle.rawValue)
-            commits(list)
+            commits(Array(list.prefix(1)))
         }
-        w.varint(UInt64(evidence.ballotCommits.count))
-        for (round, voters) in evidence.ballotCommits.sorted(by: { $0.key < $1.key }) {
+        return RoundSeal.sha256(w.bytes)
+    }
+
+    /// What identifies the commits of `rounds`' ballots (`IdentityEvidence.key`s, in the
+    /// replay's order): a round's tally reads those of its own ballots only, so a ballot committed
+    /// to an open round keeps the replay, and a round `close` adds brings its own.
+    func ballotsDigest(_ rounds: some Sequence<String>) -> String {
+        var w = BinaryWriter(capacity: 1 << 16)
+        for round in rounds {
             w.text(round)
+            let voters = ballotCommits[round] ?? [:]
             w.varint(UInt64(voters.count))
             for (voter, list) in voters.sorted(by: { $0.key < $1.key }) {
                 w.text(voter.rawValue)
-                commits(list)
+                w.varint(UInt64(list.count))
+                for commit in list {
+                    w.text(commit.identity)
+                    w.signed(commit.time.secondsSinceEpoch)
+                }
             }
         }
         return RoundSeal.sha256(w.bytes)
+    }
+
+    /// The digest a cache of `rounds` is saved with: the files' (nil when racy) and the ballots'.
+    private func savedDigest(files: String?, rounds: some Sequence<String>) -> String? {
+        files.map { "\($0) \(ballotsDigest(rounds))" }
     }
 
     /// A round's folder, as the inventory names it.
@@ -174,7 +196,7 @@ public struct ReplayCache: Sendable {
         /// The rounds it lacks, by `IdentityEvidence.key`.
         public let added: Set<String>
         /// `filesDigests().second` of the content now, nil when racy.
-        let digest: String?
+        let files: String?
         let rounds: [(slug: Slug, number: RoundNumber, isExplained: Bool)]
         let bytes: [UInt8]
         let ranges: [Range<Int>]
@@ -208,13 +230,14 @@ public struct ReplayCache: Sendable {
                 folders.insert(Self.folder(project.slug, round.number))
             }
         }
+        let savedRounds = rounds.lazy.map { IdentityEvidence.key($0.slug, $0.number) }
         guard !added.isEmpty else {
-            guard filesDigests().second == digest else { return nil }
+            guard savedDigest(files: filesDigests().second, rounds: savedRounds) == digest else { return nil }
             return .kept(ReplayedRounds(rounds: rounds, bytes: bytes, ranges: ranges, decode: Self.decode))
         }
         let (before, now) = filesDigests(leavingOut: folders)
-        guard before == digest else { return nil }
-        return .adding(Base(added: added, digest: now, rounds: rounds, bytes: bytes, ranges: ranges))
+        guard savedDigest(files: before, rounds: savedRounds) == digest else { return nil }
+        return .adding(Base(added: added, files: now, rounds: rounds, bytes: bytes, ranges: ranges))
     }
 
     private static let decode: ReplayedRounds.Decoder = { bytes, range in
@@ -239,7 +262,7 @@ public struct ReplayCache: Sendable {
     @discardableResult
     public func save(_ replayed: [TallyTimeline.Replayed]) -> ReplayedRounds {
         var w = BinaryWriter(capacity: 4096 + 160 * replayed.count)
-        let digest = filesDigests().second
+        let digest = savedDigest(files: filesDigests().second, rounds: replayed.lazy.map { IdentityEvidence.key($0.slug, $0.round.number) })
         header(digest, into: &w)
         let ranges = ReplayCodec.encode(replayed, into: &w)
         finish(&w, saving: digest != nil)
@@ -258,14 +281,15 @@ public struct ReplayCache: Sendable {
         }
         entries += bodies.appending(replayed)
         var w = BinaryWriter(capacity: 4096 + 32 * entries.count + bodies.bytes.count)
-        header(base.digest, into: &w)
+        let digest = savedDigest(files: base.files, rounds: entries.lazy.map { IdentityEvidence.key($0.slug, $0.number) })
+        header(digest, into: &w)
         let ranges = ReplayCodec.write(entries, bodies: bodies.bytes[...], into: &w)
-        finish(&w, saving: base.digest != nil)
+        finish(&w, saving: digest != nil)
         return ReplayedRounds(
             rounds: entries.map { ($0.slug, $0.number, $0.isExplained) }, bytes: w.bytes, ranges: ranges, decode: Self.decode)
     }
 
-    /// The magic number, the key and the digest of the files (nil when racy: not saved).
+    /// The magic number, the key and the digest of the files and ballots (nil when racy: not saved).
     private func header(_ digest: String?, into w: inout BinaryWriter) {
         w.integer(Self.magic)
         w.text(key)
