@@ -32,6 +32,18 @@ import Testing
         #expect(results[0] || Parallel.workers == 1)
     }
 
+    /// A few long items (git's history read in parts) run at once with `batch: 1`; a worker
+    /// taking 8 at a time would run both of two items itself, one after the other.
+    @Test func longItemsTakenOneAtATimeRunAtOnce() {
+        let secondRan = DispatchSemaphore(value: 0)
+        let results = Parallel.map([0, 1], batch: 1) { (n: Int) -> Bool in
+            if n == 0 { return secondRan.wait(timeout: .now() + 2) == .success }
+            secondRan.signal()
+            return true
+        }
+        #expect(results[0] || Parallel.workers == 1)
+    }
+
     @Test func aHandoffGivesItsValueOnce() {
         let handoff = Parallel.Handoff<[Int]>()
         // Taken on another thread, which waits for it; checked here, where the test runs.

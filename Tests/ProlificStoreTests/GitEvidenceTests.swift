@@ -348,6 +348,47 @@ import Testing
     }
 }
 
+/// A commit whose clock ran ahead of its children's: `git log OLD..HEAD` stops its walk before
+/// marking it as one OLD reaches, and lists it again (found by a review's fuzzing). The
+/// evidence's lists are sets, so the kept read is still the whole read.
+@Suite(.enabled(if: Git.isInstalled)) struct GitEvidenceSkewTests {
+    @Test func aCommitListedTwiceCountsOnce() throws {
+        let temporary = try TemporaryDirectory()
+        let top = URL(fileURLWithPath: temporary.path)
+        let git = Git(folder: top.path)
+        try git.run(["init", "--quiet"])
+        let layout = ContentLayout(root: top.appendingPathComponent("Content").path)
+        func write(_ path: String) throws {
+            let url = top.appendingPathComponent("Content/" + path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data("\(path)\n".utf8).write(to: url)
+        }
+        try write("users/xan.md")
+        try git.commit(["Content"], as: "xan@example.org", at: "2000-01-01T00:00:00Z")
+        for day in 1...8 {
+            try write("projects/moon/rounds/0001/votes/v\(day).yml")
+            try git.commit(["Content"], as: "v\(day)@example.org", at: "1999-12-1\(day)T00:00:00Z")
+        }
+        let old = try #require(git.output(["rev-parse", "HEAD"]))
+        _ = GitEvidence.read(layout: layout, maintainers: [], kept: true)
+        try git.run(["checkout", "--quiet", "-b", "side", "HEAD~8"])
+        try write("users/zed.md")
+        try git.commit(["Content"], as: "zed@example.org", at: "2020-01-01T00:00:00Z")
+        try git.run(["checkout", "--quiet", "main"])
+        try git.run(
+            ["-c", "user.email=boss@example.org", "-c", "user.name=boss", "merge", "--quiet", "--no-ff", "-m", "merge", "side"],
+            environment: ["GIT_AUTHOR_DATE": "1609459200 +0000", "GIT_COMMITTER_DATE": "1609459200 +0000"])
+        let since = try #require(GitEvidence.newCommits(from: old, to: "HEAD", in: top.path))
+        #expect(since.contains("xan@example.org"), "git no longer lists the commit again: this case tests nothing")
+
+        let (kept, how) = GitEvidence.readNoting(layout: layout, maintainers: [], kept: true)
+        #expect(how == .added(commits: 2))
+        let whole = GitEvidence.read(layout: layout, maintainers: [])
+        #expect(kept.profileCommits == whole.profileCommits && kept.ballotCommits == whole.ballotCommits)
+        #expect(kept.profileCommits[Make.handle("xan")] == [IdentityEvidence.Commit(identity: "xan@example.org", time: Make.time("2000-01-01T00:00:00Z"))])
+    }
+}
+
 /// Runs git for the tests, with fixed identities and times and no user or system configuration.
 struct Git {
     var folder: String
@@ -523,6 +564,21 @@ extension TemporaryDirectory {
         try write("projects/moon/rounds/0001/votes/bob.yml", "b\n")
         try git.commit(["Content/projects"], as: "bob@example.org", at: "2026-10-06T00:00:00Z")
         try expectKeptRead(addsTo: true, "after the rewrite")
+
+        // A long history is read in parts on every core: the parts hold every commit once.
+        let head = try #require(git.output(["rev-parse", "HEAD"]))
+        func evidence(of logs: [String]) -> IdentityEvidence {
+            var evidence = IdentityEvidence()
+            for log in logs { GitEvidence.fold(log: log, prefix: "Content/", into: &evidence) }
+            return evidence
+        }
+        let one = try #require(GitEvidence.wholeLogs(head: head, in: top.path, splittingFrom: .max))
+        let parts = try #require(GitEvidence.wholeLogs(head: head, in: top.path, splittingFrom: 1))
+        #expect(one.count == 1 && parts.count == (Parallel.workers == 1 ? 1 : min(Parallel.workers * 4, 16)))
+        #expect(parts.map { $0.split(separator: "\u{1e}").count }.reduce(0, +) == one[0].split(separator: "\u{1e}").count)
+        let split = evidence(of: parts), wholeRead = evidence(of: one)
+        #expect(split.profileCommits == wholeRead.profileCommits && split.ballotCommits == wholeRead.ballotCommits)
+        #expect(split.configCommitters == wholeRead.configCommitters)
 
         // The user's configuration doesn't change what is read: the first commit's files are
         // there, and paths are the repository's.

@@ -15,9 +15,9 @@ public enum Parallel {
     /// One worker per online core, at most 16.
     public static var workers: Int { max(1, min(16, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))) }
 
-    /// `items.map(transform)`, in order, on every core. The first failure is thrown after all
-    /// workers stop.
-    public static func map<T, R, E: Error>(_ items: [T], _ transform: (T) throws(E) -> R) throws(E) -> [R] {
+    /// `items.map(transform)`, in order, on every core, each worker taking `batch` items at a
+    /// time (a few long items need 1). The first failure is thrown after all workers stop.
+    public static func map<T, R, E: Error>(_ items: [T], batch: Int = 8, _ transform: (T) throws(E) -> R) throws(E) -> [R] {
         if items.count < 2 || workers == 1 {
             var out: [R] = []
             out.reserveCapacity(items.count)
@@ -31,7 +31,7 @@ public enum Parallel {
             let input = Unchecked(items)
             DispatchQueue.concurrentPerform(iterations: workers) { _ in
                 // Small batches from a shared counter: pages differ a lot in cost.
-                while results.failure == nil, let range = next.take(8, of: input.value.count) {
+                while results.failure == nil, let range = next.take(max(1, batch), of: input.value.count) {
                     for index in range {
                         do throws(E) {
                             results.set(index, try work.value(input.value[index]))

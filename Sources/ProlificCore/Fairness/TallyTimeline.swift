@@ -246,11 +246,15 @@ public struct IdentityEvidence: Sendable {
 
     public static func key(_ slug: Slug, _ number: RoundNumber) -> String { "\(slug)/\(number.folderName)" }
 
-    /// Puts `commit` into `commits`, kept in commit order; nearly always at the end, as git's
-    /// log comes oldest first.
+    /// Puts `commit` into `commits`, kept in commit order and without repeats; nearly always at
+    /// the end, as git's log comes oldest first. A list is a set: git may list a commit twice
+    /// (`OLD..HEAD` can name a commit OLD reaches when a commit's clock ran ahead of its
+    /// children's, and the walk stops before marking it), and the tally can't tell two equal
+    /// commits apart anyway.
     public static func insert(_ commit: Commit, into commits: inout [Commit]) {
         var index = commits.endIndex
         while index > commits.startIndex, commit < commits[index - 1] { index -= 1 }
+        if index > commits.startIndex, commits[index - 1] == commit { return }
         commits.insert(commit, at: index)
     }
 

@@ -6,7 +6,7 @@ import ProlificCore
 /// directory's place in the repository, and checked by a checksum. Like the other caches, it
 /// is only speed: anything unreadable, torn or of another key reads the whole history.
 struct EvidenceCache {
-    static let magic: Int64 = 0x5052_4F4C_4556_4901  // "PROLEVI" v1
+    static let magic: Int64 = 0x5052_4F4C_4556_4902  // "PROLEVI" v2: lists in commit order, without repeats
     static let file = ".prolific/evidence.cache"
 
     var head: String

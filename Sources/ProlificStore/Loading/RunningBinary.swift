@@ -18,11 +18,17 @@ enum RunningBinary {
         FileInventory.stamp("/proc/self/exe", following: true).map { "\($0.inode) \($0.size) \($0.modified)" }
     }
 
-    /// The main program's GNU build ID in hexadecimal, read from its notes in memory: the
-    /// kernel says where its program headers are (`/proc/self/auxv`).
+    /// The main program's GNU build ID in hexadecimal, read from its notes in memory, where the
+    /// auxiliary vector says its program headers are (`getauxval`, which also holds when the
+    /// program is started by naming the dynamic loader: `/proc/self/exe` is then the loader).
     static let buildID: String? = {
         #if os(Linux) && (arch(x86_64) || arch(arm64))
-            guard let (address, count) = programHeaders(), count > 0,
+            // glibc's getauxval, which Swift's Glibc module doesn't declare.
+            typealias AuxiliaryValue = @convention(c) (UInt) -> UInt
+            guard let symbol = dlsym(nil, "getauxval") else { return nil }
+            let auxiliaryValue = unsafeBitCast(symbol, to: AuxiliaryValue.self)
+            let address = auxiliaryValue(UInt(AT_PHDR))
+            guard let count = Int(exactly: auxiliaryValue(UInt(AT_PHNUM))), count > 0,
                 let first = UnsafePointer<Elf64_Phdr>(bitPattern: address)
             else { return nil }
             let headers = UnsafeBufferPointer(start: first, count: count)
@@ -30,47 +36,19 @@ enum RunningBinary {
             // where they say they are.
             guard let own = headers.first(where: { $0.p_type == UInt32(PT_PHDR) }) else { return nil }
             let offset = address &- UInt(own.p_vaddr)
+            // Only notes inside a loaded segment are in memory.
+            let loaded = headers.filter { $0.p_type == UInt32(PT_LOAD) }.map { (start: $0.p_vaddr, end: $0.p_vaddr &+ $0.p_memsz) }
             for segment in headers where segment.p_type == UInt32(PT_NOTE) {
-                guard let start = UnsafeRawPointer(bitPattern: offset &+ UInt(segment.p_vaddr)) else { continue }
-                if let id = buildID(inNotes: UnsafeRawBufferPointer(start: start, count: Int(segment.p_memsz))) {
-                    return RoundSeal.hex(id)
-                }
+                let end = segment.p_vaddr &+ segment.p_memsz
+                guard end >= segment.p_vaddr, loaded.contains(where: { $0.start <= segment.p_vaddr && end <= $0.end }),
+                    let size = Int(exactly: segment.p_memsz),
+                    let start = UnsafeRawPointer(bitPattern: offset &+ UInt(segment.p_vaddr))
+                else { continue }
+                if let id = buildID(inNotes: UnsafeRawBufferPointer(start: start, count: size)) { return RoundSeal.hex(id) }
             }
         #endif
         return nil
     }()
-
-    #if os(Linux)
-        /// `AT_PHDR` and `AT_PHNUM` of the process's auxiliary vector (pairs of words).
-        private static func programHeaders() -> (UInt, Int)? {
-            let fd = open("/proc/self/auxv", O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { return nil }
-            defer { close(fd) }
-            var bytes: [UInt8] = []
-            var chunk = [UInt8](repeating: 0, count: 4096)
-            while true {
-                let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { break }
-                bytes += chunk[..<n]
-            }
-            var address: UInt? = nil
-            var count: Int? = nil
-            let word = MemoryLayout<UInt>.size
-            bytes.withUnsafeBytes { raw in
-                var offset = 0
-                while offset + 2 * word <= raw.count {
-                    let type = raw.loadUnaligned(fromByteOffset: offset, as: UInt.self)
-                    let value = raw.loadUnaligned(fromByteOffset: offset + word, as: UInt.self)
-                    if type == UInt(AT_PHDR) { address = value }
-                    if type == UInt(AT_PHNUM) { count = Int(exactly: value) }
-                    offset += 2 * word
-                }
-            }
-            guard let address, let count else { return nil }
-            return (address, count)
-        }
-    #endif
 
     /// The descriptor of the `NT_GNU_BUILD_ID` note among `notes` (each a 4-byte name size,
     /// descriptor size and type, then the name and the descriptor, each padded to 4 bytes).
