@@ -522,6 +522,16 @@ extension TemporaryDirectory {
                 environment: ["GIT_AUTHOR_DATE": "\(seconds) +0000", "GIT_COMMITTER_DATE": "\(seconds) +0000"])
         }
         try merge("side", at: 1_790_000_000)
+        // `close` reads only what one round's tally reads: that part of a whole read, and the
+        // cache is left as it was (the planted ballot is still there for the kept read below).
+        let wanted = GitEvidence.Wanted(
+            round: try #require(RoundNumber(folderName: "0001")), of: Make.slug("moon"), voters: [Make.handle("ann"), Make.handle("cat")])
+        let (part, how) = GitEvidence.readNoting(layout: layout, maintainers: ["boss@example.org"], kept: true, wanted: wanted)
+        #expect(how == .added(commits: 2))
+        let all = whole()
+        #expect(part.profileCommits == all.profileCommits.filter { ["ann", "cat"].contains($0.key.rawValue) })
+        #expect(part.ballotCommits == all.ballotCommits.filter { $0.key == "moon/0001" } && part.ballotCommits["moon/0001"]?.count == 2)
+        #expect(part.configCommitters == all.configCommitters && part.maintainers == all.maintainers)
         try expectKeptRead(addsTo: true, "a merge")
         #expect(
             kept().ballotCommits["moon/0001"]?[Make.handle("ann")]?.map(\.time)

@@ -83,7 +83,9 @@ extension Game {
         for ballot in closing.ballots where joined[ballot.voter] == nil {
             joined[ballot.voter] = try reader.loadUser(ballot.voter).joined
         }
-        let evidence = reader.evidence(try reader.loadConfig(), kept: true)
+        // Only what this round's tally reads: its voters' profiles and its own ballots.
+        let evidence = reader.evidence(
+            try reader.loadConfig(), for: GitEvidence.Wanted(round: closing.number, of: project.slug, voters: closing.ballots.map(\.voter)))
         let updated = HistoryCache(entries: needed, scanned: scanned, history: history)
         if covered < needed.count || cache == nil { updated.save(layout) }
         if scanned != previous { updated.saveScan(layout) }

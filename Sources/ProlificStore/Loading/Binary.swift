@@ -164,10 +164,56 @@ struct BinaryReader {
         return bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[offset..<(offset + n)]), as: UTF8.self) }
     }
 
+    /// Steps over what `text()` would read, without making a string; false past the end.
+    mutating func skipText() -> Bool {
+        guard let n = shortCount() else { return false }
+        offset += n
+        return true
+    }
+
     /// A byte: 0 or 1 as a Bool, anything else nil.
     mutating func flag() -> Bool? {
         guard offset < end, bytes[offset] <= 1 else { return nil }
         defer { offset += 1 }
         return bytes[offset] == 1
+    }
+}
+
+/// The framing of every cache file: its body, then a 64-bit checksum of the body. A reader
+/// checks the checksum before decoding anything, so a file torn by a crash, cut short or
+/// zero-filled is a miss, never a wrong value.
+enum CacheSeal {
+    /// Appends the checksum of everything `w` holds.
+    static func seal(_ w: inout BinaryWriter) {
+        w.unsigned(w.bytes.withUnsafeBytes { checksum($0) })
+    }
+
+    /// Where the body of `bytes` is, when they are a body of at least 8 bytes followed by its
+    /// checksum; nil otherwise.
+    static func body(of bytes: [UInt8]) -> Range<Int>? {
+        guard bytes.count >= 16 else { return nil }
+        let body = bytes.count - 8
+        let intact = bytes.withUnsafeBytes { all in
+            checksum(UnsafeRawBufferPointer(rebasing: all[..<body]))
+                == UInt64(littleEndian: all.loadUnaligned(fromByteOffset: body, as: UInt64.self))
+        }
+        return intact ? 0..<body : nil
+    }
+
+    /// A 64-bit checksum, eight bytes at a time: it catches a file cut short or zero-filled by a
+    /// crash (not tampering; the cache is as trusted as the content directory it sits in).
+    static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            hash = (hash ^ UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))) &* 0xFF51_AFD7_ED55_8CCD
+            hash ^= hash >> 32
+            offset += 8
+        }
+        while offset < bytes.count {
+            hash = (hash ^ UInt64(bytes[offset])) &* 0xC4CE_B9FE_1A85_EC53
+            offset += 1
+        }
+        return hash ^ (hash >> 29)
     }
 }

@@ -195,6 +195,12 @@ public struct ContentReader: Sendable {
         GitEvidence.read(layout: layout, maintainers: Set(config.maintainers), kept: kept, saving: saving)
     }
 
+    /// The kept evidence of what the tally of one round reads (`close`): only that part of the
+    /// cache is decoded, and saved only when the whole history had to be read.
+    public func evidence(_ config: Config, for wanted: GitEvidence.Wanted) -> IdentityEvidence {
+        GitEvidence.readNoting(layout: layout, maintainers: Set(config.maintainers), kept: true, wanted: wanted).evidence
+    }
+
     /// The kept evidence and how it was had (`build --timings` says).
     public func evidenceNoting(_ config: Config) -> (evidence: IdentityEvidence, how: GitEvidence.Reading) {
         GitEvidence.readNoting(layout: layout, maintainers: Set(config.maintainers), kept: true)

@@ -32,18 +32,14 @@ struct EvidenceCache {
         BuildStamp.runningBinary.map { ["binary \($0)", "prefix \(prefix)"] }
     }
 
-    static func load(_ layout: ContentLayout, prefix: String) -> EvidenceCache? {
+    /// The saved evidence, all of it or only the `wanted` profiles and rounds (and every
+    /// committer of prolific.yml).
+    static func load(_ layout: ContentLayout, prefix: String, wanted: GitEvidence.Wanted? = nil) -> EvidenceCache? {
         guard HistoryCache.isUsable(layout), let key = key(prefix: prefix),
-            let bytes = try? FileSystem.readBytes("\(layout.root)/\(file)", limit: 1 << 31), bytes.count >= 16
+            let bytes = try? FileSystem.readBytes("\(layout.root)/\(file)", limit: 1 << 31), let body = CacheSeal.body(of: bytes)
         else { return nil }
-        // The checksum first: a torn file is not decoded at all.
-        let body = bytes.count - 8
-        let intact = bytes.withUnsafeBytes { all in
-            ProjectCache.checksum(UnsafeRawBufferPointer(rebasing: all[..<body]))
-                == UInt64(littleEndian: all.loadUnaligned(fromByteOffset: body, as: UInt64.self))
-        }
-        var r = BinaryReader(bytes, range: 0..<body)
-        guard intact, r.integer() == magic, let first = r.text(), let second = r.text(), [first, second] == key,
+        var r = BinaryReader(bytes, range: body)
+        guard r.integer() == magic, let first = r.text(), let second = r.text(), [first, second] == key,
             let head = r.text(), isCommitName(head), let configCount = r.shortCount(minimumSize: 2)
         else { return nil }
         var cache = EvidenceCache(head: head, evidence: IdentityEvidence())
@@ -53,18 +49,28 @@ struct EvidenceCache {
         }
         guard let profileCount = r.shortCount(minimumSize: 2) else { return nil }
         for _ in 0..<profileCount {
-            guard let name = r.text(), let handle = Handle(name), let commits = commits(&r) else { return nil }
+            guard let name = r.text() else { return nil }
+            if let wanted, !wanted.profiles.contains(name) {
+                guard skipCommits(&r) else { return nil }
+                continue
+            }
+            guard let handle = Handle(name), let commits = commits(&r) else { return nil }
             cache.profileCommits[handle] = commits
         }
         guard let roundCount = r.shortCount(minimumSize: 2) else { return nil }
         for _ in 0..<roundCount {
             guard let round = r.text(), let voterCount = r.shortCount(minimumSize: 2) else { return nil }
+            let skips = wanted.map { !$0.rounds.contains(round) } ?? false
             var voters: [Handle: [IdentityEvidence.Commit]] = [:]
             for _ in 0..<voterCount {
+                if skips {
+                    guard r.skipText(), skipCommits(&r) else { return nil }
+                    continue
+                }
                 guard let name = r.text(), let voter = Handle(name), let commits = commits(&r) else { return nil }
                 voters[voter] = commits
             }
-            cache.ballotCommits[round] = voters
+            if !skips { cache.ballotCommits[round] = voters }
         }
         guard r.isAtEnd else { return nil }
         return cache
@@ -74,6 +80,14 @@ struct EvidenceCache {
     /// an argument is never an option.
     static func isCommitName(_ text: String) -> Bool {
         (text.utf8.count == 40 || text.utf8.count == 64) && text.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }
+    }
+
+    private static func skipCommits(_ r: inout BinaryReader) -> Bool {
+        guard let count = r.shortCount(minimumSize: 2) else { return false }
+        for _ in 0..<count {
+            guard r.skipText(), r.signed() != nil else { return false }
+        }
+        return true
     }
 
     private static func commits(_ r: inout BinaryReader) -> [IdentityEvidence.Commit]? {
@@ -122,7 +136,7 @@ struct EvidenceCache {
                 write(voters[voter] ?? [])
             }
         }
-        w.unsigned(w.bytes.withUnsafeBytes { ProjectCache.checksum($0) })
+        CacheSeal.seal(&w)
         try? FileSystem.makeDirectories("\(layout.root)/.prolific")
         try? AtomicFile.write(bytes: w.bytes, to: "\(layout.root)/\(Self.file)", durable: false)
     }

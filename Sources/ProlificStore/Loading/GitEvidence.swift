@@ -26,6 +26,21 @@ public enum GitEvidence {
         readNoting(layout: layout, maintainers: maintainers, kept: kept, saving: saving).evidence
     }
 
+    /// The parts of the evidence a reader wants (`close` tallies one round): the other
+    /// profiles and rounds are stepped over, not decoded.
+    public struct Wanted: Sendable {
+        /// The handles' names.
+        var profiles: Set<String>
+        /// `IdentityEvidence.key`s.
+        var rounds: Set<String>
+
+        /// What the tally of `round` of `slug` reads: its voters' profiles and its own ballots.
+        public init(round number: RoundNumber, of slug: Slug, voters: some Sequence<Handle>) {
+            profiles = Set(voters.map(\.rawValue))
+            rounds = [IdentityEvidence.key(slug, number)]
+        }
+    }
+
     /// How a read went, for `build --timings`.
     public enum Reading: Equatable, Sendable {
         /// Not in a repository, or in one without a commit.
@@ -49,9 +64,11 @@ public enum GitEvidence {
         private static func count(_ commits: Int) -> String { "\(commits) commit\(commits == 1 ? "" : "s")" }
     }
 
-    /// The evidence and how it was had.
+    /// The evidence and how it was had. With `wanted`, a kept read decodes only those profiles
+    /// and rounds (and the committers of prolific.yml), holds nothing else, and saves nothing:
+    /// enough for the tally of one round, as `close` needs.
     public static func readNoting(
-        layout: ContentLayout, maintainers: Set<String>, kept: Bool, saving: Bool = true
+        layout: ContentLayout, maintainers: Set<String>, kept: Bool, saving: Bool = true, wanted: Wanted? = nil
     ) -> (evidence: IdentityEvidence, how: Reading) {
         guard let place = Place(layout.root) else { return (IdentityEvidence(), .none) }
         let prefix = place.prefix
@@ -59,7 +76,7 @@ public enum GitEvidence {
         // A shallow clone's oldest commits stand for the history behind them, which a fetch may
         // later fill in behind the same commit names: no evidence is kept from one.
         let keeps = kept && !place.isShallow
-        if keeps, let saved = EvidenceCache.load(layout, prefix: prefix) {
+        if keeps, let saved = EvidenceCache.load(layout, prefix: prefix, wanted: wanted) {
             if saved.head == place.head {
                 saved.copy(into: &evidence)
                 return (evidence, .kept)
@@ -67,7 +84,14 @@ public enum GitEvidence {
             if let since = newCommits(from: saved.head, to: place.head, in: layout.root) {
                 saved.copy(into: &evidence)
                 let commits = fold(log: since, prefix: prefix, into: &evidence)
-                if saving { EvidenceCache(head: place.head, evidence: evidence).save(layout, prefix: prefix) }
+                if let wanted {
+                    // The new commits of other profiles and rounds would stand without their
+                    // older ones: they are dropped, and the partial evidence is not saved.
+                    evidence.profileCommits = evidence.profileCommits.filter { wanted.profiles.contains($0.key.rawValue) }
+                    evidence.ballotCommits = evidence.ballotCommits.filter { wanted.rounds.contains($0.key) }
+                } else if saving {
+                    EvidenceCache(head: place.head, evidence: evidence).save(layout, prefix: prefix)
+                }
                 return (evidence, .added(commits: commits))
             }
         }

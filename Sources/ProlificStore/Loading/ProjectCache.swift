@@ -75,18 +75,12 @@ public struct ProjectCache: Sendable {
 
     /// The project as it was read last, if it was read from files whose key was `key`.
     func project(_ slug: Slug, key: [UInt8]) -> Project? {
-        guard let bytes = try? FileSystem.readBytes(path(slug), limit: 1 << 30), bytes.count >= 16 else {
+        guard let bytes = try? FileSystem.readBytes(path(slug), limit: 1 << 30), let body = CacheSeal.body(of: bytes) else {
             return nil
         }
-        // The checksum first: a torn file is not decoded at all.
-        let body = bytes.count - 8
-        let intact = bytes.withUnsafeBytes { all in
-            Self.checksum(UnsafeRawBufferPointer(rebasing: all[..<body]))
-                == UInt64(littleEndian: all.loadUnaligned(fromByteOffset: body, as: UInt64.self))
-        }
-        var r = BinaryReader(bytes)
-        guard intact, r.integer() == Self.magic, r.text() == binary, r.text() == layout.root, let keyCount = r.shortCount(),
-            r.raw(keyCount) == key, let project = codec.decode(from: &r), r.remaining == 8, project.slug == slug
+        var r = BinaryReader(bytes, range: body)
+        guard r.integer() == Self.magic, r.text() == binary, r.text() == layout.root, let keyCount = r.shortCount(),
+            r.raw(keyCount) == key, let project = codec.decode(from: &r), r.isAtEnd, project.slug == slug
         else { return nil }
         return project
     }
@@ -107,7 +101,7 @@ public struct ProjectCache: Sendable {
         w.raw(key)
         // The project takes the rest, up to the checksum.
         codec.encode(project, into: &w)
-        w.unsigned(w.bytes.withUnsafeBytes { Self.checksum($0) })
+        CacheSeal.seal(&w)
         Self.write(w.bytes, to: path(project.slug))
     }
 
@@ -138,22 +132,5 @@ public struct ProjectCache: Sendable {
         guard fd >= 0 else { return }
         _ = FileSystem.writeAll(fd, bytes)
         close(fd)
-    }
-
-    /// A 64-bit checksum, eight bytes at a time: it catches a file cut short or zero-filled by a
-    /// crash (not tampering; the cache is as trusted as the content directory it sits in).
-    static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
-        var offset = 0
-        while offset + 8 <= bytes.count {
-            hash = (hash ^ UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))) &* 0xFF51_AFD7_ED55_8CCD
-            hash ^= hash >> 32
-            offset += 8
-        }
-        while offset < bytes.count {
-            hash = (hash ^ UInt64(bytes[offset])) &* 0xC4CE_B9FE_1A85_EC53
-            offset += 1
-        }
-        return hash ^ (hash >> 29)
     }
 }

@@ -206,14 +206,10 @@ public struct ReplayCache: Sendable {
     /// for it (`ReplayedRounds`), or the part of it that still holds when rounds closed since;
     /// nil when there is none, or when it names a round `content` doesn't have closed.
     public func load(for content: Content) -> Found? {
-        guard let bytes = try? FileSystem.readBytes(path(), limit: 1 << 31), bytes.count >= 16 else { return nil }
-        let body = bytes.count - 8
-        let intact = bytes.withUnsafeBytes { all in
-            ProjectCache.checksum(UnsafeRawBufferPointer(rebasing: all[..<body]))
-                == UInt64(littleEndian: all.loadUnaligned(fromByteOffset: body, as: UInt64.self))
-        }
+        guard let bytes = try? FileSystem.readBytes(path(), limit: 1 << 31), CacheSeal.body(of: bytes) != nil else { return nil }
+        // The whole file: the index's ranges are places in it, and `trailer` leaves out the seal.
         var r = BinaryReader(bytes)
-        guard intact, r.integer() == Self.magic, r.text() == key, let digest = r.text() else { return nil }
+        guard r.integer() == Self.magic, r.text() == key, let digest = r.text() else { return nil }
         var projects: [Slug: Project] = [:]
         for project in content.projects { projects[project.slug] = project }
         let isClosed = { (slug: Slug, number: RoundNumber) in
@@ -298,7 +294,7 @@ public struct ReplayCache: Sendable {
 
     /// The checksum, then the file written when `saving`.
     private func finish(_ w: inout BinaryWriter, saving: Bool) {
-        w.unsigned(w.bytes.withUnsafeBytes { ProjectCache.checksum($0) })
+        CacheSeal.seal(&w)
         guard saving else { return }
         try? FileSystem.makeDirectories(FileSystem.parentPath(path()))
         try? AtomicFile.write(bytes: w.bytes, to: path(), durable: false)
