@@ -533,6 +533,11 @@ extension TemporaryDirectory {
         #expect(part.ballotCommits == all.ballotCommits.filter { $0.key == "moon/0001" } && part.ballotCommits["moon/0001"]?.count == 2)
         #expect(part.configCommitters == all.configCommitters && part.maintainers == all.maintainers)
         try expectKeptRead(addsTo: true, "a merge")
+        // HEAD unmoved: the part is decoded from the cache alone.
+        let (unmoved, unmovedHow) = GitEvidence.readNoting(layout: layout, maintainers: ["boss@example.org"], kept: true, wanted: wanted)
+        #expect(unmovedHow == .kept)
+        #expect(unmoved.profileCommits == part.profileCommits && unmoved.ballotCommits == part.ballotCommits)
+        #expect(unmoved.configCommitters == part.configCommitters)
         #expect(
             kept().ballotCommits["moon/0001"]?[Make.handle("ann")]?.map(\.time)
                 == ["2026-10-02T12:00:00Z", "2026-10-03T00:00:00Z"].map(Make.time))
