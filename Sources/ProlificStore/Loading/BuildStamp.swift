@@ -56,8 +56,8 @@ public struct BuildStamp: Sendable {
     /// What a build doesn't read of the content directory.
     static let skipped: Set<String> = [".prolific", ".git"]
 
-    /// The non-file inputs of a build: the running binary (its inode, size and time: a rebuilt
-    /// prolific may render differently), the moment, the output and templates folders as given,
+    /// The non-file inputs of a build: the running binary (its build ID, `RunningBinary`: a
+    /// rebuilt prolific may render differently), the moment, the output and templates folders as given,
     /// and the commit git's evidence comes from ("" outside a repository).
     public static func key(now: Timestamp, out: String, templates: String?, head: String) -> [String] {
         [
