@@ -126,6 +126,31 @@ def outsider(content, *taken):
     sys.exit("bench: no free user")
 
 
+def build(content, site):
+    """A timed build of `content` into `site`."""
+    return timed([binary("prolific"), "build", "--content", content, "--out", site, "--now", NOW, "--quiet"])
+
+
+def settle(content, site):
+    """Readies a copy for a timed rebuild, as a maintainer meets one in a series of builds: the
+    copy is built twice first (untimed), so its build stamp, project cache and page fingerprints
+    describe its own files (a copy has new inodes and times, so those of the original describe
+    nothing), and the spare the timed build rewrites is the site the second build replaced,
+    which shares every unchanged file with the site (after the first build it shares none: it
+    is the copied site). Between the two, one profile gets a trailing newline, so the second
+    build is a real one. Each build comes past the racy window: files changed less than 2 s
+    before a build never count as unchanged."""
+    users = os.path.join(content, "users")
+    profile = os.path.join(users, min(n for n in os.listdir(users) if n.endswith(".md")))
+    for step in range(2):
+        if step == 1:
+            with open(profile, "a") as f:
+                f.write("\n")
+        time.sleep(2.5)
+        subprocess.run([binary("prolific"), "build", "--content", content, "--out", site, "--now", NOW, "--quiet"], check=True)
+    time.sleep(2.5)
+
+
 def measure(size, runs):
     content = generate(size)
     prolific = binary("prolific")
@@ -133,10 +158,6 @@ def measure(size, runs):
     voter = outsider(content, voters, authors)
     author = outsider(content, authors)
     site = os.path.join(WORK, size, "Site")
-
-    def build(c, s):
-        return timed([prolific, "build", "--content", c, "--out", s, "--now", NOW, "--quiet"])
-
     rows = {}
 
     def record(name, samples):
@@ -153,28 +174,13 @@ def measure(size, runs):
     record("no-op rebuild", [build(content, site) for _ in range(runs)])
 
     def after(change):
-        """A rebuild as a maintainer makes one, one of a series: the copy is built twice first
-        (untimed), so its build stamp, project cache and page fingerprints describe its own files
-        (a copy has new inodes and times, so those of the original describe nothing), and the
-        spare the timed build rewrites is the site the second build replaced, which shares every
-        unchanged file with the site (after the first build it shares none: it is the copied
-        site). Between the two, one profile gets a trailing newline, so the second build is a
-        real one; then `change` is made, then the timed build."""
+        """A rebuild after `change`, on a copy readied by `settle`."""
         result = []
         for _ in range(runs):
             copy = fresh_copy(content, size)
             copy_site = os.path.join(os.path.dirname(copy), "Site")
             subprocess.run(["cp", "-a", site, copy_site], check=True)
-            profile = os.path.join(copy, "users", min(n for n in os.listdir(os.path.join(copy, "users")) if n.endswith(".md")))
-            for step in range(2):
-                if step == 1:
-                    with open(profile, "a") as f:
-                        f.write("\n")
-                # Past the racy window each time: files changed less than 2 s before a build
-                # never count as unchanged.
-                time.sleep(2.5)
-                subprocess.run([prolific, "build", "--content", copy, "--out", copy_site, "--now", NOW, "--quiet"], check=True)
-            time.sleep(2.5)
+            settle(copy, copy_site)
             subprocess.run([prolific, *change, "--content", copy, "--now", NOW], check=True, capture_output=True)
             result.append(build(copy, copy_site))
         return result
@@ -267,10 +273,6 @@ def measure_git(size, runs, record, slug, ids, taken):
     content = os.path.join(repository, "Content")
     prolific = binary("prolific")
     site = os.path.join(repository, "Site")
-
-    def build(c, s):
-        return timed([prolific, "build", "--content", c, "--out", s, "--now", NOW, "--quiet"])
-
     samples = []
     for _ in range(runs):
         discard(site)
@@ -289,15 +291,7 @@ def measure_git(size, runs, record, slug, ids, taken):
         copy = os.path.join(scratch, "repository")
         subprocess.run(["cp", "-a", repository, copy], check=True)
         copy_content, copy_site = os.path.join(copy, "Content"), os.path.join(copy, "Site")
-        # Built twice first, a profile edited between, as `after` does in `measure`.
-        profile = os.path.join(copy_content, "users", players[0] + ".md")
-        for step in range(2):
-            if step == 1:
-                with open(profile, "a") as f:
-                    f.write("\n")
-            time.sleep(2.5)
-            subprocess.run([prolific, "build", "--content", copy_content, "--out", copy_site, "--now", NOW, "--quiet"], check=True)
-        time.sleep(2.5)
+        settle(copy_content, copy_site)
         merge_pull_request(copy, slug, ids[0], free[4 * run], free[4 * run + 1])
         time.sleep(2.5)
         rebuilds.append(build(copy_content, copy_site))

@@ -83,7 +83,7 @@ struct CheckCommand: ParsableCommand {
             if let content {
                 // Every file is read, none taken from a cache. Git's evidence is taken from the one
                 // `build` and `close` keep, with the commits since added (a whole read of a long
-                // history takes minutes, and gives the same), but not saved: `check` changes nothing.
+                // history takes a minute or more, and gives the same), but not saved: `check` changes nothing.
                 problems += ContentCheck.problems(
                     in: content, evidence: reader.evidence(content.config, kept: true, saving: false))
                 problems += RoundSeal(layout: reader.layout).problems(in: content)

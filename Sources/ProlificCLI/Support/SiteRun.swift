@@ -75,9 +75,11 @@ struct SiteRun {
         let layout = game.layout
         try Self.checkOutput(out, content: layout.root, templates: templates ?? Self.templatesBeside(global.content))
         let templatesFolder = templates ?? Self.existingFolder(Self.templatesBeside(global.content))
-        let head = BuildStamp.head(of: layout)
+        // Where the content is in git, and its HEAD: the stamp is keyed by it, and git's evidence
+        // is read up to it (one `git rev-parse` for both).
+        let place = GitEvidence.Place(layout)
         let key = BuildStamp.key(
-            now: game.now, out: Self.resolved(out), templates: templatesFolder.map(Self.resolved), head: head)
+            now: game.now, out: Self.resolved(out), templates: templatesFolder.map(Self.resolved), head: place?.head ?? "")
         let stamp = BuildStamp.load(layout)
         if let stamp, stamp.isCurrent(key: key) {
             lap("check")
@@ -98,7 +100,7 @@ struct SiteRun {
         let inputsRecorded = contentBefore != nil && (templatesFolder == nil || templatesBefore != nil)
         lap("load")
         let theme = try loadTheme()
-        let (evidence, evidenceHow) = game.reader.evidenceNoting(content.config)
+        let (evidence, evidenceHow) = game.reader.evidenceNoting(content.config, at: place)
         lap("theme and git")
         // The next `close` reads the history cache instead of every closed round. It is made
         // from what was read, beside the stages to come, which leave a core idle at times.
@@ -256,7 +258,7 @@ struct SiteRun {
         Parallel.release((consume content, consume builder))
         return Summary(
             pages: pages, files: count, seconds: Date().timeIntervalSince(start), written: report.written,
-            phases: phases, replay: replayHow.value, evidence: evidenceHow == .none ? nil : evidenceHow.description)
+            phases: phases, replay: replayHow.value, evidence: evidenceHow.description)
     }
 
     /// User and system CPU seconds of this process so far, all threads, and of the child

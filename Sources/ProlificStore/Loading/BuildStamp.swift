@@ -69,12 +69,6 @@ public struct BuildStamp: Sendable {
         ]
     }
 
-    /// The commit git's `HEAD` names in the content directory's repository, "" outside one.
-    public static func head(of layout: ContentLayout) -> String {
-        let head = GitProcess.run(["rev-parse", "--verify", "--quiet", "HEAD"], in: layout.root)
-        return head.flatMap { $0.succeeded ? $0.text : nil } ?? ""
-    }
-
     /// The running binary (`RunningBinary`): a rebuilt prolific may read and render
     /// differently, so every cache that outlives a process names it. nil if unknown.
     static var runningBinary: String? { RunningBinary.name }

@@ -201,9 +201,9 @@ public struct ContentReader: Sendable {
         GitEvidence.readNoting(layout: layout, maintainers: Set(config.maintainers), kept: true, wanted: wanted).evidence
     }
 
-    /// The kept evidence and how it was had (`build --timings` says).
-    public func evidenceNoting(_ config: Config) -> (evidence: IdentityEvidence, how: GitEvidence.Reading) {
-        GitEvidence.readNoting(layout: layout, maintainers: Set(config.maintainers), kept: true)
+    /// The kept evidence up to the HEAD of `place`, and how it was had (`build --timings` says).
+    public func evidenceNoting(_ config: Config, at place: GitEvidence.Place?) -> (evidence: IdentityEvidence, how: GitEvidence.Reading) {
+        GitEvidence.readNoting(layout: layout, at: place, maintainers: Set(config.maintainers), kept: true)
     }
 
     public func loadConfig() throws(Diagnostics) -> Config {

@@ -16,9 +16,9 @@ public enum GitEvidence {
     /// The evidence is every commit reachable from HEAD but merges, each with the files it
     /// added or modified against its parent (side branches included: `--full-history`), and its
     /// lists are in commit order (`IdentityEvidence.Commit`), not git's walk order: it depends
-    /// only on which commits HEAD reaches. A whole read runs one `git log --name-only` over the
-    /// history, and git diffs every commit's tree against its parent's: 88 s for a history
-    /// shaped like the large benchmark (302,292 commits), 7.8 s for medium's 60,021. When the
+    /// only on which commits HEAD reaches. A whole read runs `git log --name-only` over the
+    /// history, and git diffs every commit's tree against its parent's: 121–129 s on one core
+    /// for the large benchmark in git (308,257 commits), hence `wholeLogs`. When the
     /// last HEAD read is an ancestor of HEAD (commits on top, a pull request merged or rebased
     /// in), the commits HEAD reaches are the ones it reached and `OLD..HEAD`: only those are read.
     /// Anything else (a rewritten history, another binary, a shallow clone) reads it whole.
@@ -54,7 +54,7 @@ public enum GitEvidence {
 
         public var description: String {
             switch self {
-            case .none: "no git history"
+            case .none: "git's evidence: none (not in a git repository with a commit)"
             case .kept: "git's evidence kept from the last read (HEAD unmoved)"
             case .added(let commits): "git's evidence: \(Self.count(commits)) added to the last read"
             case .whole(let commits): "git's evidence: the whole history read (\(Self.count(commits)))"
@@ -70,7 +70,15 @@ public enum GitEvidence {
     public static func readNoting(
         layout: ContentLayout, maintainers: Set<String>, kept: Bool, saving: Bool = true, wanted: Wanted? = nil
     ) -> (evidence: IdentityEvidence, how: Reading) {
-        guard let place = Place(layout.root) else { return (IdentityEvidence(), .none) }
+        readNoting(layout: layout, at: Place(layout), maintainers: maintainers, kept: kept, saving: saving, wanted: wanted)
+    }
+
+    /// The same, up to the HEAD of `place`, found by the caller (a build keys its stamp by it):
+    /// nil outside a repository.
+    public static func readNoting(
+        layout: ContentLayout, at place: Place?, maintainers: Set<String>, kept: Bool, saving: Bool = true, wanted: Wanted? = nil
+    ) -> (evidence: IdentityEvidence, how: Reading) {
+        guard let place else { return (IdentityEvidence(), .none) }
         let prefix = place.prefix
         var evidence = IdentityEvidence(maintainers: Set(maintainers.map { $0.lowercased() }))
         // A shallow clone's oldest commits stand for the history behind them, which a fetch may
@@ -104,14 +112,16 @@ public enum GitEvidence {
     }
 
     /// The content directory's place in its repository, from one `git rev-parse`.
-    struct Place {
+    public struct Place: Sendable {
         /// The folder's path from the repository's top, with a trailing `/` (empty at the top).
         var prefix: String
         var isShallow: Bool
         /// HEAD's full commit name.
-        var head: String
+        public var head: String
 
         /// Nil outside a repository, or in one without a commit.
+        public init?(_ layout: ContentLayout) { self.init(layout.root) }
+
         init?(_ folder: String) {
             guard let text = git(["rev-parse", "--show-prefix", "--is-shallow-repository", "--verify", "--quiet", "HEAD"], in: folder)
             else { return nil }
