@@ -10,6 +10,17 @@ public struct OutputFile: Sendable, Hashable {
     /// Whether the file is the previous site's, kept as it is (`contents` is then empty): its
     /// page's fingerprint is the one the last build recorded.
     public var keepsPrevious = false
+    /// The previous site's file a kept file is, when the check that found it intact looked at
+    /// its device and inode: the writer then links or leaves it without looking again.
+    public var previous: Previous?
+
+    /// A file of the previous site, by its device and inode.
+    public struct Previous: Sendable, Hashable {
+        public var device: UInt64
+        public var inode: UInt64
+
+        public init(device: UInt64, inode: UInt64) { (self.device, self.inode) = (device, inode) }
+    }
 
     public init(path: String, contents: [UInt8], fingerprint: [UInt8]? = nil) {
         self.path = path
@@ -18,9 +29,10 @@ public struct OutputFile: Sendable, Hashable {
     }
 
     /// The previous site's file at `path`, kept.
-    static func kept(_ path: String, fingerprint: [UInt8]) -> OutputFile {
+    static func kept(_ path: String, fingerprint: [UInt8], previous: Previous? = nil) -> OutputFile {
         var file = OutputFile(path: path, contents: [], fingerprint: fingerprint)
         file.keepsPrevious = true
+        file.previous = previous
         return file
     }
 
@@ -34,17 +46,26 @@ public struct OutputFile: Sendable, Hashable {
 /// build wrote (not edited or replaced since).
 public struct PageMemory: Sendable {
     public var fingerprints: [String: [UInt8]]
-    public var isIntact: @Sendable (String) -> Bool
+    /// The previous site's file at a path when it is still the one the last build wrote (nil
+    /// when it was edited, replaced or removed since), by its device and inode when known.
+    private var intact: @Sendable (String) -> OutputFile.Previous??
 
     public init(fingerprints: [String: [UInt8]], isIntact: @escaping @Sendable (String) -> Bool) {
-        (self.fingerprints, self.isIntact) = (fingerprints, isIntact)
+        self.fingerprints = fingerprints
+        intact = { isIntact($0) ? .some(nil) : nil }
     }
 
-    /// Whether the file at `path` may be kept: its fingerprint is the recorded one and the
-    /// previous site's file is intact.
-    func keeps(_ path: String, _ fingerprint: [UInt8]?) -> Bool {
-        guard let fingerprint else { return false }
-        return fingerprints[path] == fingerprint && isIntact(path)
+    /// With the device and inode of each intact file: the writer needn't look at it again.
+    public init(fingerprints: [String: [UInt8]], intact: @escaping @Sendable (String) -> OutputFile.Previous?) {
+        self.fingerprints = fingerprints
+        self.intact = { intact($0).map { .some($0) } }
+    }
+
+    /// The previous site's file at `path`, kept, if it may be: its fingerprint is the recorded
+    /// one and the file is intact.
+    func kept(_ path: String, _ fingerprint: [UInt8]?) -> OutputFile? {
+        guard let fingerprint, fingerprints[path] == fingerprint, let previous = intact(path) else { return nil }
+        return OutputFile.kept(path, fingerprint: fingerprint, previous: previous)
     }
 }
 
@@ -156,18 +177,17 @@ public struct SiteBuilder {
             try emit(
                 try Parallel.map(slice) { (job: PageJob) throws(Diagnostics) in
                     let path = job.context.path
-                    func kept(_ fingerprint: [UInt8]?) -> Bool { memory?.keeps(path, fingerprint) ?? false }
                     // By its inputs, the page's values are worked out only if it has changed.
                     if var inputs = job.inputs?() {
                         inputs.add(job.context)
                         let fingerprint = PageFingerprint.of(template: job.template, inputs: inputs, theme: theme.digest)
-                        if kept(fingerprint) { return OutputFile.kept(path, fingerprint: fingerprint) }
+                        if let kept = memory?.kept(path, fingerprint) { return kept }
                         let values = job.context.values(job.values())
                         return OutputFile(path: path, contents: try theme.render(job.template, values), fingerprint: fingerprint)
                     }
                     let values = job.context.values(job.values())
                     let fingerprint = PageFingerprint.of(template: job.template, values: values, theme: theme.digest)
-                    if kept(fingerprint), let fingerprint { return OutputFile.kept(path, fingerprint: fingerprint) }
+                    if let kept = memory?.kept(path, fingerprint) { return kept }
                     return OutputFile(path: path, contents: try theme.render(job.template, values), fingerprint: fingerprint)
                 })
             progress?(start + slice.count, jobs.count)
@@ -197,7 +217,16 @@ public struct SiteBuilder {
         phase?("indexes and feeds")
         try emit(try EpubBooks(site: site).files(memory: memory))
         phase?("books")
-        try emit(try Parallel.map(site.users) { (user: User) throws(Diagnostics) in BadgeCard(site: site, user: user).file() })
+        // A card is kept by its own bytes: making one costs less than the writer's comparison
+        // with the previous site's file (5,000 opens and reads a large rebuild).
+        try emit(
+            Parallel.map(site.users) { (user: User) in
+                var card = BadgeCard(site: site, user: user).file()
+                let fingerprint = PageFingerprint.of(file: card)
+                if let kept = memory?.kept(card.path, fingerprint) { return kept }
+                card.fingerprint = fingerprint
+                return card
+            })
         phase?("cards")
         try emit(theme.staticFiles.map { OutputFile(path: $0.path, contents: $0.contents) })
         phase?("static")

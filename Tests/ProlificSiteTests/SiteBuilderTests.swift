@@ -131,6 +131,27 @@ import Testing
         #expect(try otherFiles["projects/moon/feed.xml"]?.contents == build(original)["projects/moon/feed.xml"]?.contents)
     }
 
+    /// A badge card is kept by its own bytes: the writer needn't read the previous site's
+    /// card to compare, and a card whose bytes change (a new name) is written.
+    @Test func aBadgeCardIsKeptByItsBytesUntilItChanges() throws {
+        let original = try SiteFixtures.load(SiteFixtures.root.appendingPathComponent("check/valid/Content").path)
+        let first = try Self.build(original, projectKeys: [:], memory: nil)
+        let card = "users/bo/card.svg"
+        #expect(try #require(first[card]).fingerprint != nil)
+        let memory = PageMemory(fingerprints: first.compactMapValues(\.fingerprint), isIntact: { _ in true })
+        #expect(try #require(try Self.build(original, projectKeys: [:], memory: memory)[card]).keepsPrevious)
+
+        var renamed = original
+        renamed.users[try #require(Handle("bo"))]?.name = "Bo Renamed"
+        let again = try Self.build(renamed, projectKeys: [:], memory: memory)
+        let file = try #require(again[card])
+        #expect(!file.keepsPrevious)
+        #expect(String(decoding: file.contents, as: UTF8.self).contains("Bo Renamed"))
+        #expect(try #require(again["users/ann/card.svg"]).keepsPrevious, "Ann's card is as it was")
+        let stale = PageMemory(fingerprints: first.compactMapValues(\.fingerprint), isIntact: { _ in false })
+        #expect(!(try #require(try Self.build(original, projectKeys: [:], memory: stale)[card])).keepsPrevious, "a card whose file isn't intact is written")
+    }
+
     /// The search index is kept by its inputs: its projects' files, the names its stories
     /// credit and the players' names and bios.
     @Test func theSearchIndexIsKeptByItsInputsUntilOneChanges() throws {

@@ -89,6 +89,43 @@ import Testing
         #expect(Self.tree(out) == Self.expected(site("3")))
     }
 
+    /// A kept file whose device and inode the memory's check found is placed by them, without
+    /// looking at the previous site's file again: left when the spare's file is that one,
+    /// linked over it when it is another.
+    @Test func aKeptFileKnownByItsIdentityIsLeftOrLinked() throws {
+        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("prolific-keep-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let previous = parent.appendingPathComponent("site").path, spare = parent.appendingPathComponent("spare").path
+        for folder in [previous, spare] {
+            try FileManager.default.createDirectory(atPath: "\(folder)/a", withIntermediateDirectories: true)
+        }
+        try Data("page".utf8).write(to: URL(fileURLWithPath: "\(previous)/a/index.html"))
+        try Data("page".utf8).write(to: URL(fileURLWithPath: "\(previous)/a/other.html"))
+        try Data("an older page".utf8).write(to: URL(fileURLWithPath: "\(spare)/a/index.html"))
+        #expect(link("\(previous)/a/other.html", "\(spare)/a/other.html") == 0)
+        func identity(_ path: String) throws -> OutputFile.Previous {
+            var info = stat()
+            #expect(lstat(path, &info) == 0)
+            return OutputFile.Previous(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+        }
+        let files = try ["a/index.html", "a/other.html"].map {
+            OutputFile.kept($0, fingerprint: Array(repeating: 1, count: 16), previous: try identity("\(previous)/\($0)"))
+        }
+        // Replaced after the check that found it intact: the spare already holds the file the
+        // check found, which is what is kept (the writer doesn't look at the site's file again).
+        let checked = try identity("\(previous)/a/other.html")
+        try Data("replaced since".utf8).write(to: URL(fileURLWithPath: "\(previous)/a/other.html"), options: .atomic)
+        var made: Set<String> = []
+        var stamped: [SiteWriter.Entry]? = []
+        let report = try SiteWriter.fill(spare, with: files, previous: previous, made: &made, reused: true, stamped: &stamped)
+        #expect(report == SiteWriter.Report(written: 0, unchanged: 2))
+        #expect(try identity("\(spare)/a/index.html") == identity("\(previous)/a/index.html"), "linked over the older page")
+        #expect(try identity("\(spare)/a/other.html") == checked, "left as the file the check found")
+        #expect(Self.tree(spare) == ["a": "(folder)", "a/index.html": "page", "a/other.html": "page"])
+        let recorded = try #require(stamped).map(\.path).sorted()
+        #expect(recorded == ["a/index.html", "a/other.html"], "both are recorded for the stamp")
+    }
+
     /// A name is matched by its bytes: the spare's decomposed `é` is not the composed one the new
     /// site has, so it goes.
     @Test func aLookAlikeNameInTheSpareIsRemoved() throws {

@@ -90,6 +90,67 @@ import Testing
         #expect(FileInventory.take(of: folder.path("file")) == nil)
     }
 
+    /// The compact form keeps every kind of entry (racy ones, links), numbers of any size and
+    /// sign (an inode lower than the one before, a time before 1970), paths that share nothing
+    /// or everything with the one before, and takes a fraction of the bytes it holds.
+    @Test func itsCompactFormKeepsEveryEntryInAFractionOfTheBytes() throws {
+        let (folder, inventory) = try tree()
+        try folder.write("b\n", to: "projects/moon/rounds/0001/submissions/ann-20260101000001.md")
+        #expect(symlink("project.md", folder.path("projects/moon/link.md")) == 0)
+        let racy = try #require(FileInventory.take(of: folder.path, skipping: [".prolific"], racyAfter: 0))
+        func info(_ kind: mode_t, inode: UInt64, size: Int, seconds: Int) -> stat {
+            var info = stat()
+            info.st_mode = kind
+            info.st_ino = __ino_t(inode)
+            info.st_size = size
+            info.st_mtim = timespec(tv_sec: seconds, tv_nsec: 999_999_999)
+            info.st_ctim = timespec(tv_sec: seconds - 5, tv_nsec: 0)
+            return info
+        }
+        let made = try #require(
+            FileInventory(
+                root: "/somewhere",
+                written: [
+                    ("", info(S_IFDIR, inode: .max, size: 4096, seconds: 0)),
+                    ("a", info(S_IFDIR, inode: 1, size: 0, seconds: -86_400)),
+                    ("a/b", info(S_IFREG, inode: 1 << 62, size: .max, seconds: 2_000_000_000)),
+                    ("a/bc", info(S_IFLNK, inode: 7, size: 3, seconds: 1)),
+                    ("z", info(S_IFREG, inode: 6, size: 0, seconds: 1)),
+                ]))
+        for original in [inventory, racy, made, try #require(FileInventory.take(of: folder.path, skipping: [], racyAfter: .max))] {
+            var writer = BinaryWriter()
+            original.encode(into: &writer)
+            var reader = BinaryReader(writer.bytes)
+            let decoded = try #require(FileInventory.decode(from: &reader))
+            #expect(decoded == original && reader.isAtEnd)
+        }
+        #expect(!racy.isUnchanged(), "racy entries stay racy")
+
+        // Many entries as a content directory has them: a fraction of 40 bytes of numbers and a
+        // path of 40 each.
+        var entries: [(path: String, info: stat)] = [("", info(S_IFDIR, inode: 2, size: 4096, seconds: 1_700_000_000))]
+        for p in 0..<20 {
+            for v in 0..<50 {
+                let path = "projects/p\(p)/rounds/0001/votes/u\(1000 + v).yml"
+                entries.append((path, info(S_IFREG, inode: UInt64(5000 + p * 60 + v), size: 60 + v, seconds: 1_700_000_000 + v * 37)))
+            }
+        }
+        let large = try #require(FileInventory(root: "/content", written: entries))
+        var writer = BinaryWriter()
+        large.encode(into: &writer)
+        #expect(writer.bytes.count < entries.count * 80 / 3, "\(writer.bytes.count) bytes for \(entries.count) entries")
+        var reader = BinaryReader(writer.bytes)
+        #expect(FileInventory.decode(from: &reader) == large)
+        // Bytes changed anywhere decode to nil or to some inventory, never a trap.
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            var bytes = writer.bytes
+            bytes[Int.random(in: 0..<bytes.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+            var corrupt = BinaryReader(bytes)
+            _ = FileInventory.decode(from: &corrupt)
+        }
+    }
+
     @Test func itSurvivesEncodingAndNeverTrapsOnACorruptCopy() throws {
         let (folder, inventory) = try tree()
         var writer = BinaryWriter()

@@ -88,7 +88,11 @@ struct SiteRun {
                 phases: phases, upToDate: true)
         }
         // Pages whose values are those the last build rendered keep their file.
-        let memory = stamp?.pageMemory(out: out, key: key).map { PageMemory(fingerprints: $0.fingerprints, isIntact: $0.isIntact) }
+        let memory = stamp?.pageMemory(out: out, key: key).map { recorded in
+            PageMemory(fingerprints: recorded.fingerprints) { path in
+                recorded.intact(path).map { OutputFile.Previous(device: $0.device, inode: $0.inode) }
+            }
+        }
         // Taken before reading: a file changed while the build reads it differs from its record.
         let templatesBefore = templatesFolder.flatMap { FileInventory.take(of: $0) }
         // The content's inventory is taken as it is read: each file's metadata when it is opened.

@@ -12,8 +12,9 @@ import Dispatch
 /// closures given to `background`, `beside` and `Pipeline` own what they change (the history
 /// cache, the site being written) until the caller waits for them.
 public enum Parallel {
-    /// One worker per online core, at most 16.
-    public static var workers: Int { max(1, min(16, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))) }
+    /// One worker per online core, at most 16: counted once, as glibc reads
+    /// `/sys/devices/system/cpu/online` for every `sysconf` (148 times in a large rebuild).
+    public static let workers: Int = max(1, min(16, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
 
     /// `items.map(transform)`, in order, on every core, each worker taking `batch` items at a
     /// time (a few long items need 1). The first failure is thrown after all workers stop.

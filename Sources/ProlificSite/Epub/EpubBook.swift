@@ -30,9 +30,7 @@ struct EpubBooks {
                 let project = site.built[p]
                 let path = SitePath.epub(project)
                 let fingerprint = inputs(of: project).map { PageFingerprint.of(template: "book.epub", inputs: $0, theme: []) }
-                if let fingerprint, memory?.keeps(path, fingerprint) == true {
-                    return .kept(OutputFile.kept(path, fingerprint: fingerprint))
-                }
+                if let kept = memory?.kept(path, fingerprint) { return .kept(kept) }
                 return .book(EpubBook(project: project, site: site), path: path, fingerprint: fingerprint)
             }
             for (p, book) in zip(batch, made) {

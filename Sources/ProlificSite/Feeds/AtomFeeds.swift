@@ -119,7 +119,7 @@ struct AtomFeeds {
     func feed(_ plan: Plan, memory: PageMemory?) -> OutputFile {
         guard let inputs = inputs(plan) else { return feed(plan, entries: entries(plan)) }
         let fingerprint = PageFingerprint.of(template: "feed.xml", inputs: inputs, theme: [])
-        if memory?.keeps(plan.path, fingerprint) == true { return OutputFile.kept(plan.path, fingerprint: fingerprint) }
+        if let kept = memory?.kept(plan.path, fingerprint) { return kept }
         var file = feed(plan, entries: entries(plan))
         file.fingerprint = fingerprint
         return file

@@ -376,7 +376,7 @@ public enum SiteWriter {
             }
             made.formUnion(level)
         }
-        let workers = max(1, min(8, ProcessInfo.processInfo.activeProcessorCount))
+        let workers = min(8, Parallel.workers)
         let results = Results(count: workers)
         let stamping = stamped != nil
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
@@ -397,7 +397,7 @@ public enum SiteWriter {
                 let target = "\(folder)/\(file.path)"
                 if file.keepsPrevious {
                     report.unchanged += 1
-                    switch keep(file.path, of: previous, in: folder, reused: reused) {
+                    switch keep(file.path, of: previous, in: folder, reused: reused, known: file.previous) {
                     case .failure(let problem):
                         results.fail(problem.message)
                         return
@@ -440,11 +440,17 @@ public enum SiteWriter {
 
     /// Puts the previous site's file at `path` into `folder`: left alone when it already is that
     /// file, else linked, else copied. The file's metadata where it is known without looking
-    /// again (it was left alone), or what went wrong.
-    static func keep(_ path: String, of previous: String?, in folder: String, reused: Bool) -> Result<stat?, Failure> {
+    /// again (it was left alone), or what went wrong. `known` is the file's device and inode when
+    /// the check that found it intact looked at them: it is then not looked at again (a large
+    /// rebuild keeps 37,000 files).
+    static func keep(
+        _ path: String, of previous: String?, in folder: String, reused: Bool, known: OutputFile.Previous? = nil
+    ) -> Result<stat?, Failure> {
         guard let previous else { return .failure(Failure(message: "\(folder)/\(path): no previous site to keep it from")) }
         let source = "\(previous)/\(path)", target = "\(folder)/\(path)"
-        if let kept = identity(of: source), let placed = place(source, identified: kept, at: target, reused: reused) {
+        if let kept = known.map(FileIdentity.init) ?? identity(of: source),
+            let placed = place(source, identified: kept, at: target, reused: reused)
+        {
             return .success(placed.known)
         }
         guard let data = FileManager.default.contents(atPath: source) else {
@@ -501,6 +507,11 @@ public enum SiteWriter {
 
         init(_ info: stat) {
             (device, inode, self.info) = (UInt64(info.st_dev), UInt64(info.st_ino), info)
+        }
+
+        /// A file known by its device and inode alone (`info` is then empty): only compared.
+        init(_ file: OutputFile.Previous) {
+            (device, inode, info) = (file.device, file.inode, stat())
         }
 
         static func == (a: FileIdentity, b: FileIdentity) -> Bool { a.device == b.device && a.inode == b.inode }

@@ -47,9 +47,7 @@ struct SearchIndex {
     func file(memory: PageMemory?) -> OutputFile {
         guard let inputs = inputs() else { return file() }
         let fingerprint = PageFingerprint.of(template: SitePath.searchIndex, inputs: inputs, theme: [])
-        if memory?.keeps(SitePath.searchIndex, fingerprint) == true {
-            return OutputFile.kept(SitePath.searchIndex, fingerprint: fingerprint)
-        }
+        if let kept = memory?.kept(SitePath.searchIndex, fingerprint) { return kept }
         var file = file()
         file.fingerprint = fingerprint
         return file

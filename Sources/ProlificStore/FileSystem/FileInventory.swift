@@ -160,6 +160,13 @@ public struct FileInventory: Sendable, Equatable {
     /// A check that the entry at a path (relative to `root`) is still as recorded: there, of the
     /// same kind, inode, size and times. A racy or unrecorded entry never is.
     public func entryChecker() -> @Sendable (String) -> Bool {
+        let identify = intactEntries()
+        return { identify($0) != nil }
+    }
+
+    /// The same check, giving the device and inode of an entry found as recorded (nil when it
+    /// isn't): the site's writer then links or leaves that file without looking at it again.
+    public func intactEntries() -> @Sendable (String) -> (device: UInt64, inode: UInt64)? {
         var recorded: [String: Stamp] = [:]
         recorded.reserveCapacity(stamps.count)
         forEachStamped { path, stamp in
@@ -167,8 +174,10 @@ public struct FileInventory: Sendable, Equatable {
         }
         let root = self.root
         return { [recorded] path in
-            guard let stamp = recorded[path] else { return false }
-            return Self.stamp("\(root)/\(path)") == stamp
+            guard let stamp = recorded[path] else { return nil }
+            var info = stat()
+            guard lstat("\(root)/\(path)", &info) == 0, Stamp(info) == stamp else { return nil }
+            return (UInt64(info.st_dev), UInt64(info.st_ino))
         }
     }
 
@@ -521,17 +530,50 @@ public struct FileInventory: Sendable, Equatable {
 }
 
 extension FileInventory {
+    /// The inventory in a compact form: each path as the length it shares with the path before
+    /// and the rest, each stamp as small numbers (its inode and modification time as the
+    /// difference from the entry before, its change time from its modification time). A large
+    /// build's stamp holds 440,000 entries: 42 MB written as they are in memory, whose copying
+    /// into fresh pages was most of saving it (0.15 s) and of loading it in a no-op build.
     func encode(into writer: inout BinaryWriter) {
         writer.string(root)
         writer.integer(Int64(skipping.count))
         for name in skipping.sorted() { writer.string(name) }
-        writer.integer(Int64(stamps.count))
-        writer.integer(Int64(paths.count))
-        writer.raw(paths)
-        // Five numbers a stamp (its five `Int64` fields, in order), written as one block: a
-        // build's stamp holds 440,000 of them.
-        stamps.withUnsafeBufferPointer { all in
-            all.withMemoryRebound(to: Int64.self) { writer.integers($0) }
+        writer.varint(UInt64(stamps.count))
+        writer.varint(UInt64(paths.count))
+        paths.withUnsafeBufferPointer { all in
+            var previous = 0..<0, start = 0
+            for end in all.indices where all[end] == 0 {
+                let path = start..<end
+                var shared = 0
+                while shared < previous.count, shared < path.count, all[previous.lowerBound + shared] == all[start + shared] {
+                    shared += 1
+                }
+                writer.varint(UInt64(shared))
+                writer.varint(UInt64(path.count - shared))
+                writer.raw(UnsafeBufferPointer(rebasing: all[(start + shared)..<end]))
+                previous = path
+                start = end + 1
+            }
+        }
+        var inode: Int64 = 0, modified: Int64 = 0
+        for stamp in stamps {
+            if stamp == .never {
+                writer.varint(0)
+                continue
+            }
+            switch stamp.kind {
+            case Int64(S_IFREG): writer.varint(1)
+            case Int64(S_IFDIR): writer.varint(2)
+            default:
+                writer.varint(3)
+                writer.signed(stamp.kind)
+            }
+            writer.signed(stamp.inode &- inode)
+            writer.signed(stamp.size)
+            writer.signed(stamp.modified &- modified)
+            writer.signed(stamp.changed &- stamp.modified)
+            (inode, modified) = (stamp.inode, stamp.modified)
         }
     }
 
@@ -542,18 +584,78 @@ extension FileInventory {
             guard let name = reader.string() else { return nil }
             skipping.insert(name)
         }
-        guard let count = reader.count(minimumSize: 41), let length = reader.count(), let paths = reader.raw(length) else {
-            return nil
+        // Each entry takes at least three bytes (two lengths and a stamp's code), and ends its
+        // path with a NUL.
+        guard let count = reader.shortCount(minimumSize: 3), let length = reader.varint().map(Int.init(clamping:)),
+            length >= count, length <= count &* 4096
+        else { return nil }
+        let paths = reader.reading { bytes -> (value: [UInt8], read: Int)? in
+            var cursor = VarintCursor(bytes)
+            var failed = false
+            let paths = [UInt8](unsafeUninitializedCapacity: length) { buffer, initialized in
+                var previous = 0..<0, at = 0
+                for _ in 0..<count {
+                    guard let shared = cursor.varint().map(Int.init(clamping:)), shared <= previous.count,
+                        let rest = cursor.varint().map(Int.init(clamping:)), rest < length - at - shared,
+                        rest <= bytes.count - cursor.offset
+                    else {
+                        failed = true
+                        break
+                    }
+                    let start = at
+                    for i in 0..<shared { buffer[at + i] = buffer[previous.lowerBound + i] }
+                    at += shared
+                    let suffix = UnsafeBufferPointer(rebasing: bytes[cursor.offset..<(cursor.offset + rest)])
+                    // A NUL inside a path would split it in two.
+                    guard !suffix.contains(0) else {
+                        failed = true
+                        break
+                    }
+                    _ = UnsafeMutableBufferPointer(rebasing: buffer[at..<(at + rest)]).initialize(from: suffix)
+                    cursor.offset += rest
+                    at += rest
+                    buffer[at] = 0
+                    at += 1
+                    previous = start..<(at - 1)
+                }
+                if at != length { failed = true }
+                initialized = failed ? 0 : at
+            }
+            return failed ? nil : (paths, cursor.offset)
         }
-        // One path, ended by its NUL, for each stamp: readers index stamps by path.
-        guard paths.last == 0 || paths.isEmpty, paths.reduce(0, { $1 == 0 ? $0 + 1 : $0 }) == count else { return nil }
+        guard let paths else { return nil }
+        let stamps = reader.reading { bytes -> (value: [Stamp], read: Int)? in
+            var cursor = VarintCursor(bytes)
+            var stamps: [Stamp] = []
+            stamps.reserveCapacity(count)
+            var inode: Int64 = 0, modified: Int64 = 0
+            for _ in 0..<count {
+                guard let code = cursor.varint() else { return nil }
+                if code == 0 {
+                    stamps.append(.never)
+                    continue
+                }
+                let kind: Int64
+                switch code {
+                case 1: kind = Int64(S_IFREG)
+                case 2: kind = Int64(S_IFDIR)
+                case 3:
+                    guard let raw = cursor.signed() else { return nil }
+                    kind = raw
+                default: return nil
+                }
+                guard let inodeStep = cursor.signed(), let size = cursor.signed(), let modifiedStep = cursor.signed(),
+                    let changedStep = cursor.signed()
+                else { return nil }
+                inode = inode &+ inodeStep
+                modified = modified &+ modifiedStep
+                stamps.append(Stamp(kind: kind, inode: inode, size: size, modified: modified, changed: modified &+ changedStep))
+            }
+            return (stamps, cursor.offset)
+        }
+        guard let stamps else { return nil }
         var inventory = FileInventory(root: root, skipping: skipping)
         inventory.paths = paths
-        var stamps = [Stamp](repeating: .never, count: count)
-        let read = stamps.withUnsafeMutableBufferPointer { all in
-            all.withMemoryRebound(to: Int64.self) { reader.integers(into: $0) }
-        }
-        guard read else { return nil }
         inventory.stamps = stamps
         return inventory
     }

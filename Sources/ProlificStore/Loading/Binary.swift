@@ -31,6 +31,7 @@ struct BinaryWriter {
     /// Bytes as they are; the reader must know how many (write the count first).
     mutating func raw(_ value: [UInt8]) { bytes += value }
     mutating func raw(_ value: ArraySlice<UInt8>) { bytes += value }
+    mutating func raw(_ value: UnsafeBufferPointer<UInt8>) { bytes.append(contentsOf: value) }
 
     mutating func flag(_ value: Bool) { bytes.append(value ? 1 : 0) }
 
@@ -121,6 +122,16 @@ struct BinaryReader {
         guard count >= 0, offset + count <= end else { return nil }
         defer { offset += count }
         return Array(bytes[offset..<(offset + count)])
+    }
+
+    /// Reads on from where the reader is with `body`, which gets the bytes left and says how
+    /// many it read (at most those), or nil for malformed bytes: a tight loop over many small
+    /// numbers reads them without a bounds check and an optional for each byte.
+    mutating func reading<R>(_ body: (UnsafeBufferPointer<UInt8>) -> (value: R, read: Int)?) -> R? {
+        let found = bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[offset..<end])) }
+        guard let found, found.read >= 0, found.read <= end - offset else { return nil }
+        offset += found.read
+        return found.value
     }
 
     mutating func string() -> String? {
@@ -215,5 +226,36 @@ enum CacheSeal {
             offset += 1
         }
         return hash ^ (hash >> 29)
+    }
+}
+
+/// LEB128 numbers (`BinaryWriter.varint`, `signed`) read straight from bytes, for
+/// `BinaryReader.reading`.
+struct VarintCursor {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var offset = 0
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+    /// nil past the end or beyond 64 bits.
+    @inline(__always)
+    mutating func varint() -> UInt64? {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while offset < bytes.count, shift < 64 {
+            let byte = bytes[offset]
+            offset += 1
+            let bits = UInt64(byte & 0x7F)
+            guard shift < 63 || bits <= 1 else { return nil }
+            value |= bits << shift
+            if byte < 0x80 { return value }
+            shift += 7
+        }
+        return nil
+    }
+
+    @inline(__always)
+    mutating func signed() -> Int64? {
+        varint().map { Int64(bitPattern: ($0 >> 1) ^ (0 &- ($0 & 1))) }
     }
 }

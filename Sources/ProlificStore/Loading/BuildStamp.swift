@@ -18,7 +18,7 @@ import ProlificCore
 /// anything unreadable, missing or different means a full build, and a linked `.prolific/` is
 /// neither read nor written.
 public struct BuildStamp: Sendable {
-    static let magic: Int64 = 0x5052_4F4C_4255_4903  // "PROLBUI" v3
+    static let magic: Int64 = 0x5052_4F4C_4255_4904  // "PROLBUI" v4: compact inventories, sealed
     static let file = ".prolific/build.stamp"
 
     /// The inputs that are not files: see `key(now:out:templates:layout:)`.
@@ -75,11 +75,13 @@ public struct BuildStamp: Sendable {
 
     /// What the next build may keep of the site this stamp describes: its pages' fingerprints,
     /// with a check that a file of the site at `out` is still the one recorded (the same inode,
-    /// size and times). nil when the stamp is of another binary or another site folder, or holds
-    /// no fingerprints.
-    public func pageMemory(out: String, key: [String]) -> (fingerprints: [String: [UInt8]], isIntact: @Sendable (String) -> Bool)? {
+    /// size and times), which gives its device and inode when it is. nil when the stamp is of
+    /// another binary or another site folder, or holds no fingerprints.
+    public func pageMemory(
+        out: String, key: [String]
+    ) -> (fingerprints: [String: [UInt8]], intact: @Sendable (String) -> (device: UInt64, inode: UInt64)?)? {
         guard !fingerprints.isEmpty, isOfKnownBinary(key), key.first == self.key.first, site.root == out else { return nil }
-        return (fingerprints, site.entryChecker())
+        return (fingerprints, site.intactEntries())
     }
 
     /// Whether `key` (as `key(now:out:templates:layout:)` makes it, the binary first) names the
@@ -100,7 +102,8 @@ public struct BuildStamp: Sendable {
         guard HistoryCache.isUsable(layout), let bytes = try? FileSystem.readBytes(path(layout), limit: 1 << 31) else {
             return nil
         }
-        var r = BinaryReader(bytes)
+        guard let body = CacheSeal.body(of: bytes) else { return nil }
+        var r = BinaryReader(bytes, range: body)
         guard r.integer() == magic, let keyCount = r.count(minimumSize: 8) else { return nil }
         var key: [String] = []
         for _ in 0..<keyCount {
@@ -157,6 +160,7 @@ public struct BuildStamp: Sendable {
         }
         w.integer(spare == nil ? 0 : 1)
         spare?.encode(into: &w)
+        CacheSeal.seal(&w)
         try? FileSystem.makeDirectories("\(layout.root)/.prolific")
         try? AtomicFile.write(bytes: w.bytes, to: Self.path(layout), durable: false)
     }
