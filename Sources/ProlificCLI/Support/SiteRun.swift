@@ -106,6 +106,15 @@ struct SiteRun {
         let theme = try loadTheme()
         let (evidence, evidenceHow) = game.reader.evidenceNoting(content.config, at: place)
         lap("theme and git")
+        // The stamp's inputs are encoded beside the stages to come, which leave a core idle at
+        // times (after `git` has run, as the history cache's thread: see below).
+        let stampInputs = Parallel.Handoff<BuildStamp.EncodedInputs>()
+        let encodingInputs = contentBefore.map { content in
+            Parallel.background { [key, templatesBefore] in
+                stampInputs.give(BuildStamp.EncodedInputs(key: key, content: content, templates: templatesBefore))
+            }
+        }
+        defer { encodingInputs?.wait() }
         // The next `close` reads the history cache instead of every closed round. It is made
         // from what was read, beside the stages to come, which leave a core idle at times.
         // From the inventory taken while reading: stamps taken now could vouch for files read
@@ -252,10 +261,11 @@ struct SiteRun {
         // The site this build replaced is now the spare, as the last stamp recorded it.
         let replacedSite = staging.replacedASite ? stamp.flatMap { $0.site.root == out ? $0.site : nil } : nil
         if let contentBefore, let site {
-            BuildStamp(
+            let stamp = BuildStamp(
                 key: key, content: contentBefore, templates: templatesBefore, site: site, pages: pages,
-                files: count, fingerprints: fingerprints, spare: replacedSite
-            ).save(layout)
+                files: count, fingerprints: fingerprints, spare: replacedSite)
+            encodingInputs?.wait()
+            if let inputs = stampInputs.take() { stamp.save(layout, inputs: inputs) } else { stamp.save(layout) }
         }
         lap("stamp")
         // Freeing the content is left to another thread, as the model is (`Parallel.release`).

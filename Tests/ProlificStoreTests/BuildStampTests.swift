@@ -1,0 +1,61 @@
+import Foundation
+import ProlificCore
+import Testing
+
+@testable import ProlificStore
+
+/// `BuildStamp`: saved with its inputs encoded ahead (as a build does, beside rendering) it is
+/// the same file as saved whole, and a torn file is never loaded.
+@Suite struct BuildStampTests {
+    /// A content directory and a site, with the stamp a build would save for them.
+    func stamp() throws -> (TemporaryDirectory, ContentLayout, BuildStamp) {
+        let folder = try TemporaryDirectory()
+        try folder.write("title: T\n", to: "Content/prolific.yml")
+        try folder.write("name: Ann\n", to: "Content/users/ann.md")
+        try folder.write("<p>home</p>\n", to: "Site/index.html")
+        try folder.write("<p>ann</p>\n", to: "Site/users/ann/index.html")
+        let layout = ContentLayout(root: folder.path("Content"))
+        let content = try #require(FileInventory.take(of: layout.root, skipping: BuildStamp.skipped, racyAfter: .max))
+        let site = try #require(FileInventory.take(of: folder.path("Site"), skipping: [], racyAfter: .max))
+        let stamp = BuildStamp(
+            key: BuildStamp.key(now: try #require(Timestamp(iso8601: "2026-01-01T00:00:00Z")), out: folder.path("Site"), templates: nil, head: ""), content: content,
+            templates: nil, site: site, pages: 2, files: 2,
+            fingerprints: ["index.html": Array(repeating: 7, count: 16), "users/ann/index.html": Array(repeating: 9, count: 16)],
+            spare: site)
+        return (folder, layout, stamp)
+    }
+
+    @Test func savedWithItsInputsEncodedAheadItIsTheSameFile() throws {
+        let (folder, layout, stamp) = try stamp()
+        let file = layout.root + "/" + BuildStamp.file
+        stamp.save(layout)
+        let whole = try Data(contentsOf: URL(fileURLWithPath: file))
+        try FileManager.default.removeItem(atPath: file)
+        stamp.save(layout, inputs: BuildStamp.EncodedInputs(key: stamp.key, content: stamp.content, templates: stamp.templates))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == whole)
+        let loaded = try #require(BuildStamp.load(layout))
+        #expect(loaded.key == stamp.key && loaded.content == stamp.content && loaded.site == stamp.site)
+        #expect(loaded.fingerprints == stamp.fingerprints && loaded.spare == stamp.spare && loaded.pages == 2)
+        _ = folder
+    }
+
+    /// Sealed: a file cut short or with a byte changed anywhere is not loaded (the next build
+    /// renders everything, as without a stamp).
+    @Test func aTornStampIsNeverLoaded() throws {
+        let (folder, layout, stamp) = try stamp()
+        let file = layout.root + "/" + BuildStamp.file
+        stamp.save(layout)
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file)))
+        for offset in stride(from: 0, to: bytes.count, by: max(1, bytes.count / 97)) {
+            var changed = bytes
+            changed[offset] ^= 0x10
+            try Data(changed).write(to: URL(fileURLWithPath: file))
+            #expect(BuildStamp.load(layout) == nil, "byte \(offset) changed")
+            try Data(bytes[..<offset]).write(to: URL(fileURLWithPath: file))
+            #expect(BuildStamp.load(layout) == nil, "cut at \(offset)")
+        }
+        try Data(bytes).write(to: URL(fileURLWithPath: file))
+        #expect(BuildStamp.load(layout) != nil)
+        _ = folder
+    }
+}
