@@ -129,15 +129,35 @@ public struct ContentReader: Sendable {
             listing(layout.root, into: &problems), in: layout.root,
             files: ["prolific.yml"], folders: ["users", "projects", "reports"],
             describing: "prolific.yml, users/, projects/ or reports/", into: &problems)
+        // Profiles on every core, while another thread finds the images among the inventory's
+        // paths: a large game's 5,000 profiles, read one by one once its projects were, kept a
+        // core idle for 0.15 s of every build (0.4 s when the files had to come from disk).
+        let userEntries = top.contains("users") ? listing(layout.usersFolder, into: &problems) : []
+        let (scanned, profiles) = Parallel.beside(
+            { () -> (Set<String>, [Diagnostic]) in
+                var problems: [Diagnostic] = []
+                let media = scanMedia(into: &problems, inventory: inventory)
+                return (media, problems)
+            },
+            {
+                Parallel.map(userEntries) { entry -> Result<(Handle, User)?, Diagnostics> in
+                    let path = "\(layout.usersFolder)/\(entry.name)"
+                    if entry.kind == .file, ContentLayout.isIgnored(entry.name) { return .success(nil) }
+                    guard entry.kind == .file, entry.name.hasSuffix(".md"), let handle = Handle(entry.name.dropLast(3)) else {
+                        return .failure(Diagnostics([unexpected(path, entry, expected: "a profile named <handle>.md")]))
+                    }
+                    do throws(Diagnostics) { return .success((handle, try loadUser(handle, path: path))) } catch {
+                        return .failure(error)
+                    }
+                }
+            })
         var users: [Handle: User] = [:]
-        for entry in top.contains("users") ? listing(layout.usersFolder, into: &problems) : [] {
-            let path = "\(layout.usersFolder)/\(entry.name)"
-            if entry.kind == .file, ContentLayout.isIgnored(entry.name) { continue }
-            guard entry.kind == .file, entry.name.hasSuffix(".md"), let handle = Handle(entry.name.dropLast(3)) else {
-                problems.append(unexpected(path, entry, expected: "a profile named <handle>.md"))
-                continue
+        users.reserveCapacity(profiles.count)
+        for profile in profiles {
+            switch profile {
+            case .success(let found): if let (handle, user) = found { users[handle] = user }
+            case .failure(let error): problems += error.all
             }
-            do { users[handle] = try loadUser(handle, path: path) } catch { problems += error.all }
         }
         var slugs: [Slug] = []
         for entry in top.contains("projects") ? listing(layout.projectsFolder, into: &problems) : [] {
@@ -163,7 +183,8 @@ public struct ContentReader: Sendable {
             if let project { projects.append(project) }
         }
         let reports = top.contains("reports") ? loadReports(into: &problems) : []
-        let media = scanMedia(into: &problems, inventory: inventory)
+        let media = scanned.0
+        problems += scanned.1
         return (Content(config: config, users: users, projects: projects, media: media, reports: reports), problems)
     }
 
