@@ -6,6 +6,7 @@
     import Darwin
 #endif
 import ProlificCore
+import Synchronization
 
 /// What the last build was made from and what it wrote, in `.prolific/build.stamp` inside the
 /// content directory: when nothing of it changed, the site on disk is already what a build would
@@ -30,21 +31,80 @@ public struct BuildStamp: Sendable {
     /// The last build's counts, for its summary line.
     public var pages: Int
     public var files: Int
+    /// The fingerprints and the spare: decoded when first asked for, as a build that finds its
+    /// site up to date never needs them (37,000 fingerprints and 64,000 entries on large).
+    private let tail: Tail
+
     /// Each page's fingerprint (`PageFingerprint`), by path: a page whose values are the same at
     /// the next build keeps its file in `site`, if that file is intact. Kept in the stamp so the
     /// two always describe the same build.
-    public var fingerprints: [String: [UInt8]]
+    public var fingerprints: [String: [UInt8]] { tail.value.fingerprints }
     /// The site the build replaced, as the build before recorded it: that site is now the spare
     /// the next build rewrites (`SiteWriter.RecordedSpare`). nil when there was none.
-    public var spare: FileInventory?
+    public var spare: FileInventory? { tail.value.spare }
 
     public init(
         key: [String], content: FileInventory, templates: FileInventory?, site: FileInventory, pages: Int, files: Int,
         fingerprints: [String: [UInt8]] = [:], spare: FileInventory? = nil
     ) {
         (self.key, self.content, self.templates, self.site, self.pages, self.files) = (key, content, templates, site, pages, files)
-        self.fingerprints = fingerprints
-        self.spare = spare
+        tail = Tail(decoded: (fingerprints, spare))
+    }
+
+    private init(
+        key: [String], content: FileInventory, templates: FileInventory?, site: FileInventory, pages: Int, files: Int, tail: Tail
+    ) {
+        (self.key, self.content, self.templates, self.site, self.pages, self.files) = (key, content, templates, site, pages, files)
+        self.tail = tail
+    }
+
+    /// The end of a loaded stamp, as its bytes until first asked for (the checksum vouched for
+    /// them; what can't be decoded keeps no page and has no spare).
+    private final class Tail: Sendable {
+        typealias Value = (fingerprints: [String: [UInt8]], spare: FileInventory?)
+
+        private enum State {
+            case encoded(bytes: [UInt8], range: Range<Int>)
+            case decoded(Value)
+        }
+
+        private let state: Mutex<State>
+
+        init(decoded: Value) { state = Mutex(.decoded(decoded)) }
+
+        init(bytes: [UInt8], range: Range<Int>) { state = Mutex(.encoded(bytes: bytes, range: range)) }
+
+        var value: Value {
+            state.withLock { state in
+                switch state {
+                case .decoded(let value):
+                    return value
+                case .encoded(let bytes, let range):
+                    var r = BinaryReader(bytes, range: range)
+                    let value = Self.decode(&r) ?? ([:], nil)
+                    state = .decoded(value)
+                    return value
+                }
+            }
+        }
+
+        static func decode(_ r: inout BinaryReader) -> (fingerprints: [String: [UInt8]], spare: FileInventory?)? {
+            guard let fingerprintCount = r.count(minimumSize: 17) else { return nil }
+            var fingerprints: [String: [UInt8]] = [:]
+            fingerprints.reserveCapacity(fingerprintCount)
+            for _ in 0..<fingerprintCount {
+                guard let path = r.text(), let fingerprint = r.raw(16) else { return nil }
+                fingerprints[path] = fingerprint
+            }
+            guard let hasSpare = r.integer() else { return nil }
+            var spare: FileInventory? = nil
+            if hasSpare == 1 {
+                guard let inventory = FileInventory.decode(from: &r) else { return nil }
+                spare = inventory
+            }
+            guard r.isAtEnd else { return nil }
+            return (fingerprints, spare)
+        }
     }
 
     /// The content directory as a build reads it: all but `.prolific/` (where this stamp and the
@@ -116,27 +176,12 @@ public struct BuildStamp: Sendable {
             guard let inventory = FileInventory.decode(from: &r) else { return nil }
             templates = inventory
         }
-        guard let site = FileInventory.decode(from: &r), let pages = r.integer(), let files = r.integer(),
-            let fingerprintCount = r.count(minimumSize: 17)
-        else {
+        guard let site = FileInventory.decode(from: &r), let pages = r.integer(), let files = r.integer() else {
             return nil
         }
-        var fingerprints: [String: [UInt8]] = [:]
-        fingerprints.reserveCapacity(fingerprintCount)
-        for _ in 0..<fingerprintCount {
-            guard let path = r.text(), let fingerprint = r.raw(16) else { return nil }
-            fingerprints[path] = fingerprint
-        }
-        guard let hasSpare = r.integer() else { return nil }
-        var spare: FileInventory? = nil
-        if hasSpare == 1 {
-            guard let inventory = FileInventory.decode(from: &r) else { return nil }
-            spare = inventory
-        }
-        guard r.isAtEnd else { return nil }
         return BuildStamp(
             key: key, content: content, templates: templates, site: site, pages: Int(pages), files: Int(files),
-            fingerprints: fingerprints, spare: spare)
+            tail: Tail(bytes: bytes, range: r.position..<body.upperBound))
     }
 
     /// The part of a stamp known once the content is read: the key and the inventories of the
