@@ -33,6 +33,10 @@ import Testing
         try FileManager.default.removeItem(atPath: file)
         stamp.save(layout, inputs: BuildStamp.EncodedInputs(key: stamp.key, content: stamp.content, templates: stamp.templates))
         #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == whole)
+        // Inputs of other values are not taken for this stamp's.
+        try FileManager.default.removeItem(atPath: file)
+        stamp.save(layout, inputs: BuildStamp.EncodedInputs(key: ["another key"], content: stamp.site, templates: nil))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == whole)
         let loaded = try #require(BuildStamp.load(layout))
         #expect(loaded.key == stamp.key && loaded.content == stamp.content && loaded.site == stamp.site)
         #expect(loaded.fingerprints == stamp.fingerprints && loaded.spare == stamp.spare && loaded.pages == 2)

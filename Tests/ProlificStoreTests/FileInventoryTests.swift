@@ -151,6 +151,43 @@ import Testing
         }
     }
 
+    /// Crafted bytes: an inventory with no entries (not even its root, which checks index from)
+    /// and paths that would unfold far beyond the bytes given are refused.
+    @Test func craftedCompactFormsAreRefused() {
+        func decode(count: Int, length: Int, entries: (inout BinaryWriter) -> Void) -> FileInventory? {
+            var w = BinaryWriter()
+            w.string("/r")
+            w.integer(0)
+            w.varint(UInt64(count))
+            w.varint(UInt64(length))
+            entries(&w)
+            var r = BinaryReader(w.bytes)
+            return FileInventory.decode(from: &r)
+        }
+        #expect(decode(count: 0, length: 0) { _ in } == nil, "no root")
+        // The root's path must be empty.
+        #expect(decode(count: 1, length: 2) { w in
+            w.varint(0)
+            w.varint(1)
+            w.raw([UInt8(ascii: "a")])
+            w.varint(0)
+        } == nil)
+        // One long path, then 10,000 copies of it at three bytes each: 41 MB from 34 KB.
+        let copies = 10_000
+        #expect(decode(count: copies + 2, length: 1 + 4096 * (copies + 1)) { w in
+            w.varint(0)
+            w.varint(0)
+            w.varint(0)
+            w.varint(4095)
+            w.raw([UInt8](repeating: UInt8(ascii: "a"), count: 4095))
+            for _ in 0..<copies {
+                w.varint(4095)
+                w.varint(0)
+            }
+            for _ in 0..<(copies + 2) { w.varint(0) }
+        } == nil)
+    }
+
     @Test func itSurvivesEncodingAndNeverTrapsOnACorruptCopy() throws {
         let (folder, inventory) = try tree()
         var writer = BinaryWriter()

@@ -12,9 +12,28 @@ import Dispatch
 /// closures given to `background`, `beside` and `Pipeline` own what they change (the history
 /// cache, the site being written) until the caller waits for them.
 public enum Parallel {
-    /// One worker per online core, at most 16: counted once, as glibc reads
-    /// `/sys/devices/system/cpu/online` for every `sysconf` (148 times in a large rebuild).
-    public static let workers: Int = max(1, min(16, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
+    /// One worker per core this process may run on (its CPU affinity, as `taskset` or a
+    /// container's cpuset sets it; else every online core), at most 16: counted once, as glibc
+    /// reads `/sys/devices/system/cpu/online` for every `sysconf` (148 times in a large rebuild).
+    public static let workers: Int = max(1, min(16, usableCores()))
+
+    private static func usableCores() -> Int {
+        #if os(Linux)
+            // glibc's sched_getaffinity, which Swift's Glibc module doesn't declare: the mask of
+            // cores allowed, 1,024 bits.
+            typealias Affinity = @convention(c) (pid_t, Int, UnsafeMutableRawPointer) -> Int32
+            if let symbol = dlsym(nil, "sched_getaffinity") {
+                var mask = [UInt64](repeating: 0, count: 16)
+                let found = mask.withUnsafeMutableBytes { bytes -> Bool in
+                    guard let base = bytes.baseAddress else { return false }
+                    return unsafeBitCast(symbol, to: Affinity.self)(0, bytes.count, base) == 0
+                }
+                let count = mask.reduce(0) { $0 + $1.nonzeroBitCount }
+                if found, count > 0 { return count }
+            }
+        #endif
+        return Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+    }
 
     /// `items.map(transform)`, in order, on every core, each worker taking `batch` items at a
     /// time (a few long items need 1). The first failure is thrown after all workers stop.

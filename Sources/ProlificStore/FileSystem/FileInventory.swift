@@ -440,7 +440,7 @@ public struct FileInventory: Sendable, Equatable {
     /// entries are listed again instead.
     private func rootIsUnchanged(_ starts: [Int]) -> Bool {
         var top: [[UInt8]] = []
-        for index in 1..<stamps.count {
+        for index in stamps.indices.dropFirst() {
             let path = paths[starts[index]..<(starts[index + 1] - 1)]
             if !path.contains(UInt8(ascii: "/")) { top.append(Array(path)) }
         }
@@ -603,9 +603,12 @@ extension FileInventory {
             skipping.insert(name)
         }
         // Each entry takes at least three bytes (two lengths and a stamp's code), and ends its
-        // path with a NUL.
-        guard let count = reader.shortCount(minimumSize: 3), let length = reader.varint().map(Int.init(clamping:)),
-            length >= count, length <= count &* 4096
+        // path with a NUL; the first is the root, whose path is empty. The paths come to at most
+        // 16 times the bytes left (a content's compress 4–5 times): a path copied whole from the
+        // one before costs a few bytes, and a crafted file must not unfold into gigabytes.
+        guard let count = reader.shortCount(minimumSize: 3), count >= 1,
+            let length = reader.varint().map(Int.init(clamping:)), length >= count, length <= count &* 4096,
+            length <= reader.remaining &* 16
         else { return nil }
         let paths = reader.reading { bytes -> (value: [UInt8], read: Int)? in
             var cursor = VarintCursor(bytes)
@@ -641,7 +644,7 @@ extension FileInventory {
             }
             return failed ? nil : (paths, cursor.offset)
         }
-        guard let paths else { return nil }
+        guard let paths, paths.first == 0 else { return nil }
         let stamps = reader.reading { bytes -> (value: [Stamp], read: Int)? in
             var cursor = VarintCursor(bytes)
             var stamps: [Stamp] = []

@@ -189,8 +189,12 @@ public struct BuildStamp: Sendable {
     /// 370,000 entries at the end of a build kept one core busy and the other idle).
     public struct EncodedInputs: Sendable {
         fileprivate let bytes: [UInt8]
+        /// What was encoded: a stamp saved with these inputs must have them (arrays compare by
+        /// their storage first, so this costs nothing when they are the same values).
+        fileprivate let key: [String], content: FileInventory, templates: FileInventory?
 
         public init(key: [String], content: FileInventory, templates: FileInventory?) {
+            (self.key, self.content, self.templates) = (key, content, templates)
             var w = BinaryWriter(capacity: 32 * content.count + 4096)
             w.integer(BuildStamp.magic)
             w.integer(Int64(key.count))
@@ -207,9 +211,13 @@ public struct BuildStamp: Sendable {
         save(layout, inputs: EncodedInputs(key: key, content: content, templates: templates))
     }
 
-    /// The same, with this stamp's key, content and templates encoded ahead.
+    /// The same, with this stamp's key, content and templates encoded ahead (inputs of other
+    /// values are encoded again).
     public func save(_ layout: ContentLayout, inputs: EncodedInputs) {
         guard HistoryCache.isUsable(layout) else { return }
+        guard inputs.key == key, inputs.content == content, inputs.templates == templates else {
+            return save(layout, inputs: EncodedInputs(key: key, content: content, templates: templates))
+        }
         var w = BinaryWriter(capacity: inputs.bytes.count + 40 * (site.count + (spare?.count ?? 0) + fingerprints.count) + 4096)
         w.raw(inputs.bytes)
         site.encode(into: &w)
