@@ -142,22 +142,11 @@ struct BinaryReader {
 
     /// See `BinaryWriter.varint`; nil past the end or beyond 64 bits.
     mutating func varint() -> UInt64? {
-        var value: UInt64 = 0
-        var shift: UInt64 = 0
-        while offset < end, shift < 64 {
-            let byte = bytes[offset]
-            offset += 1
-            let bits = UInt64(byte & 0x7F)
-            guard shift < 63 || bits <= 1 else { return nil }
-            value |= bits << shift
-            if byte < 0x80 { return value }
-            shift += 7
-        }
-        return nil
+        VarintCursor.varint(in: bytes, at: &offset, end: end)
     }
 
     mutating func signed() -> Int64? {
-        varint().map { Int64(bitPattern: ($0 >> 1) ^ (0 &- ($0 & 1))) }
+        varint().map(VarintCursor.unzigzag)
     }
 
     /// A count written as a `varint`, which must fit in what is left (`minimumSize` bytes each).
@@ -240,9 +229,22 @@ struct VarintCursor {
     /// nil past the end or beyond 64 bits.
     @inline(__always)
     mutating func varint() -> UInt64? {
+        Self.varint(in: bytes, at: &offset, end: bytes.count)
+    }
+
+    @inline(__always)
+    mutating func signed() -> Int64? {
+        varint().map(Self.unzigzag)
+    }
+
+    /// The LEB128 number at `offset` in `bytes` (before `end`), `offset` moved past it; nil
+    /// past the end or beyond 64 bits. `BinaryReader` reads its arrays with it too.
+    @inline(__always)
+    static func varint<Bytes: RandomAccessCollection<UInt8>>(in bytes: Bytes, at offset: inout Int, end: Int) -> UInt64?
+    where Bytes.Index == Int {
         var value: UInt64 = 0
         var shift: UInt64 = 0
-        while offset < bytes.count, shift < 64 {
+        while offset < end, shift < 64 {
             let byte = bytes[offset]
             offset += 1
             let bits = UInt64(byte & 0x7F)
@@ -254,8 +256,9 @@ struct VarintCursor {
         return nil
     }
 
+    /// A `signed` number from its zigzag form.
     @inline(__always)
-    mutating func signed() -> Int64? {
-        varint().map { Int64(bitPattern: ($0 >> 1) ^ (0 &- ($0 & 1))) }
+    static func unzigzag(_ value: UInt64) -> Int64 {
+        Int64(bitPattern: (value >> 1) ^ (0 &- (value & 1)))
     }
 }
