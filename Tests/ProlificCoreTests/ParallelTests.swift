@@ -82,6 +82,16 @@ import Testing
         #expect(Tracked.freedElsewhere)
     }
 
+    /// Once what is released is left to the process's exit (`build`), it is kept, not freed.
+    @Test func releaseLeftToExitKeeps() {
+        let freed = DispatchSemaphore(value: 0)
+        let leftovers = Parallel.Leftovers()
+        leftovers.leaveToExit()
+        Parallel.release([Tracked(freed)], keepingIn: leftovers)
+        #expect(freed.wait(timeout: .now() + 0.5) == .timedOut)
+        #expect(leftovers.count == 1)
+    }
+
     /// `beside` runs its first half on another thread and its second on the caller's, at the
     /// same time, and gives both values; a `map` in the second half spreads over every core
     /// (inside `both` it runs item by item, on one thread).

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ProlificCore
 import ProlificStore
 
 /// `prolific build`: renders the content into a static site.
@@ -28,6 +29,8 @@ struct BuildCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
+        // The process ends with the build: what the build lets go of is left to its exit.
+        Parallel.leaveReleasedToExit()
         try Terminal.guarded {
             let terminal = isatty(FileHandle.standardError.fileDescriptor) != 0
             let run = SiteRun(global: global, out: out, templates: templates, showsProgress: terminal && !quiet)

@@ -87,12 +87,21 @@ struct SiteRun {
                 pages: stamp.pages, files: stamp.files, seconds: Date().timeIntervalSince(start), written: 0,
                 phases: phases, upToDate: true)
         }
-        // Pages whose values are those the last build rendered keep their file.
-        let memory = stamp?.pageMemory(out: out, key: key).map { recorded in
-            PageMemory(fingerprints: recorded.fingerprints) { path in
-                recorded.intact(path).map { OutputFile.Previous(device: $0.device, inode: $0.inode) }
+        // Pages whose values are those the last build rendered keep their file. What the last
+        // build recorded of them (25,000 fingerprints and the site's files, by path, on large) is
+        // decoded and indexed on a thread of its own while the content loads: first, it kept a
+        // core busy alone for 30 ms at the start of every rebuild.
+        let recordedPages = Parallel.Handoff<PageMemory>()
+        let recallingPages = stamp.map { stamp in
+            Parallel.background { [out, key] in
+                guard let recorded = stamp.pageMemory(out: out, key: key) else { return recordedPages.giveNothing() }
+                recordedPages.give(
+                    PageMemory(fingerprints: recorded.fingerprints) { path in
+                        recorded.intact(path).map { OutputFile.Previous(device: $0.device, inode: $0.inode) }
+                    })
             }
         }
+        if recallingPages == nil { recordedPages.giveNothing() }
         // Taken before reading: a file changed while the build reads it differs from its record.
         let templatesBefore = templatesFolder.flatMap { FileInventory.take(of: $0) }
         // The content's inventory is taken as it is read: each file's metadata when it is opened.
@@ -199,6 +208,7 @@ struct SiteRun {
             return SiteWriter.RecordedSpare(folders: folders, others: others) { spare.foldersAreUnchanged(at: $0) }
         }
         let staging = try SiteWriter.Staging(output: out, spare: recordedSpare)
+        let memory = recordedPages.take()
         var pages = 0, count = 0
         var fingerprints: [String: [UInt8]] = [:]
         let report: SiteWriter.Report
@@ -266,10 +276,12 @@ struct SiteRun {
                 files: count, fingerprints: fingerprints, spare: replacedSite)
             encodingInputs?.wait()
             if let inputs = stampInputs.take() { stamp.save(layout, inputs: inputs) } else { stamp.save(layout) }
+            Parallel.release(stamp)
         }
         lap("stamp")
-        // Freeing the content is left to another thread, as the model is (`Parallel.release`).
-        Parallel.release((consume content, consume builder))
+        // Freeing the content, the records and the writer's lists is left to another thread, as
+        // the model is (`Parallel.release`; or to the process's exit).
+        Parallel.release((consume content, consume builder, stamp, memory, fingerprints, staging, site))
         return Summary(
             pages: pages, files: count, seconds: Date().timeIntervalSince(start), written: report.written,
             phases: phases, replay: replayHow.value, evidence: evidenceHow.description)
