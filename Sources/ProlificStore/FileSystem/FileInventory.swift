@@ -153,10 +153,12 @@ public struct FileInventory: Sendable, Equatable {
     private func forEachStamped(_ body: (ArraySlice<UInt8>, Stamp) -> Void) {
         var start = 0
         var index = 0
-        for (i, byte) in paths.enumerated() where byte == 0 {
-            if index > 0 { body(paths[start..<i], stamps[index]) }
-            index += 1
-            start = i + 1
+        paths.withUnsafeBufferPointer { bytes in
+            Self.forEachNUL(in: bytes) { i in
+                if index > 0 { body(paths[start..<i], stamps[index]) }
+                index += 1
+                start = i + 1
+            }
         }
     }
 
@@ -306,10 +308,7 @@ public struct FileInventory: Sendable, Equatable {
     /// Whether every entry still has the metadata it had: nothing added, removed or written.
     public func isUnchanged() -> Bool {
         // Where each path starts in `paths`; the next one starts after its NUL.
-        var starts: [Int] = []
-        starts.reserveCapacity(stamps.count + 1)
-        starts.append(0)
-        for (i, byte) in paths.enumerated() where byte == 0 { starts.append(i + 1) }
+        let starts = pathStarts()
         guard starts.count == stamps.count + 1, rootIsUnchanged(starts) else { return false }
         let chunk = 1024
         let ranges = stride(from: 1, to: stamps.count, by: chunk).map { $0..<min(stamps.count, $0 + chunk) }
@@ -343,6 +342,30 @@ public struct FileInventory: Sendable, Equatable {
         return true
     }
 
+    /// Where each path starts in `paths`, and one past the last: the next one starts after its
+    /// NUL.
+    private func pathStarts() -> [Int] {
+        var starts: [Int] = []
+        starts.reserveCapacity(stamps.count + 1)
+        starts.append(0)
+        paths.withUnsafeBufferPointer { bytes in Self.forEachNUL(in: bytes) { starts.append($0 + 1) } }
+        return starts
+    }
+
+    /// Calls `body` with the offset of each NUL of `bytes`, in order, found with `memchr`: a
+    /// byte-by-byte loop over the large content's 16.7 MB of paths took 13 ms, on one core,
+    /// at the start of every rebuild and no-op.
+    @inline(__always)
+    static func forEachNUL(in bytes: UnsafeBufferPointer<UInt8>, _ body: (Int) -> Void) {
+        guard let base = bytes.baseAddress else { return }
+        var offset = 0
+        while offset < bytes.count, let nul = memchr(base + offset, 0, bytes.count - offset) {
+            let at = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(nul))
+            body(at)
+            offset = at + 1
+        }
+    }
+
     /// The entries of this (recorded) inventory under each second-level folder walked on its
     /// own, by the folder's path, for `RecordedParts`.
     fileprivate func partRanges() -> [[UInt8]: (stamps: Range<Int>, paths: Range<Int>)] {
@@ -359,7 +382,7 @@ public struct FileInventory: Sendable, Equatable {
                 }
                 current = nil
             }
-            for i in bytes.indices where bytes[i] == 0 {
+            Self.forEachNUL(in: bytes) { i in
                 defer {
                     index += 1
                     start = i + 1
@@ -372,11 +395,11 @@ public struct FileInventory: Sendable, Equatable {
                 while second < i, bytes[second] != slash { second += 1 }
                 guard second < i else {
                     close(index, start)
-                    continue
+                    return
                 }
                 let folder = start..<second
                 if let open = current, open.folder.count == folder.count, bytes[open.folder].elementsEqual(bytes[folder]) {
-                    continue
+                    return
                 }
                 close(index, start)
                 current = (folder, index, start)
@@ -556,7 +579,7 @@ extension FileInventory {
         writer.varint(UInt64(paths.count))
         paths.withUnsafeBufferPointer { all in
             var previous = 0..<0, start = 0
-            for end in all.indices where all[end] == 0 {
+            Self.forEachNUL(in: all) { end in
                 let path = start..<end
                 var shared = 0
                 while shared < previous.count, shared < path.count, all[previous.lowerBound + shared] == all[start + shared] {
@@ -620,11 +643,14 @@ extension FileInventory {
                         break
                     }
                     let start = at
-                    for i in 0..<shared { buffer[at + i] = buffer[previous.lowerBound + i] }
+                    // The shared part lies before `at`: the two ranges never overlap.
+                    if shared > 0, let base = buffer.baseAddress {
+                        (base + at).update(from: base + previous.lowerBound, count: shared)
+                    }
                     at += shared
                     let suffix = UnsafeBufferPointer(rebasing: bytes[cursor.offset..<(cursor.offset + rest)])
                     // A NUL inside a path would split it in two.
-                    guard !suffix.contains(0) else {
+                    guard suffix.baseAddress.map({ memchr($0, 0, rest) == nil }) ?? true else {
                         failed = true
                         break
                     }
@@ -705,15 +731,18 @@ public struct RecordedParts: Sendable {
         let unchanged = part.paths.withUnsafeBufferPointer { bytes in
             bytes.withMemoryRebound(to: CChar.self) { names -> Bool in
                 guard let base = names.baseAddress else { return false }
-                for (i, byte) in bytes.enumerated() where byte == 0 {
-                    // Each path ends with its NUL: ready for `fstatat` in place.
-                    guard fstatat(root, base + start, &info, AT_SYMLINK_NOFOLLOW) == 0,
-                        FileInventory.Stamp(info) == part.stamps[index]
-                    else { return false }
+                var unchanged = true
+                FileInventory.forEachNUL(in: bytes) { i in
+                    // Each path ends with its NUL: ready for `fstatat` in place. After a change,
+                    // the rest is passed over.
+                    guard unchanged else { return }
+                    unchanged =
+                        index < part.stamps.count && fstatat(root, base + start, &info, AT_SYMLINK_NOFOLLOW) == 0
+                        && FileInventory.Stamp(info) == part.stamps[index]
                     index += 1
                     start = i + 1
                 }
-                return index == part.stamps.count
+                return unchanged && index == part.stamps.count
             }
         }
         return unchanged ? part : nil
