@@ -82,13 +82,25 @@ import Testing
         #expect(Tracked.freedElsewhere)
     }
 
-    /// Once what is released is left to the process's exit (`build`), it is kept, not freed.
+    /// Signals when it is freed (and touches nothing another test reads).
+    final class Watched: Sendable {
+        let freed: DispatchSemaphore
+        init(_ freed: DispatchSemaphore) { self.freed = freed }
+        deinit { freed.signal() }
+    }
+
+    /// Once what is released is left to the process's exit (`build`), it is kept, not freed;
+    /// before, it is freed.
     @Test func releaseLeftToExitKeeps() {
-        let freed = DispatchSemaphore(value: 0)
         let leftovers = Parallel.Leftovers()
+        let freedBefore = DispatchSemaphore(value: 0)
+        Parallel.release([Watched(freedBefore)], keepingIn: leftovers)
+        #expect(freedBefore.wait(timeout: .now() + 10) == .success)
+        #expect(leftovers.count == 0)
         leftovers.leaveToExit()
-        Parallel.release([Tracked(freed)], keepingIn: leftovers)
-        #expect(freed.wait(timeout: .now() + 0.5) == .timedOut)
+        let freedAfter = DispatchSemaphore(value: 0)
+        Parallel.release([Watched(freedAfter)], keepingIn: leftovers)
+        #expect(freedAfter.wait(timeout: .now() + 0.2) == .timedOut)
         #expect(leftovers.count == 1)
     }
 

@@ -165,6 +165,35 @@ import Testing
             return FileInventory.decode(from: &r)
         }
         #expect(decode(count: 0, length: 0) { _ in } == nil, "no root")
+        // The root and "a", unrecorded: well formed.
+        #expect(decode(count: 2, length: 3) { w in
+            w.varint(0)
+            w.varint(0)
+            w.varint(0)
+            w.varint(1)
+            w.raw([UInt8(ascii: "a")])
+            w.varint(0)
+            w.varint(0)
+        } != nil)
+        // A NUL inside a path would split it in two.
+        #expect(decode(count: 2, length: 4) { w in
+            w.varint(0)
+            w.varint(0)
+            w.varint(0)
+            w.varint(2)
+            w.raw([UInt8(ascii: "a"), 0])
+            w.varint(0)
+            w.varint(0)
+        } == nil)
+        // A path can't share more than the one before has.
+        #expect(decode(count: 2, length: 3) { w in
+            w.varint(0)
+            w.varint(0)
+            w.varint(1)
+            w.varint(0)
+            w.varint(0)
+            w.varint(0)
+        } == nil)
         // The root's path must be empty.
         #expect(decode(count: 1, length: 2) { w in
             w.varint(0)
@@ -186,6 +215,22 @@ import Testing
             }
             for _ in 0..<(copies + 2) { w.varint(0) }
         } == nil)
+    }
+
+    /// `forEachNUL` names every NUL, in order, and nothing else.
+    @Test func everyNULIsFound() {
+        func nuls(_ bytes: [UInt8]) -> [Int] {
+            var found: [Int] = []
+            bytes.withUnsafeBufferPointer { FileInventory.forEachNUL(in: $0) { found.append($0) } }
+            return found
+        }
+        #expect(nuls([]) == [])
+        #expect(nuls([0]) == [0])
+        #expect(nuls([97, 98]) == [])
+        #expect(nuls([97, 0, 0, 98]) == [1, 2])
+        #expect(nuls([0, 97, 98, 0]) == [0, 3])
+        let long = (0..<10_000).map { UInt8($0 % 7 == 0 ? 0 : 97) }
+        #expect(nuls(long) == long.indices.filter { long[$0] == 0 })
     }
 
     @Test func itSurvivesEncodingAndNeverTrapsOnACorruptCopy() throws {

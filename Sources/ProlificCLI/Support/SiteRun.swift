@@ -89,19 +89,20 @@ struct SiteRun {
         }
         // Pages whose values are those the last build rendered keep their file. What the last
         // build recorded of them (25,000 fingerprints and the site's files, by path, on large) is
-        // decoded and indexed on a thread of its own while the content loads: first, it kept a
+        // decoded and indexed on a thread of its own while the content loads: before, it kept a
         // core busy alone for 30 ms at the start of every rebuild.
         let recordedPages = Parallel.Handoff<PageMemory>()
-        let recallingPages = stamp.map { stamp in
-            Parallel.background { [out, key] in
+        if let stamp {
+            _ = Parallel.background { [out, key] in
                 guard let recorded = stamp.pageMemory(out: out, key: key) else { return recordedPages.giveNothing() }
                 recordedPages.give(
                     PageMemory(fingerprints: recorded.fingerprints) { path in
                         recorded.intact(path).map { OutputFile.Previous(device: $0.device, inode: $0.inode) }
                     })
             }
+        } else {
+            recordedPages.giveNothing()
         }
-        if recallingPages == nil { recordedPages.giveNothing() }
         // Taken before reading: a file changed while the build reads it differs from its record.
         let templatesBefore = templatesFolder.flatMap { FileInventory.take(of: $0) }
         // The content's inventory is taken as it is read: each file's metadata when it is opened.
@@ -280,8 +281,10 @@ struct SiteRun {
         }
         lap("stamp")
         // Freeing the content, the records and the writer's lists is left to another thread, as
-        // the model is (`Parallel.release`; or to the process's exit).
-        Parallel.release((consume content, consume builder, stamp, memory, fingerprints, staging, site))
+        // the model is (`Parallel.release`), or to the process's exit. The content and the
+        // builder are handed over whole; the others are shared with this frame until it returns
+        // (`serve` may then free what is left of them here).
+        Parallel.release((consume content, consume builder, stamp, memory, fingerprints, staging, site, recordedSpare))
         return Summary(
             pages: pages, files: count, seconds: Date().timeIntervalSince(start), written: report.written,
             phases: phases, replay: replayHow.value, evidence: evidenceHow.description)

@@ -645,7 +645,7 @@ extension FileInventory {
                     let start = at
                     // The shared part lies before `at`: the two ranges never overlap.
                     if shared > 0, let base = buffer.baseAddress {
-                        (base + at).update(from: base + previous.lowerBound, count: shared)
+                        (base + at).initialize(from: base + previous.lowerBound, count: shared)
                     }
                     at += shared
                     let suffix = UnsafeBufferPointer(rebasing: bytes[cursor.offset..<(cursor.offset + rest)])
