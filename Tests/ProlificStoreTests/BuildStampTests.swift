@@ -43,6 +43,38 @@ import Testing
         _ = folder
     }
 
+    /// The file is its parts one after the other, as they were written one by one before the
+    /// site's, the fingerprints' and the spare's came to be encoded side by side: the key and
+    /// the inputs, the site, the counts, the 16-byte fingerprints by path, the spare; sealed.
+    /// Fingerprints of another length are not kept. Without a spare, a 0 says so.
+    @Test func itsPartsComeInTheirOrder() throws {
+        let (folder, layout, stamp) = try stamp()
+        let file = layout.root + "/" + BuildStamp.file
+        for spare in [stamp.spare, nil] {
+            var fingerprints = stamp.fingerprints
+            fingerprints["short.html"] = [1, 2, 3]
+            let saved = BuildStamp(
+                key: stamp.key, content: stamp.content, templates: nil, site: stamp.site, pages: 2, files: 3,
+                fingerprints: fingerprints, spare: spare)
+            saved.save(layout)
+            var w = BinaryWriter()
+            w.raw(BuildStamp.EncodedInputs(key: stamp.key, content: stamp.content, templates: nil).bytes)
+            stamp.site.encode(into: &w)
+            w.integer(2)
+            w.integer(3)
+            w.integer(2)
+            for path in ["index.html", "users/ann/index.html"] {
+                w.text(path)
+                w.raw(try #require(fingerprints[path]))
+            }
+            w.integer(spare == nil ? 0 : 1)
+            spare?.encode(into: &w)
+            CacheSeal.seal(&w)
+            #expect([UInt8](try Data(contentsOf: URL(fileURLWithPath: file))) == w.bytes)
+        }
+        _ = folder
+    }
+
     /// Sealed: a file cut short or with a byte changed anywhere is not loaded (the next build
     /// renders everything, as without a stamp).
     @Test func aTornStampIsNeverLoaded() throws {

@@ -188,7 +188,7 @@ public struct BuildStamp: Sendable {
     /// content and templates, encoded while the site is built (encoding the large content's
     /// 370,000 entries at the end of a build kept one core busy and the other idle).
     public struct EncodedInputs: Sendable {
-        fileprivate let bytes: [UInt8]
+        let bytes: [UInt8]
         /// What was encoded: a stamp saved with these inputs must have them (arrays compare by
         /// their storage first, so this costs nothing when they are the same values).
         fileprivate let key: [String], content: FileInventory, templates: FileInventory?
