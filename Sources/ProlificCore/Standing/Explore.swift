@@ -26,18 +26,23 @@ public enum Explore {
             return pow(0.5, age / halfLifeDays)
         }
         // Each project on its own, on every core: each sum is taken in the same order whatever
-        // the number of cores, so the scores are the same.
-        let scored = Parallel.map(projects) { project -> (score: Double, people: Int) in
+        // the number of cores, so the scores are the same. Rounds, snippets and ballots are read
+        // in place, by index: copying each out of its array retained every string and list it
+        // holds (a third of this loop's time in a large rebuild was `swift_retain`).
+        let scored = Parallel.map(Array(projects.indices)) { p -> (score: Double, people: Int) in
             var score = 0.0
-            var people: Set<Handle> = [project.owner]
-            for round in project.rounds {
-                for s in round.submissions where s.submitted <= now {
-                    score += weight(s.author, at: s.submitted) * decay(s.submitted)
-                    people.insert(s.author)
+            var people: Set<Handle> = [projects[p].owner]
+            let rounds = projects[p].rounds
+            for r in rounds.indices {
+                for s in rounds[r].submissions.indices where rounds[r].submissions[s].submitted <= now {
+                    let (author, submitted) = (rounds[r].submissions[s].author, rounds[r].submissions[s].submitted)
+                    score += weight(author, at: submitted) * decay(submitted)
+                    people.insert(author)
                 }
-                for b in round.ballots where b.cast <= now {
-                    score += 0.5 * weight(b.voter, at: b.cast) * decay(b.cast)
-                    people.insert(b.voter)
+                for b in rounds[r].ballots.indices where rounds[r].ballots[b].cast <= now {
+                    let (voter, cast) = (rounds[r].ballots[b].voter, rounds[r].ballots[b].cast)
+                    score += 0.5 * weight(voter, at: cast) * decay(cast)
+                    people.insert(voter)
                 }
             }
             return (score, people.count)
