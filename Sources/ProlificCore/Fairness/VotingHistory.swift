@@ -131,11 +131,13 @@ public struct VotingHistory: Sendable {
     private mutating func record(_ round: Round, habits: Bool) {
         let round = Moderation.counted(round)
         roundsRecorded += 1
+        // Snippets and ballots are read in place, by index: copying each out of its array
+        // retained every string and list it holds, for every round of a replay.
         var authors: [SubmissionID: Int32] = [:]
         authors.reserveCapacity(round.submissions.count)
-        for submission in round.submissions where authors[submission.id] == nil {
-            let id = intern(submission.author)
-            authors[submission.id] = id
+        for s in round.submissions.indices where authors[round.submissions[s].id] == nil {
+            let id = intern(round.submissions[s].author)
+            authors[round.submissions[s].id] = id
             karmaByID[Int(id)].snippets += 1
         }
         if let winner = round.winner, let author = authors[winner] { karmaByID[Int(author)].wins += 1 }
@@ -144,9 +146,10 @@ public struct VotingHistory: Sendable {
         seen.reserveCapacity(round.ballots.count)
         guard habits else {
             // Karma only: a ballot counts if it backs someone else's snippet, whatever it backs.
-            for ballot in round.ballots {
-                let voter = intern(ballot.voter)
-                guard ballot.choices.contains(where: { authors[$0].map { $0 != voter } ?? false }), seen.insert(voter).inserted
+            for b in round.ballots.indices {
+                let voter = intern(round.ballots[b].voter)
+                guard round.ballots[b].choices.contains(where: { authors[$0].map { $0 != voter } ?? false }),
+                    seen.insert(voter).inserted
                 else { continue }
                 karmaByID[Int(voter)].ballots += 1
             }
@@ -154,9 +157,9 @@ public struct VotingHistory: Sendable {
         }
         var backed: [(voter: Int32, chosen: Set<Int32>)] = []
         backed.reserveCapacity(round.ballots.count)
-        for ballot in round.ballots {
-            let voter = intern(ballot.voter)
-            let chosen = Set(ballot.choices.compactMap { authors[$0] }.filter { $0 != voter })
+        for b in round.ballots.indices {
+            let voter = intern(round.ballots[b].voter)
+            let chosen = Set(round.ballots[b].choices.compactMap { authors[$0] }.filter { $0 != voter })
             guard !chosen.isEmpty, seen.insert(voter).inserted else { continue }
             backed.append((voter, chosen))
             karmaByID[Int(voter)].ballots += 1

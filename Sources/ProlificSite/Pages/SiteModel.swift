@@ -68,10 +68,11 @@ struct SiteModel {
         listed = built.filter { $0.visibility == .listed }
         listedIndex = Dictionary(listed.enumerated().map { ($1.slug, $0) }, uniquingKeysWith: { first, _ in first })
         var snippets: [Handle: [(project: Int, round: Int, submission: Int)]] = [:]
-        for (p, project) in listed.enumerated() {
-            for (r, round) in project.rounds.enumerated() {
-                for (s, submission) in round.submissions.enumerated() {
-                    snippets[submission.author, default: []].append((p, r, s))
+        // By index: copying each project, round and snippet out of its array retained all it holds.
+        for p in listed.indices {
+            for r in listed[p].rounds.indices {
+                for s in listed[p].rounds[r].submissions.indices {
+                    snippets[listed[p].rounds[r].submissions[s].author, default: []].append((p, r, s))
                 }
             }
         }
