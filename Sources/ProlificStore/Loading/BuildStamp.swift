@@ -220,30 +220,32 @@ public struct BuildStamp: Sendable {
         }
         // The site, the pages' fingerprints and the spare are encoded side by side (they end a
         // build, with nothing else left to keep the other cores busy), then put together.
-        let parts = Parallel.map([0, 1, 2], batch: 1) { part -> [UInt8] in
-            switch part {
-            case 0:
+        let encoders: [() -> [UInt8]] = [
+            {
                 var w = BinaryWriter(capacity: 40 * site.count + 64)
                 site.encode(into: &w)
                 w.integer(Int64(pages))
                 w.integer(Int64(files))
                 return w.bytes
-            case 1:
-                let kept = fingerprints.filter { $0.value.count == 16 }
+            },
+            {
+                let kept = fingerprints.filter { $0.value.count == 16 }.sorted { $0.key < $1.key }
                 var w = BinaryWriter(capacity: 80 * kept.count + 16)
                 w.integer(Int64(kept.count))
-                for path in kept.keys.sorted() {
+                for (path, fingerprint) in kept {
                     w.text(path)
-                    w.raw(kept[path] ?? [])
+                    w.raw(fingerprint)
                 }
                 return w.bytes
-            default:
+            },
+            {
                 var w = BinaryWriter(capacity: 40 * (spare?.count ?? 0) + 64)
                 w.integer(spare == nil ? 0 : 1)
                 spare?.encode(into: &w)
                 return w.bytes
-            }
-        }
+            },
+        ]
+        let parts = Parallel.map(encoders, batch: 1) { $0() }
         var w = BinaryWriter(capacity: inputs.bytes.count + parts.reduce(0) { $0 + $1.count } + 16)
         w.raw(inputs.bytes)
         for part in parts { w.raw(part) }
