@@ -45,6 +45,25 @@ import Testing
         #expect(origin.error(at: "for.1", "bad choice").description == "v.yml:5:3: error: bad choice")
     }
 
+    /// An origin decoded from a cache holds its path in parts (`ProjectCodec`).
+    @Test func anOriginInPartsIsItsJoinedPath() {
+        let ballot = Origin(folder: "Content/votes", name: "ann", suffix: ".yml", positions: ["for.0": .start])
+        let snippet = Origin(folder: "Content/submissions", snippet: SubmissionID(author: Handle("ann")!, time: Timestamp(secondsSinceEpoch: 0)))
+        #expect(ballot.path == "Content/votes/ann.yml")
+        #expect(snippet.path == "Content/submissions/ann-19700101000000.md")
+        // Equal and hashed alike however the path is held; positions still count.
+        let whole = Origin(path: "Content/votes/ann.yml", positions: ["for.0": .start])
+        #expect(ballot == whole)
+        #expect(Set([ballot, whole]).count == 1)
+        #expect(ballot != Origin(path: "Content/votes/ann.yml"))
+        #expect(ballot != Origin(folder: "Content/votes", name: "bob", suffix: ".yml", positions: ["for.0": .start]))
+        // Setting the path replaces the parts.
+        var moved = ballot
+        moved.path = "elsewhere.yml"
+        #expect(moved.path == "elsewhere.yml")
+        #expect(moved.error(at: "for.0", "bad").description == "elsewhere.yml:1:1: error: bad")
+    }
+
     /// Positions behave like the dictionary they replaced: a key set twice holds the last
     /// position, nil removes it, and equality and hashing ignore the order keys were set in.
     @Test func positionsActLikeADictionary() {

@@ -233,6 +233,24 @@ import Testing
         #expect(nuls(long) == long.indices.filter { long[$0] == 0 })
     }
 
+    /// `precedes` orders byte strings as `lexicographicallyPrecedes` does: shorter prefixes
+    /// first, bytes compared unsigned.
+    @Test func bytesSortAsLexicographicOrderDoes() {
+        let samples: [[UInt8]] = [[], [0], [97], [97, 0], [97, 98], [98], [255], [97, 255], [97, 98, 99], [97, 47, 98], [97, 48]]
+        for a in samples {
+            for b in samples { #expect(FileInventory.precedes(a, b) == a.lexicographicallyPrecedes(b), "\(a) \(b)") }
+        }
+        // Every string of up to four of "-", "/" and "0" (as in paths: "-" and "0" either side of "/").
+        var paths: [[UInt8]] = [[]]
+        for length in 1...4 {
+            paths += paths.filter { $0.count == length - 1 }.flatMap { prefix in [45, 47, 48].map { prefix + [UInt8($0)] } }
+        }
+        for a in paths {
+            for b in paths where FileInventory.precedes(a, b) != a.lexicographicallyPrecedes(b) { Issue.record("\(a) \(b)") }
+        }
+        #expect(paths.sorted(by: FileInventory.precedes) == paths.sorted { $0.lexicographicallyPrecedes($1) })
+    }
+
     @Test func itSurvivesEncodingAndNeverTrapsOnACorruptCopy() throws {
         let (folder, inventory) = try tree()
         var writer = BinaryWriter()

@@ -68,6 +68,14 @@ import Testing
         let codec = ProjectCodec(layout: layout)
         let bytes = codec.encode(project)
         #expect(codec.decode(bytes) == project)
+        // Each expected path is made again from its parts, joined when read.
+        let decoded = try #require(codec.decode(bytes))
+        #expect(decoded.origin.path == "Content/projects/moon/project.md")
+        #expect(decoded.rounds[0].origin.path == "Content/projects/moon/rounds/0001/round.md")
+        #expect(decoded.rounds[0].submissions[0].origin.path == "Content/projects/moon/rounds/0001/submissions/ann-20261102000000.md")
+        #expect(decoded.rounds[0].ballots[0].origin.path == "Content/projects/moon/rounds/0001/votes/cat.yml")
+        #expect(decoded.rounds[0].submissions[1].origin.path == "elsewhere/odd.md")
+        #expect(decoded.rounds[0].ballots[0].origin.position(of: "for.1") == .start)
         // Elsewhere, the paths the reader gives are those of that content directory.
         #expect(ProjectCodec(layout: ContentLayout(root: "Other")).decode(bytes)?.rounds[0].ballots[0].origin.path
             == "Other/projects/moon/rounds/0001/votes/cat.yml")

@@ -212,6 +212,7 @@ struct SiteRun {
         let memory = recordedPages.take()
         var pages = 0, count = 0
         var fingerprints: [String: [UInt8]] = [:]
+        let earlyFingerprints = Parallel.Handoff<BuildStamp.EncodedFingerprints>()
         let report: SiteWriter.Report
         // Batches are written on a thread of their own: the next one renders while the last is
         // written (and waits for it, so at most two are in memory). The staging folder is the
@@ -252,6 +253,12 @@ struct SiteRun {
                 }
                 try write(batch)
             }
+            // Every page is made: the stamp's part for their fingerprints is encoded beside the
+            // writer's last batches and the swap, which leave a core idle.
+            let encodingFingerprints = Parallel.background { [fingerprints] in
+                earlyFingerprints.give(BuildStamp.EncodedFingerprints(fingerprints))
+            }
+            defer { encodingFingerprints.wait() }
             drain()
             if let error = failure.error { throw error }
             lap("media")
@@ -274,7 +281,8 @@ struct SiteRun {
         if let contentBefore, let site {
             let stamp = BuildStamp(
                 key: key, content: contentBefore, templates: templatesBefore, site: site, pages: pages,
-                files: count, fingerprints: fingerprints, spare: replacedSite)
+                files: count, fingerprints: earlyFingerprints.take() ?? BuildStamp.EncodedFingerprints(fingerprints),
+                spare: replacedSite)
             encodingInputs?.wait()
             if let inputs = stampInputs.take() { stamp.save(layout, inputs: inputs) } else { stamp.save(layout) }
             Parallel.release(stamp)

@@ -212,14 +212,16 @@ public enum SiteWriter {
 
     /// `files` with the root and every folder of `folders` (relative to `output`) before them,
     /// each with its metadata now, the writing done: adding or removing an entry moves a
-    /// folder's times. nil if one can't be looked at.
+    /// folder's times. nil if one can't be looked at. The root comes first, the rest in no
+    /// particular order: the stamp's inventory sorts every entry by its bytes (sorting the
+    /// 27,000 folders here too cost 15 ms on one core at the end of every rebuild).
     static func withFolders(_ files: [Entry], folders: Set<String>, at output: String) -> [Entry]? {
         var root = stat()
         guard lstat(output, &root) == 0 else { return nil }
         let base = open(output, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard base >= 0 else { return nil }
         defer { close(base) }
-        let paths = folders.sorted()
+        let paths = Array(folders)
         let stamped = Parallel.map(paths) { path -> stat? in
             var info = stat()
             return fstatat(base, path, &info, AT_SYMLINK_NOFOLLOW) == 0 ? info : nil
@@ -230,7 +232,8 @@ public enum SiteWriter {
             guard let info else { return nil }
             entries.append((path, info))
         }
-        return entries + files
+        entries.append(contentsOf: files)
+        return entries
     }
 
     /// `.NAME.spare` beside `output`: the site the last build replaced, which the next build

@@ -236,27 +236,45 @@ public struct FileInventory: Sendable, Equatable {
     /// The same, leaving out the entry at `excluded` (a path inside the folder, relative to the
     /// root) and everything under it: what identifies the rest of the folder. nil when the folder
     /// was not walked on its own, or an entry of the rest is racy.
+    ///
+    /// Every project with an open round asks, at the start of every rebuild: its entries are
+    /// found with `memchr` and compared as bytes in place (a byte-by-byte loop took 0.1 s of CPU
+    /// on the large content).
     public func subtreeDigest(_ path: String, leavingOut excluded: String) -> String? {
         guard let span = subtrees[path], stamps[span.entry] != .never else { return nil }
         let skipped = Array(excluded.utf8)
         var key = Array(paths[span.entryPath])
+        key.reserveCapacity(key.count + span.walkedPaths.count + 40 * (span.walked.count + 1))
         var kept: [Stamp] = [stamps[span.entry]]
-        var start = span.walkedPaths.lowerBound, index = span.walked.lowerBound
-        for i in span.walkedPaths where paths[i] == 0 {
-            defer {
-                start = i + 1
-                index += 1
+        kept.reserveCapacity(span.walked.count + 1)
+        var racy = false
+        paths.withUnsafeBufferPointer { all in
+            let walked = UnsafeBufferPointer(rebasing: all[span.walkedPaths])
+            var start = 0, index = span.walked.lowerBound
+            skipped.withUnsafeBufferPointer { skipped in
+                Self.forEachNUL(in: walked) { nul in
+                    defer {
+                        start = nul + 1
+                        index += 1
+                    }
+                    guard !racy else { return }
+                    let entry = UnsafeBufferPointer(rebasing: walked[start..<nul])
+                    if entry.count >= skipped.count,
+                        let a = entry.baseAddress, let b = skipped.baseAddress, memcmp(a, b, skipped.count) == 0,
+                        entry.count == skipped.count || entry[skipped.count] == UInt8(ascii: "/")
+                    {
+                        return
+                    }
+                    guard stamps[index] != .never else {
+                        racy = true
+                        return
+                    }
+                    key += walked[start...nul]
+                    kept.append(stamps[index])
+                }
             }
-            let entry = paths[start..<i]
-            if entry.elementsEqual(skipped)
-                || entry.count > skipped.count && entry.starts(with: skipped) && entry[entry.startIndex + skipped.count] == UInt8(ascii: "/")
-            {
-                continue
-            }
-            guard stamps[index] != .never else { return nil }
-            key += paths[start...i]
-            kept.append(stamps[index])
         }
+        guard !racy else { return nil }
         for stamp in kept { stamp.append(to: &key) }
         return RoundSeal.sha256(key)
     }
@@ -492,10 +510,13 @@ public struct FileInventory: Sendable, Equatable {
         guard let first = entries.first, first.path.isEmpty else { return nil }
         self.init(root: root, skipping: [])
         add([], Stamp(first.info), racyAfter: .max)
-        let rest = entries.dropFirst().map { (Array($0.path.utf8), $0.info) }.sorted { $0.0.lexicographicallyPrecedes($1.0) }
-        paths.reserveCapacity(rest.reduce(0) { $0 + $1.0.count + 1 } + 1)
+        // Sorted as paths and stamps (48 bytes each), not as paths and `stat`s (152): the sort
+        // moves every entry about a dozen times, 64,000 of them at the end of every build.
+        var rest = entries.dropFirst().map { (path: Array($0.path.utf8), stamp: Stamp($0.info)) }
+        rest.sort { Self.precedes($0.path, $1.path) }
+        paths.reserveCapacity(rest.reduce(0) { $0 + $1.path.count + 1 } + 1)
         stamps.reserveCapacity(entries.count)
-        for (path, info) in rest { add(path, Stamp(info), racyAfter: .max) }
+        for (path, stamp) in rest { add(path, stamp, racyAfter: .max) }
     }
 
     mutating func add(_ path: [UInt8], _ stamp: Stamp, racyAfter: Int64) {
@@ -554,7 +575,21 @@ public struct FileInventory: Sendable, Equatable {
             if name.isEmpty { continue }
             found.append((path.isEmpty ? name : path + [UInt8(ascii: "/")] + name, Stamp(info)))
         }
-        return found.sorted { $0.0.lexicographicallyPrecedes($1.0) }
+        return found.sorted { precedes($0.0, $1.0) }
+    }
+
+    /// Whether `a` sorts before `b`, byte by byte (`lexicographicallyPrecedes`), by `memcmp`:
+    /// the stamp sorts the site's 64,000 paths at the end of every build, and element by element
+    /// that was three times as long.
+    static func precedes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        a.withUnsafeBufferPointer { a in
+            b.withUnsafeBufferPointer { b in
+                let common = min(a.count, b.count)
+                guard common > 0, let x = a.baseAddress, let y = b.baseAddress else { return a.count < b.count }
+                let order = memcmp(x, y, common)
+                return order != 0 ? order < 0 : a.count < b.count
+            }
+        }
     }
 
     /// The wall clock in nanoseconds, for the racy window (file times are wall-clock times).

@@ -75,7 +75,7 @@ final class InventoryRecorder: @unchecked Sendable {
                 continue
             }
             var folders: [[UInt8]] = []
-            for name in entries.names.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+            for name in entries.names.sorted(by: FileInventory.precedes) {
                 let path = next + [UInt8(ascii: "/")] + name
                 let key = PathKey(path)
                 guard let stamp = read[key] ?? listed[key]?.stamp ?? metadata(path) else { return nil }

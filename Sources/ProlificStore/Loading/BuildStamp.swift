@@ -43,12 +43,52 @@ public struct BuildStamp: Sendable {
     /// the next build rewrites (`SiteWriter.RecordedSpare`). nil when there was none.
     public var spare: FileInventory? { tail.value.spare }
 
+    /// The fingerprints' part of the file, when it was encoded ahead (`EncodedFingerprints`).
+    private let encodedFingerprints: [UInt8]?
+
     public init(
         key: [String], content: FileInventory, templates: FileInventory?, site: FileInventory, pages: Int, files: Int,
         fingerprints: [String: [UInt8]] = [:], spare: FileInventory? = nil
     ) {
         (self.key, self.content, self.templates, self.site, self.pages, self.files) = (key, content, templates, site, pages, files)
         tail = Tail(decoded: (fingerprints, spare))
+        encodedFingerprints = nil
+    }
+
+    /// The same, with the fingerprints encoded ahead.
+    public init(
+        key: [String], content: FileInventory, templates: FileInventory?, site: FileInventory, pages: Int, files: Int,
+        fingerprints: EncodedFingerprints, spare: FileInventory? = nil
+    ) {
+        (self.key, self.content, self.templates, self.site, self.pages, self.files) = (key, content, templates, site, pages, files)
+        tail = Tail(decoded: (fingerprints.fingerprints, spare))
+        encodedFingerprints = fingerprints.bytes
+    }
+
+    /// The pages' fingerprints with their part of the stamp file, encoded as soon as the last
+    /// page is made, while the writer still works: sorting 25,000 paths was 20–30 ms on one core
+    /// at the very end of every rebuild of the large site, with nothing beside it.
+    public struct EncodedFingerprints: Sendable {
+        public let fingerprints: [String: [UInt8]]
+        let bytes: [UInt8]
+
+        public init(_ fingerprints: [String: [UInt8]]) {
+            self.fingerprints = fingerprints
+            bytes = BuildStamp.encode(fingerprints)
+        }
+    }
+
+    /// The fingerprints' part: each page's path and fingerprint, by path (the file's bytes
+    /// depend only on what it records).
+    static func encode(_ fingerprints: [String: [UInt8]]) -> [UInt8] {
+        let kept = fingerprints.filter { $0.value.count == 16 }.sorted { $0.key < $1.key }
+        var w = BinaryWriter(capacity: 80 * kept.count + 16)
+        w.integer(Int64(kept.count))
+        for (path, fingerprint) in kept {
+            w.text(path)
+            w.raw(fingerprint)
+        }
+        return w.bytes
     }
 
     private init(
@@ -56,6 +96,7 @@ public struct BuildStamp: Sendable {
     ) {
         (self.key, self.content, self.templates, self.site, self.pages, self.files) = (key, content, templates, site, pages, files)
         self.tail = tail
+        encodedFingerprints = nil
     }
 
     /// The end of a loaded stamp, as its bytes until first asked for (the checksum vouched for
@@ -228,16 +269,7 @@ public struct BuildStamp: Sendable {
                 w.integer(Int64(files))
                 return w.bytes
             },
-            {
-                let kept = fingerprints.filter { $0.value.count == 16 }.sorted { $0.key < $1.key }
-                var w = BinaryWriter(capacity: 80 * kept.count + 16)
-                w.integer(Int64(kept.count))
-                for (path, fingerprint) in kept {
-                    w.text(path)
-                    w.raw(fingerprint)
-                }
-                return w.bytes
-            },
+            { encodedFingerprints ?? Self.encode(fingerprints) },
             {
                 var w = BinaryWriter(capacity: 40 * (spare?.count ?? 0) + 64)
                 w.integer(spare == nil ? 0 : 1)

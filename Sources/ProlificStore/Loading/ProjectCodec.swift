@@ -55,7 +55,8 @@ struct ProjectCodec {
         }
         guard let status = r.text().flatMap(Project.Status.init(rawValue:)),
             let visibility = r.text().flatMap(Project.Visibility.init(rawValue:)), let starter = r.text(),
-            let origin = readOrigin(&r, expected: layout.projectFile(slug)), let roundCount = r.shortCount()
+            let origin = readOrigin(&r, { Origin(folder: layout.projectFolder(slug), name: "project", suffix: ".md", positions: $0) }),
+            let roundCount = r.shortCount()
         else { return nil }
         var project = Project(
             slug: slug, title: title, owner: owner, created: created, roundLimit: Int(limit),
@@ -148,18 +149,18 @@ struct ProjectCodec {
                 }
                 return Seal(digest: digest, files: files)
             }),
-            let note = r.text(), let origin = readOrigin(&r, expected: layout.roundFile(slug, number)),
+            let note = r.text(), case let roundFolder = layout.roundFolder(slug, number), let origin = readOrigin(&r, { Origin(folder: roundFolder, name: "round", suffix: ".md", positions: $0) }),
             let submissionCount = r.shortCount(minimumSize: 6)
         else { return nil }
         var round = Round(
             number: number, opened: opened, closes: closes,
             closed: closed, winner: winner, tally: tally, extensions: extensions, note: note, hidden: hidden, seal: seal,
             origin: origin)
-        let submissions = layout.submissionsFolder(slug, number)
+        let submissions = roundFolder + "/submissions"
         round.submissions.reserveCapacity(submissionCount)
         for _ in 0..<submissionCount {
             guard let id = r.submissionID(), let author = r.text().flatMap(Handle.init), let submitted = r.time(),
-                let ending = r.flag(), let body = r.text(), let origin = readOrigin(&r, expected: "\(submissions)/\(id).md")
+                let ending = r.flag(), let body = r.text(), let origin = readOrigin(&r, { Origin(folder: submissions, snippet: id, positions: $0) })
             else { return nil }
             round.submissions.append(
                 Submission(
@@ -167,7 +168,7 @@ struct ProjectCodec {
                     origin: origin))
         }
         guard let ballotCount = r.shortCount(minimumSize: 4) else { return nil }
-        let votes = layout.votesFolder(slug, number)
+        let votes = roundFolder + "/votes"
         round.ballots.reserveCapacity(ballotCount)
         for _ in 0..<ballotCount {
             guard let voter = r.text().flatMap(Handle.init), let cast = r.time(), let choiceCount = r.shortCount(minimumSize: 2)
@@ -178,7 +179,7 @@ struct ProjectCodec {
                 guard let id = r.submissionID() else { return nil }
                 choices.append(id)
             }
-            guard let origin = readOrigin(&r, expected: "\(votes)/\(voter).yml") else { return nil }
+            guard let origin = readOrigin(&r, { Origin(folder: votes, name: voter.rawValue, suffix: ".yml", positions: $0) }) else { return nil }
             round.ballots.append(Ballot(voter: voter, cast: cast, choices: choices, origin: origin))
         }
         return round
@@ -224,14 +225,14 @@ struct ProjectCodec {
         }
     }
 
-    private func readOrigin(_ r: inout BinaryReader, expected: @autoclosure () -> String) -> Origin? {
+    /// An origin whose path is written only when it is not the expected one: `expected` makes
+    /// that one, with its path in parts (`Origin`), from the positions read.
+    private func readOrigin(_ r: inout BinaryReader, _ expected: (Positions) -> Origin) -> Origin? {
         guard let explicit = r.flag() else { return nil }
-        var path: String
+        var path: String?
         if explicit {
             guard let text = r.text() else { return nil }
             path = text
-        } else {
-            path = expected()
         }
         guard let count = r.shortCount(minimumSize: 3) else { return nil }
         var positions = Positions()
@@ -240,6 +241,6 @@ struct ProjectCodec {
             guard let key = r.text(), let line = r.signed(), let column = r.signed() else { return nil }
             positions[key] = TextPosition(line: Int(line), column: Int(column))
         }
-        return Origin(path: path, positions: positions)
+        return path.map { Origin(path: $0, positions: positions) } ?? expected(positions)
     }
 }
