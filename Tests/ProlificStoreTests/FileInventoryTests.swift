@@ -50,6 +50,23 @@ import Testing
         }
     }
 
+    /// Inventories checked together (a build's content, templates and site) are unchanged only
+    /// when each is: a change in any one of them, a file or a new top-level entry, is seen.
+    @Test func inventoriesCheckedTogetherSeeAChangeInAnyOfThem() throws {
+        for change in ["none", "first", "second", "top"] {
+            let (first, one) = try tree()
+            let (second, two) = try tree()
+            switch change {
+            case "first": try first.write("name: Anne\n", to: "users/ann.md")
+            case "second": try second.write("name: Anne\n", to: "users/ann.md")
+            case "top": try second.write("x\n", to: "reports/r.md")
+            default: break
+            }
+            #expect(FileInventory.areUnchanged([one, two]) == (change == "none"), "\(change)")
+            #expect(FileInventory.areUnchanged([two, one]) == (change == "none"), "\(change), the other way round")
+        }
+    }
+
     @Test func skippedFoldersAreNotLookedAt() throws {
         let (folder, inventory) = try tree()
         try folder.write("another cache\n", to: ".prolific/history.cache")

@@ -194,7 +194,7 @@ public struct BuildStamp: Sendable {
     /// Whether a build with `key` would write exactly the site that is there.
     public func isCurrent(key: [String]) -> Bool {
         guard key == self.key, isOfKnownBinary(key) else { return false }
-        return content.isUnchanged() && (templates?.isUnchanged() ?? true) && site.isUnchanged()
+        return FileInventory.areUnchanged([content] + (templates.map { [$0] } ?? []) + [site])
     }
 
     static func path(_ layout: ContentLayout) -> String { "\(layout.root)/\(file)" }
