@@ -168,6 +168,38 @@ import Testing
         }
     }
 
+    /// Stamps are written in chunks (`stampChunk`) a decoder takes on every core: an inventory of
+    /// several chunks, the last one short, comes back whole; one cut short is refused; a byte
+    /// changed in any chunk never traps.
+    @Test func stampsInSeveralChunksComeBackWhole() throws {
+        var entries: [(path: String, info: stat)] = []
+        for index in 0..<(2 * FileInventory.stampChunk + 123) {
+            var info = stat()
+            info.st_mode = index == 0 || index % 97 == 1 ? S_IFDIR : S_IFREG
+            info.st_ino = __ino_t(1_000_000 - index * 3)
+            info.st_size = index % 500
+            info.st_mtim = timespec(tv_sec: 1_700_000_000 + index % 1000, tv_nsec: index)
+            info.st_ctim = timespec(tv_sec: 1_700_000_000 + index % 1000, tv_nsec: index + 1)
+            entries.append((index == 0 ? "" : "f/\(index)", info))
+        }
+        let inventory = try #require(FileInventory(root: "/c", written: entries))
+        var writer = BinaryWriter()
+        inventory.encode(into: &writer)
+        var reader = BinaryReader(writer.bytes)
+        #expect(FileInventory.decode(from: &reader) == inventory && reader.isAtEnd)
+        for cut in [1, 7, writer.bytes.count / 3] {
+            var short = BinaryReader(Array(writer.bytes.dropLast(cut)))
+            #expect(FileInventory.decode(from: &short) == nil, "\(cut) bytes short")
+        }
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<60 {
+            var bytes = writer.bytes
+            bytes[Int.random(in: (bytes.count / 2)..<bytes.count, using: &generator)] ^= UInt8.random(in: 1...255, using: &generator)
+            var corrupt = BinaryReader(bytes)
+            _ = FileInventory.decode(from: &corrupt)
+        }
+    }
+
     /// Crafted bytes: an inventory with no entries (not even its root, which checks index from)
     /// and paths that would unfold far beyond the bytes given are refused.
     @Test func craftedCompactFormsAreRefused() {
@@ -182,16 +214,39 @@ import Testing
             return FileInventory.decode(from: &r)
         }
         #expect(decode(count: 0, length: 0) { _ in } == nil, "no root")
-        // The root and "a", unrecorded: well formed.
-        #expect(decode(count: 2, length: 3) { w in
-            w.varint(0)
-            w.varint(0)
-            w.varint(0)
-            w.varint(1)
-            w.raw([UInt8(ascii: "a")])
+        // The root and "a", unrecorded (their stamps in one chunk of two bytes): well formed.
+        func rootAndA(_ stamps: (inout BinaryWriter) -> Void) -> FileInventory? {
+            decode(count: 2, length: 3) { w in
+                w.varint(0)
+                w.varint(0)
+                w.varint(0)
+                w.varint(1)
+                w.raw([UInt8(ascii: "a")])
+                stamps(&w)
+            }
+        }
+        #expect(rootAndA { w in
+            w.varint(2)
             w.varint(0)
             w.varint(0)
         } != nil)
+        // A chunk of stamps longer than the bytes left, longer than its stamps, or short of them.
+        #expect(rootAndA { w in
+            w.varint(3)
+            w.varint(0)
+            w.varint(0)
+        } == nil)
+        #expect(rootAndA { w in
+            w.varint(3)
+            w.varint(0)
+            w.varint(0)
+            w.varint(0)
+        } == nil)
+        #expect(rootAndA { w in
+            w.varint(1)
+            w.varint(0)
+            w.varint(0)
+        } == nil)
         // A NUL inside a path would split it in two.
         #expect(decode(count: 2, length: 4) { w in
             w.varint(0)

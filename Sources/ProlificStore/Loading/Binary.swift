@@ -8,6 +8,9 @@ struct BinaryWriter {
     /// A writer whose buffer won't grow (copying what it holds) until `capacity` bytes.
     init(capacity: Int) { bytes.reserveCapacity(capacity) }
 
+    /// Empties the writer, keeping its buffer for what comes next.
+    mutating func removeAll() { bytes.removeAll(keepingCapacity: true) }
+
     mutating func integer(_ value: Int64) {
         var v = UInt64(bitPattern: value)
         for _ in 0..<8 {

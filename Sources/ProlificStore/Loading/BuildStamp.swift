@@ -19,7 +19,7 @@ import Synchronization
 /// anything unreadable, missing or different means a full build, and a linked `.prolific/` is
 /// neither read nor written.
 public struct BuildStamp: Sendable {
-    static let magic: Int64 = 0x5052_4F4C_4255_4904  // "PROLBUI" v4: compact inventories, sealed
+    static let magic: Int64 = 0x5052_4F4C_4255_4905  // "PROLBUI" v5: compact inventories, stamps in chunks, sealed
     static let file = ".prolific/build.stamp"
 
     /// The inputs that are not files: see `key(now:out:templates:layout:)`.
