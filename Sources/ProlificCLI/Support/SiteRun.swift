@@ -254,11 +254,13 @@ struct SiteRun {
                 try write(batch)
             }
             // Every page is made: the stamp's part for their fingerprints is encoded beside the
-            // writer's last batches and the swap, which leave a core idle.
-            let encodingFingerprints = Parallel.background { [fingerprints] in
-                earlyFingerprints.give(BuildStamp.EncodedFingerprints(fingerprints))
-            }
-            defer { encodingFingerprints.wait() }
+            // writer's last batches and the swap, which leave a core idle, when a stamp is saved.
+            let encodingFingerprints =
+                inputsRecorded
+                ? Parallel.background { [fingerprints] in earlyFingerprints.give(BuildStamp.EncodedFingerprints(fingerprints)) }
+                : nil
+            if encodingFingerprints == nil { earlyFingerprints.giveNothing() }
+            defer { encodingFingerprints?.wait() }
             drain()
             if let error = failure.error { throw error }
             lap("media")

@@ -359,7 +359,9 @@ public struct FileInventory: Sendable, Equatable {
             }
         }
         do {
-            _ = try Parallel.map(checks) { (check: Check) throws(Changed) in
+            // One check at a time from the shared counter: the root listings, first in the list,
+            // each go to a worker of their own.
+            _ = try Parallel.map(checks, batch: 1) { (check: Check) throws(Changed) in
                 switch check {
                 case .root(let i):
                     guard inventories[i].rootIsUnchanged(starts[i]) else { throw Changed() }
