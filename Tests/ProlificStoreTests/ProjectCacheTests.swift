@@ -153,7 +153,7 @@ import Testing
         #expect(cache.project(Make.slug("moon")) == nil)
     }
 
-    @Test func anEntryOfAnotherBinaryOrContentPathIsNotTaken() throws {
+    @Test func anEntryOfAnotherBinaryOrFolderIsNotTakenButOneOfAnotherSpellingIs() throws {
         let world = try world()
         let layout = ContentLayout(root: world.root)
         let inventory = try #require(FileInventory.take(of: world.root, skipping: [".prolific", ".git"], racyAfter: .max))
@@ -161,12 +161,22 @@ import Testing
         _ = world.reader.loadAll(cache: saved)
         #expect(saved.project(Make.slug("moon")) != nil)
         #expect(ProjectCache(layout: layout, inventory: inventory, binary: "1 2 4")?.project(Make.slug("moon")) == nil)
-        // The same folder spelt otherwise: diagnostics would show the other spelling.
+        // The same folder spelt otherwise shares the entries, and what it decodes shows the
+        // spelling in use.
         let other = world.root + "/../Content"
         let otherInventory = try #require(FileInventory.take(of: other, skipping: [".prolific", ".git"], racyAfter: .max))
-        let elsewhere = try #require(ProjectCache(layout: ContentLayout(root: other), inventory: otherInventory, binary: "1 2 3"))
-        #expect(elsewhere.project(Make.slug("moon")) == nil)
-        #expect(ProjectCache(layout: ContentLayout(root: other), inventory: inventory, binary: "1 2 3") == nil, "another folder's inventory")
+        let sameFolder = try #require(ProjectCache(layout: ContentLayout(root: other), inventory: otherInventory, binary: "1 2 3"))
+        let decoded = try #require(sameFolder.project(Make.slug("moon")))
+        #expect(decoded.origin.path == "\(other)/projects/moon/project.md")
+        #expect(decoded.rounds.first?.ballots.first.map { $0.origin.path.hasPrefix("\(other)/projects/moon/rounds/") } ?? true)
+        #expect(ProjectCache(layout: ContentLayout(root: other), inventory: inventory, binary: "1 2 3") == nil, "another spelling's inventory")
+        // A copy of the folder elsewhere takes none of them.
+        let copy = world.directory.path("Copy")
+        try FileManager.default.copyItem(atPath: world.root, toPath: copy)
+        let copyInventory = try #require(FileInventory.take(of: copy, skipping: [".prolific", ".git"], racyAfter: .max))
+        let copied = try #require(ProjectCache(layout: ContentLayout(root: copy), inventory: copyInventory, binary: "1 2 3"))
+        #expect(copied.root != saved.root)
+        #expect(copied.project(Make.slug("moon")) == nil)
     }
 
     /// A linked `.prolific/projects/` gives no cache at all, so a build neither writes nor

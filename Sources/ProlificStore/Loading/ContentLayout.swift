@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 import ProlificCore
 
 /// Where each file of a content directory lives. The paths are part of the content format's contract.
@@ -19,6 +26,15 @@ public struct ContentLayout: Sendable {
         var root = root
         while root.count > 1 && root.hasSuffix("/") { root.removeLast() }
         self.root = root.isEmpty ? "." : root
+    }
+
+    /// The content directory with every link and `.`/`..` resolved (`realpath`), or `root` when
+    /// it can't be: what the caches inside it are keyed by, so that `Content`, `./Content` and
+    /// an absolute path to it share them. Only what is shown to the user uses `root`.
+    public var resolvedRoot: String {
+        guard let resolved = realpath(root, nil) else { return root }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     public var configFile: String { "\(root)/prolific.yml" }

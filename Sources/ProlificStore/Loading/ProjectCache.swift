@@ -15,8 +15,10 @@ import ProlificCore
 /// taken before the build reads anything. An equal key means the same files with the same bytes,
 /// and what `ContentReader.loadProject` made of them then is what it would make of them now.
 /// Only projects read without any problem are kept, never one with a racy entry, and the key also
-/// holds the running binary (a rebuilt prolific may read differently) and the content path as
-/// given (diagnostics show it). Like the other caches it is only speed: an entry that is missing,
+/// holds the running binary (a rebuilt prolific may read differently) and the content directory,
+/// resolved (`ContentLayout.resolvedRoot`): `Content` and `./Content` share the entries. The paths
+/// a decoded project's origins show are made again from the layout in use (`ProjectCodec` keeps
+/// a path whole only when it is not the expected one, which a project read from files never has). Like the other caches it is only speed: an entry that is missing,
 /// different, torn or unreadable is read from the files, and a linked `.prolific/` is not used.
 ///
 /// Entries are written in place without `fsync` (there are thousands, and a lost one costs one
@@ -31,6 +33,8 @@ public struct ProjectCache: Sendable {
     let inventory: FileInventory?
     /// The running binary (`BuildStamp.runningBinary`).
     let binary: String
+    /// The content directory, resolved, as the entries name it.
+    let root: String
     private let codec: ProjectCodec
 
     /// A cache that answers for the files as `inventory` (of the whole content directory, taken
@@ -58,6 +62,7 @@ public struct ProjectCache: Sendable {
         self.layout = layout
         self.inventory = inventory
         self.binary = binary
+        root = layout.resolvedRoot
         codec = ProjectCodec(layout: layout)
     }
 
@@ -79,7 +84,7 @@ public struct ProjectCache: Sendable {
             return nil
         }
         var r = BinaryReader(bytes, range: body)
-        guard r.integer() == Self.magic, r.text() == binary, r.text() == layout.root, let keyCount = r.shortCount(),
+        guard r.integer() == Self.magic, r.text() == binary, r.text() == root, let keyCount = r.shortCount(),
             r.raw(keyCount) == key, let project = codec.decode(from: &r), r.isAtEnd, project.slug == slug
         else { return nil }
         return project
@@ -96,7 +101,7 @@ public struct ProjectCache: Sendable {
         var w = BinaryWriter(capacity: key.count + Self.estimatedSize(of: project))
         w.integer(Self.magic)
         w.text(binary)
-        w.text(layout.root)
+        w.text(root)
         w.varint(UInt64(key.count))
         w.raw(key)
         // The project takes the rest, up to the checksum.

@@ -70,7 +70,7 @@ public struct ReplayCache: Sendable {
         }
         (self.layout, self.inventory, self.open, self.ballotCommits) = (layout, inventory, open, evidence.ballotCommits)
         key = [
-            "binary \(binary)", "content \(layout.root)", "git \(Self.digest(of: evidence))",
+            "binary \(binary)", "content \(layout.resolvedRoot)", "git \(Self.digest(of: evidence))",
             "projects \(RoundSeal.hex(starts.finalize()))",
             "players \(RoundSeal.hex(joined.finalize()))",
         ].joined(separator: "\n")
