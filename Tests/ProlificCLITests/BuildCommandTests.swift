@@ -373,6 +373,22 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("site").path))
     }
 
+    /// The content and site folders spelt otherwise (`./game/Content/`, `./game/Site/`) are the
+    /// same folders: nothing to do when nothing changed, and the summary names the site folder
+    /// with one slash after it.
+    @Test func foldersSpeltOtherwiseAreTheSameFolders() throws {
+        let folder = try TemporaryFolder()
+        _ = try CLI.run(["init", "game", "--title", "Spelling"], in: folder.url)
+        Thread.sleep(forTimeInterval: 2.1)
+        let first = try CLI.run(["build", "--content", "game/Content", "--out", "game/Site", "--now", Self.now], in: folder.url)
+        #expect(first.status == 0 && first.stderr.hasPrefix("Built "), "\(first.stderr)")
+        let site = try folder.snapshot("game/Site")
+        let again = try CLI.run(["build", "--content", "./game/Content/", "--out", "./game/Site/", "--now", Self.now], in: folder.url)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stderr.hasPrefix("./game/Site/ is up to date: nothing changed since the last build"), "\(again.stderr)")
+        #expect(try folder.snapshot("game/Site") == site)
+    }
+
     /// A build with nothing changed since the last one ends at once and leaves the site alone;
     /// any change of content, templates, site or `--now` builds again.
     @Test func aBuildWithNothingChangedLeavesTheSiteAsItIs() throws {

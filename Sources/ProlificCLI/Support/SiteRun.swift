@@ -46,12 +46,16 @@ struct SiteRun {
         /// How git's evidence was had: kept, added to, or read whole.
         var evidence: String?
 
-        func line(out: String) -> String {
+        func line(out given: String) -> String {
             let time = String(format: "%.2f", seconds)
+            // The folder with one slash after it, however it was given (`Site/` too).
+            var out = given
+            while out.count > 1 && out.hasSuffix("/") { out.removeLast() }
+            let folder = out == "/" ? out : out + "/"
             if upToDate {
-                return "\(out)/ is up to date: nothing changed since the last build (\(pages) pages, \(files) files; checked in \(time) s)."
+                return "\(folder) is up to date: nothing changed since the last build (\(pages) pages, \(files) files; checked in \(time) s)."
             }
-            return "Built \(pages) pages (\(files) files, \(written) changed) into \(out)/ in \(time) s."
+            return "Built \(pages) pages (\(files) files, \(written) changed) into \(folder) in \(time) s."
         }
     }
 
@@ -78,8 +82,12 @@ struct SiteRun {
         // Where the content is in git, and its HEAD: the stamp is keyed by it, and git's evidence
         // is read up to it (one `git rev-parse` for both).
         let place = GitEvidence.Place(layout)
+        let resolvedOut = Self.resolved(out)
         let key = BuildStamp.key(
-            now: game.now, out: Self.resolved(out), templates: templatesFolder.map(Self.resolved), head: place?.head ?? "")
+            now: game.now, out: resolvedOut, templates: templatesFolder.map(Self.resolved), head: place?.head ?? "")
+        // Whether a site the stamp recorded (under the `--out` of its build) is this build's:
+        // `Site` and `./Site` are the same folder, whose pages and spare a build may keep.
+        let isOut: @Sendable (String) -> Bool = { [out] root in root == out || Self.resolved(root) == resolvedOut }
         let stamp = BuildStamp.load(layout)
         if let stamp, stamp.isCurrent(key: key) {
             lap("check")
@@ -93,8 +101,10 @@ struct SiteRun {
         // core busy alone for 30 ms at the start of every rebuild.
         let recordedPages = Parallel.Handoff<PageMemory>()
         if let stamp {
-            _ = Parallel.background { [out, key] in
-                guard let recorded = stamp.pageMemory(out: out, key: key) else { return recordedPages.giveNothing() }
+            _ = Parallel.background { [key] in
+                guard isOut(stamp.site.root), let recorded = stamp.pageMemory(out: stamp.site.root, key: key) else {
+                    return recordedPages.giveNothing()
+                }
                 recordedPages.give(
                     PageMemory(fingerprints: recorded.fingerprints) { path in
                         recorded.intact(path).map { OutputFile.Previous(device: $0.device, inode: $0.inode) }
@@ -204,7 +214,7 @@ struct SiteRun {
         // Each batch is written as soon as it is rendered, then dropped. The spare it rewrites is
         // the site the last build replaced, as the build before recorded it.
         let recordedSpare = stamp?.spare.flatMap { spare -> SiteWriter.RecordedSpare? in
-            guard spare.root == out else { return nil }
+            guard isOut(spare.root) else { return nil }
             let (folders, others) = spare.entryPaths()
             return SiteWriter.RecordedSpare(folders: folders, others: others) { spare.foldersAreUnchanged(at: $0) }
         }
@@ -279,7 +289,7 @@ struct SiteRun {
                 ?? FileInventory.take(of: out, guardingRacyWrites: false) : nil
         history?.wait()
         // The site this build replaced is now the spare, as the last stamp recorded it.
-        let replacedSite = staging.replacedASite ? stamp.flatMap { $0.site.root == out ? $0.site : nil } : nil
+        let replacedSite = staging.replacedASite ? stamp.flatMap { isOut($0.site.root) ? $0.site : nil } : nil
         if let contentBefore, let site {
             let stamp = BuildStamp(
                 key: key, content: contentBefore, templates: templatesBefore, site: site, pages: pages,
