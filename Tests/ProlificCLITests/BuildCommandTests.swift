@@ -389,6 +389,26 @@ import Testing
         #expect(try folder.snapshot("game/Site") == site)
     }
 
+    /// A build through a link given as `--out` swaps the new site in for the link: the folder the
+    /// link led to keeps the old site, and a build into it is never told it is up to date.
+    @Test func aSiteBuiltThroughALinkIsNotTheFolderItLedTo() throws {
+        let folder = try TemporaryFolder()
+        _ = try CLI.run(["init", "game", "--title", "Linked"], in: folder.url)
+        Thread.sleep(forTimeInterval: 2.1)
+        func build(_ out: String) throws -> String {
+            let result = try CLI.run(["build", "--content", "game/Content", "--out", out, "--now", Self.now], in: folder.url)
+            #expect(result.status == 0, "\(result.stderr)")
+            return result.stderr
+        }
+        #expect(try build("game/Site").hasPrefix("Built "))
+        #expect(symlink("Site", folder.url.appendingPathComponent("game/www").path) == 0)
+        #expect(try build("game/www").hasPrefix("game/www/ is up to date"), "the same folder, through the link")
+        try folder.write("---\nname: Ann\njoined: 2026-01-01T00:00:00Z\n---\nHello.\n", to: "game/Content/users/ann.md")
+        Thread.sleep(forTimeInterval: 2.1)
+        #expect(try build("game/www").hasPrefix("Built "))
+        #expect(try build("game/Site").hasPrefix("Built "), "Site/ still holds the site from before the change")
+    }
+
     /// A build with nothing changed since the last one ends at once and leaves the site alone;
     /// any change of content, templates, site or `--now` builds again.
     @Test func aBuildWithNothingChangedLeavesTheSiteAsItIs() throws {

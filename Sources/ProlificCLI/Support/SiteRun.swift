@@ -89,7 +89,10 @@ struct SiteRun {
         // `Site` and `./Site` are the same folder, whose pages and spare a build may keep.
         let isOut: @Sendable (String) -> Bool = { [out] root in root == out || Self.resolved(root) == resolvedOut }
         let stamp = BuildStamp.load(layout)
-        if let stamp, stamp.isCurrent(key: key) {
+        // The key holds `--out` resolved; the site's files are recorded under the folder as the
+        // stamp's build spelt it, which must still be this one (a link given as `--out` is
+        // replaced by the new site when it is swapped in: the link's target then is not it).
+        if let stamp, isOut(stamp.site.root), stamp.isCurrent(key: key) {
             lap("check")
             return Summary(
                 pages: stamp.pages, files: stamp.files, seconds: Date().timeIntervalSince(start), written: 0,
@@ -102,9 +105,7 @@ struct SiteRun {
         let recordedPages = Parallel.Handoff<PageMemory>()
         if let stamp {
             _ = Parallel.background { [key] in
-                guard isOut(stamp.site.root), let recorded = stamp.pageMemory(out: stamp.site.root, key: key) else {
-                    return recordedPages.giveNothing()
-                }
+                guard let recorded = stamp.pageMemory(isOut: isOut, key: key) else { return recordedPages.giveNothing() }
                 recordedPages.give(
                     PageMemory(fingerprints: recorded.fingerprints) { path in
                         recorded.intact(path).map { OutputFile.Previous(device: $0.device, inode: $0.inode) }

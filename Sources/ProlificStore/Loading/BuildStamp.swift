@@ -175,13 +175,14 @@ public struct BuildStamp: Sendable {
     static var runningBinary: String? { RunningBinary.name }
 
     /// What the next build may keep of the site this stamp describes: its pages' fingerprints,
-    /// with a check that a file of the site at `out` is still the one recorded (the same inode,
-    /// size and times), which gives its device and inode when it is. nil when the stamp is of
-    /// another binary or another site folder, or holds no fingerprints.
+    /// with a check that a file of the site is still the one recorded (the same inode, size and
+    /// times), which gives its device and inode when it is. nil when the stamp is of another
+    /// binary, or of a site folder `isOut` doesn't take for the build's (it is given the folder
+    /// as the stamp's build spelt it), or holds no fingerprints.
     public func pageMemory(
-        out: String, key: [String]
+        isOut: (String) -> Bool, key: [String]
     ) -> (fingerprints: [String: [UInt8]], intact: @Sendable (String) -> (device: UInt64, inode: UInt64)?)? {
-        guard !fingerprints.isEmpty, isOfKnownBinary(key), key.first == self.key.first, site.root == out else { return nil }
+        guard !fingerprints.isEmpty, isOfKnownBinary(key), key.first == self.key.first, isOut(site.root) else { return nil }
         return (fingerprints, site.intactEntries())
     }
 

@@ -18,8 +18,9 @@ import ProlificCore
 /// holds the running binary (a rebuilt prolific may read differently) and the content directory,
 /// resolved (`ContentLayout.resolvedRoot`): `Content` and `./Content` share the entries. The paths
 /// a decoded project's origins show are made again from the layout in use (`ProjectCodec` keeps
-/// a path whole only when it is not the expected one, which a project read from files never has). Like the other caches it is only speed: an entry that is missing,
-/// different, torn or unreadable is read from the files, and a linked `.prolific/` is not used.
+/// a path whole only when it is not the expected one, which a project read from files never
+/// has). Like the other caches it is only speed: an entry that is missing, different, torn or
+/// unreadable is read from the files, and a linked `.prolific/` is not used.
 ///
 /// Entries are written in place without `fsync` (there are thousands, and a lost one costs one
 /// project's reading); a checksum over each file catches one torn by a crash.

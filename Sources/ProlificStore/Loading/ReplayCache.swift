@@ -8,7 +8,7 @@ import ProlificCore
 /// The replay can't be split (each round's weights depend on the rounds before it), but it reads
 /// nothing of an open round: only closed rounds, when projects started and who started them,
 /// when players joined, `prolific.yml` and git's evidence. So it is keyed by the running binary,
-/// the content path, git's evidence as far as a tally reads it (who maintains the game, each
+/// the content directory (resolved: `ContentLayout.resolvedRoot`), git's evidence as far as a tally reads it (who maintains the game, each
 /// profile's first commit; each replayed round's ballots' commits are compared beside the
 /// files), each project's start and owner and each player's join time as read, and the inventory
 /// of every other file but those of open rounds (`FileInventory.digests`, taken before
