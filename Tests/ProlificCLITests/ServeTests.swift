@@ -1,4 +1,5 @@
 import Foundation
+import ProlificStore
 import Testing
 
 @testable import ProlificCLI
@@ -130,7 +131,7 @@ import Testing
         try manager.createSymbolicLink(atPath: site + "/home.html", withDestinationPath: "index.html")
 
         let lookup = SiteFolder(root: site)
-        let real = try #require(SiteFolder.realPath(site))
+        let real = try #require(FileSystem.realPath(site))
         #expect(lookup.lookup(["index.html"]) == .file(real + "/index.html"))
         #expect(lookup.lookup(["users", "index.html"]) == .file(real + "/users/index.html"))
         #expect(lookup.lookup(["users"]) == .folder)

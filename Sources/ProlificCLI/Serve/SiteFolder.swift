@@ -1,4 +1,5 @@
 import Foundation
+import ProlificStore
 
 #if canImport(Glibc)
     import Glibc
@@ -25,9 +26,9 @@ struct SiteFolder: Sendable {
     }
 
     func lookup(_ components: [String]) -> Lookup {
-        guard let base = Self.realPath(root) else { return .missing }
+        guard let base = FileSystem.realPath(root) else { return .missing }
         let candidate = ([base] + components).joined(separator: "/")
-        guard let real = Self.realPath(candidate), Self.isInside(real, base) else { return .missing }
+        guard let real = FileSystem.realPath(candidate), Self.isInside(real, base) else { return .missing }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: real, isDirectory: &isDirectory) else { return .missing }
         if isDirectory.boolValue {
@@ -41,10 +42,4 @@ struct SiteFolder: Sendable {
         folder == "/" || path == folder || path.hasPrefix(folder + "/")
     }
 
-    /// `realpath(3)`: absolute, with every symbolic link, `.` and `..` resolved; nil if missing.
-    static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
-    }
 }

@@ -331,7 +331,8 @@ public struct FileInventory: Sendable, Equatable {
     /// Whether every entry of each of `inventories` still has the metadata it had (a build's
     /// content, templates and site). They are checked in one pass on every core, each root's
     /// listing beside the entries: one inventory after another, each with its own passes, left a
-    /// core idle at each end (about 25 ms of a large no-op rebuild's 0.5 s).
+    /// core idle at each end (`perf` of a large no-op; the time saved didn't show above the
+    /// noise of alternating runs).
     ///
     /// Folders come first: adding, removing or renaming a file moves its folder's times, so
     /// after `vote` or `submit` (which write by renaming) the change is found having stat-ed

@@ -178,6 +178,13 @@ public enum FileSystem {
         var done: () -> Void = {}
     }
 
+    /// `realpath(3)`: absolute, with every symbolic link, `.` and `..` resolved; nil if missing.
+    public static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
     /// Whether `path` itself is a symbolic link.
     public static func isSymlink(_ path: String) -> Bool {
         var info = stat()

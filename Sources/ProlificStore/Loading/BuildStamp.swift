@@ -50,9 +50,9 @@ public struct BuildStamp: Sendable {
         key: [String], content: FileInventory, templates: FileInventory?, site: FileInventory, pages: Int, files: Int,
         fingerprints: [String: [UInt8]] = [:], spare: FileInventory? = nil
     ) {
-        (self.key, self.content, self.templates, self.site, self.pages, self.files) = (key, content, templates, site, pages, files)
-        tail = Tail(decoded: (fingerprints, spare))
-        encodedFingerprints = nil
+        self.init(
+            key: key, content: content, templates: templates, site: site, pages: pages, files: files,
+            fingerprints: EncodedFingerprints(fingerprints), spare: spare)
     }
 
     /// The same, with the fingerprints encoded ahead.

@@ -1,10 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 import ProlificCore
 
 /// Where each file of a content directory lives. The paths are part of the content format's contract.
@@ -28,14 +21,11 @@ public struct ContentLayout: Sendable {
         self.root = root.isEmpty ? "." : root
     }
 
-    /// The content directory with every link and `.`/`..` resolved (`realpath`), or `root` when
-    /// it can't be: what the caches inside it are keyed by, so that `Content`, `./Content` and
-    /// an absolute path to it share them. Only what is shown to the user uses `root`.
-    public var resolvedRoot: String {
-        guard let resolved = realpath(root, nil) else { return root }
-        defer { free(resolved) }
-        return String(cString: resolved)
-    }
+    /// The content directory with every link and `.`/`..` resolved (`FileSystem.realPath`), or
+    /// `root` when it can't be: what the caches inside it are keyed by, so that `Content`,
+    /// `./Content` and an absolute path to it share them. Only what is shown to the user uses
+    /// `root`.
+    public var resolvedRoot: String { FileSystem.realPath(root) ?? root }
 
     public var configFile: String { "\(root)/prolific.yml" }
     public var usersFolder: String { "\(root)/users" }
