@@ -94,4 +94,26 @@ import Testing
         #expect(BuildStamp.load(layout) != nil)
         _ = folder
     }
+
+    /// As saved, the stamp tells a build whether its site is up to date without being decoded
+    /// (`Saved.isCurrent`, in place): yes with the same key and nothing changed; no with another
+    /// key, a content file or a site file changed. Decoded, it is the stamp saved.
+    @Test func theSavedStampTellsWhetherTheSiteIsUpToDate() throws {
+        for change in ["none", "key", "content", "site"] {
+            let (folder, layout, stamp) = try stamp()
+            stamp.save(layout)
+            let saved = try #require(BuildStamp.Saved(layout))
+            #expect(saved.key == stamp.key && saved.pages == 2 && saved.files == 2 && saved.siteRoot == folder.path("Site"))
+            let decoded = try #require(saved.decoded())
+            #expect(decoded.content == stamp.content && decoded.site == stamp.site && decoded.fingerprints == stamp.fingerprints)
+            var key = stamp.key
+            switch change {
+            case "key": key[1] = "now 2026-01-02T00:00:00Z"
+            case "content": try folder.write("name: Anne\n", to: "Content/users/ann.md")
+            case "site": try folder.write("<p>Ann</p>\n", to: "Site/users/ann/index.html")
+            default: break
+            }
+            #expect(saved.isCurrent(key: key) == (change == "none"), "\(change)")
+        }
+    }
 }

@@ -168,12 +168,12 @@ import Testing
         }
     }
 
-    /// Stamps are written in chunks (`stampChunk`) a decoder takes on every core: an inventory of
-    /// several chunks, the last one short, comes back whole; one cut short is refused; a byte
-    /// changed in any chunk never traps.
+    /// Paths and stamps are written in chunks (`chunk`) a decoder takes on every core: an
+    /// inventory of several chunks, the last one short, comes back whole; one cut short is
+    /// refused; a byte changed in any chunk never traps.
     @Test func stampsInSeveralChunksComeBackWhole() throws {
         var entries: [(path: String, info: stat)] = []
-        for index in 0..<(2 * FileInventory.stampChunk + 123) {
+        for index in 0..<(2 * FileInventory.chunk + 123) {
             var info = stat()
             info.st_mode = index == 0 || index % 97 == 1 ? S_IFDIR : S_IFREG
             info.st_ino = __ino_t(1_000_000 - index * 3)
@@ -201,92 +201,105 @@ import Testing
     }
 
     /// Crafted bytes: an inventory with no entries (not even its root, which checks index from)
-    /// and paths that would unfold far beyond the bytes given are refused.
+    /// and paths that would unfold far beyond the bytes given are refused, as are chunks whose
+    /// lengths don't match what they hold.
     @Test func craftedCompactFormsAreRefused() {
-        func decode(count: Int, length: Int, entries: (inout BinaryWriter) -> Void) -> FileInventory? {
+        /// The inventory of `count` entries whose paths come to `length` bytes, with one chunk of
+        /// paths (said to decode to `chunkLength` bytes, `length` unless given) then `stamps`.
+        func decode(
+            count: Int, length: Int, chunkLength: Int? = nil, paths: (inout BinaryWriter) -> Void,
+            stamps: (inout BinaryWriter) -> Void = { w in w.varint(2); w.varint(0); w.varint(0) }
+        ) -> FileInventory? {
             var w = BinaryWriter()
             w.string("/r")
             w.integer(0)
             w.varint(UInt64(count))
             w.varint(UInt64(length))
-            entries(&w)
+            var chunk = BinaryWriter()
+            paths(&chunk)
+            w.varint(UInt64(chunk.bytes.count))
+            w.varint(UInt64(chunkLength ?? length))
+            w.raw(chunk.bytes)
+            stamps(&w)
             var r = BinaryReader(w.bytes)
             return FileInventory.decode(from: &r)
         }
-        #expect(decode(count: 0, length: 0) { _ in } == nil, "no root")
+        #expect(decode(count: 0, length: 0, paths: { _ in }, stamps: { _ in }) == nil, "no root")
         // The root and "a", unrecorded (their stamps in one chunk of two bytes): well formed.
-        func rootAndA(_ stamps: (inout BinaryWriter) -> Void) -> FileInventory? {
-            decode(count: 2, length: 3) { w in
-                w.varint(0)
-                w.varint(0)
-                w.varint(0)
-                w.varint(1)
-                w.raw([UInt8(ascii: "a")])
-                stamps(&w)
-            }
-        }
-        #expect(rootAndA { w in
-            w.varint(2)
+        let rootAndA: (inout BinaryWriter) -> Void = { w in
             w.varint(0)
             w.varint(0)
-        } != nil)
-        // A chunk of stamps longer than the bytes left, longer than its stamps, or short of them.
-        #expect(rootAndA { w in
-            w.varint(3)
-            w.varint(0)
-            w.varint(0)
-        } == nil)
-        #expect(rootAndA { w in
-            w.varint(3)
-            w.varint(0)
-            w.varint(0)
-            w.varint(0)
-        } == nil)
-        #expect(rootAndA { w in
-            w.varint(1)
-            w.varint(0)
-            w.varint(0)
-        } == nil)
-        // A NUL inside a path would split it in two.
-        #expect(decode(count: 2, length: 4) { w in
-            w.varint(0)
-            w.varint(0)
-            w.varint(0)
-            w.varint(2)
-            w.raw([UInt8(ascii: "a"), 0])
-            w.varint(0)
-            w.varint(0)
-        } == nil)
-        // A path can't share more than the one before has.
-        #expect(decode(count: 2, length: 3) { w in
-            w.varint(0)
-            w.varint(0)
-            w.varint(1)
-            w.varint(0)
-            w.varint(0)
-            w.varint(0)
-        } == nil)
-        // The root's path must be empty.
-        #expect(decode(count: 1, length: 2) { w in
             w.varint(0)
             w.varint(1)
             w.raw([UInt8(ascii: "a")])
-            w.varint(0)
-        } == nil)
+        }
+        #expect(decode(count: 2, length: 3, paths: rootAndA) != nil)
+        // A chunk of stamps longer than the bytes left, longer than its stamps, or short of them.
+        #expect(decode(count: 2, length: 3, paths: rootAndA) { w in w.varint(3); w.varint(0); w.varint(0) } == nil)
+        #expect(decode(count: 2, length: 3, paths: rootAndA) { w in w.varint(3); w.varint(0); w.varint(0); w.varint(0) } == nil)
+        #expect(decode(count: 2, length: 3, paths: rootAndA) { w in w.varint(1); w.varint(0); w.varint(0) } == nil)
+        // A chunk of paths said to decode to more or fewer bytes than it does, or than all paths.
+        #expect(decode(count: 2, length: 3, chunkLength: 4, paths: rootAndA) == nil)
+        #expect(decode(count: 2, length: 3, chunkLength: 2, paths: rootAndA) == nil)
+        #expect(decode(count: 2, length: 4, chunkLength: 4, paths: rootAndA) == nil)
+        // A NUL inside a path would split it in two.
+        #expect(
+            decode(count: 2, length: 4) { w in
+                w.varint(0)
+                w.varint(0)
+                w.varint(0)
+                w.varint(2)
+                w.raw([UInt8(ascii: "a"), 0])
+            } == nil)
+        // A path can't share more than the one before has.
+        #expect(
+            decode(count: 2, length: 3) { w in
+                w.varint(0)
+                w.varint(0)
+                w.varint(1)
+                w.varint(0)
+            } == nil)
+        // The root's path must be empty.
+        #expect(
+            decode(count: 1, length: 2, paths: { w in w.varint(0); w.varint(1); w.raw([UInt8(ascii: "a")]) }) { w in
+                w.varint(1)
+                w.varint(0)
+            } == nil)
         // One long path, then 10,000 copies of it at three bytes each: 41 MB from 34 KB.
         let copies = 10_000
-        #expect(decode(count: copies + 2, length: 1 + 4096 * (copies + 1)) { w in
-            w.varint(0)
-            w.varint(0)
-            w.varint(0)
-            w.varint(4095)
-            w.raw([UInt8](repeating: UInt8(ascii: "a"), count: 4095))
-            for _ in 0..<copies {
-                w.varint(4095)
+        #expect(
+            decode(count: copies + 2, length: 1 + 4096 * (copies + 1)) { w in
                 w.varint(0)
+                w.varint(0)
+                w.varint(0)
+                w.varint(4095)
+                w.raw([UInt8](repeating: UInt8(ascii: "a"), count: 4095))
+                for _ in 0..<copies {
+                    w.varint(4095)
+                    w.varint(0)
+                }
+            } stamps: { w in
+                for _ in 0..<(copies + 2) { w.varint(0) }
+            } == nil)
+    }
+
+    /// The check of an inventory in place (`Encoded.areUnchanged`) goes through every chunk:
+    /// a change to an entry in the last chunk, or a folder's in the middle one, is seen.
+    @Test func aChangeInAnyChunkIsSeen() throws {
+        for change in ["none", "file", "folder"] {
+            let folder = try TemporaryDirectory()
+            for index in 0..<(2 * FileInventory.chunk + 50) {
+                try folder.write("\(index)\n", to: "f\(index / 100)/\(index % 100).md")
             }
-            for _ in 0..<(copies + 2) { w.varint(0) }
-        } == nil)
+            let inventory = try #require(FileInventory.take(of: folder.path, skipping: [], racyAfter: .max))
+            #expect(inventory.count > 2 * FileInventory.chunk)
+            switch change {
+            case "file": try folder.write("changed\n", to: "f\((2 * FileInventory.chunk + 40) / 100)/\((2 * FileInventory.chunk + 40) % 100).md")
+            case "folder": try folder.write("new\n", to: "f\(FileInventory.chunk / 100)/new.md")
+            default: break
+            }
+            #expect(FileInventory.areUnchanged([inventory]) == (change == "none"), "\(change)")
+        }
     }
 
     /// `forEachNUL` names every NUL, in order, and nothing else.

@@ -88,16 +88,17 @@ struct SiteRun {
         // Whether a site the stamp recorded (under the `--out` of its build) is this build's:
         // `Site` and `./Site` are the same folder, whose pages and spare a build may keep.
         let isOut: @Sendable (String) -> Bool = { [out] root in root == out || Self.resolved(root) == resolvedOut }
-        let stamp = BuildStamp.load(layout)
+        let saved = BuildStamp.Saved(layout)
         // The key holds `--out` resolved; the site's files are recorded under the folder as the
         // stamp's build spelt it, which must still be this one (a link given as `--out` is
         // replaced by the new site when it is swapped in: the link's target then is not it).
-        if let stamp, isOut(stamp.site.root), stamp.isCurrent(key: key) {
+        if let saved, isOut(saved.siteRoot), saved.isCurrent(key: key) {
             lap("check")
             return Summary(
-                pages: stamp.pages, files: stamp.files, seconds: Date().timeIntervalSince(start), written: 0,
+                pages: saved.pages, files: saved.files, seconds: Date().timeIntervalSince(start), written: 0,
                 phases: phases, upToDate: true)
         }
+        let stamp = saved?.decoded()
         // Pages whose values are those the last build rendered keep their file. What the last
         // build recorded of them (25,000 fingerprints and the site's files, by path, on large) is
         // decoded and indexed on a thread of its own while the content loads: before, it kept a

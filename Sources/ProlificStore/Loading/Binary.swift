@@ -68,13 +68,32 @@ struct BinaryWriter {
     }
 }
 
-struct BinaryReader {
-    private let bytes: [UInt8]
+/// Bytes a `ByteReader` reads: an array, or a file mapped into memory (`MappedFile.bytes`).
+protocol ReadableBytes: RandomAccessCollection where Element == UInt8, Index == Int {
+    func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R
+}
+
+extension Array: ReadableBytes where Element == UInt8 {
+    @inline(__always)
+    func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R { withUnsafeBufferPointer(body) }
+}
+
+extension UnsafeBufferPointer: ReadableBytes where Element == UInt8 {
+    @inline(__always)
+    func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R { body(self) }
+}
+
+/// The reader of the caches, which are read into arrays.
+typealias BinaryReader = ByteReader<[UInt8]>
+
+/// Reads what `BinaryWriter` wrote, from any `ReadableBytes`.
+struct ByteReader<Bytes: ReadableBytes> {
+    private let bytes: Bytes
     private var offset: Int
     private let end: Int
 
     /// A reader of `bytes`, or of `range` of them (it reads nothing past the range's end).
-    init(_ bytes: [UInt8], range: Range<Int>? = nil) {
+    init(_ bytes: Bytes, range: Range<Int>? = nil) {
         let range = range?.clamped(to: 0..<bytes.count) ?? 0..<bytes.count
         (self.bytes, offset, end) = (bytes, range.lowerBound, range.upperBound)
     }
@@ -99,8 +118,9 @@ struct BinaryReader {
     mutating func integers(into values: UnsafeMutableBufferPointer<Int64>) -> Bool {
         guard values.count <= remaining / 8 else { return false }
         #if _endian(little)
-            bytes.withUnsafeBytes { all in
-                UnsafeMutableRawBufferPointer(values).copyMemory(from: UnsafeRawBufferPointer(rebasing: all[offset..<(offset + values.count * 8)]))
+            bytes.withBytes { all in
+                UnsafeMutableRawBufferPointer(values).copyMemory(
+                    from: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: all[offset..<(offset + values.count * 8)])))
             }
             offset += values.count * 8
         #else
@@ -121,6 +141,16 @@ struct BinaryReader {
         return Int(n)
     }
 
+    /// Steps over the next `count` bytes: where they are in the whole of the bytes.
+    mutating func skip(_ count: Int) -> Range<Int>? {
+        guard count >= 0, count <= end - offset else { return nil }
+        defer { offset += count }
+        return offset..<(offset + count)
+    }
+
+    /// Calls `body` with the whole of the bytes, in which `position` and `skip` give places.
+    func withAll<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R { bytes.withBytes(body) }
+
     mutating func raw(_ count: Int) -> [UInt8]? {
         guard count >= 0, offset + count <= end else { return nil }
         defer { offset += count }
@@ -131,7 +161,7 @@ struct BinaryReader {
     /// many it read (at most those), or nil for malformed bytes: a tight loop over many small
     /// numbers reads them without a bounds check and an optional for each byte.
     mutating func reading<R>(_ body: (UnsafeBufferPointer<UInt8>) -> (value: R, read: Int)?) -> R? {
-        let found = bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[offset..<end])) }
+        let found = bytes.withBytes { body(UnsafeBufferPointer(rebasing: $0[offset..<end])) }
         guard let found, found.read >= 0, found.read <= end - offset else { return nil }
         offset += found.read
         return found.value
@@ -164,7 +194,7 @@ struct BinaryReader {
     mutating func text() -> String? {
         guard let n = shortCount() else { return nil }
         defer { offset += n }
-        return bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[offset..<(offset + n)]), as: UTF8.self) }
+        return bytes.withBytes { String(decoding: UnsafeBufferPointer(rebasing: $0[offset..<(offset + n)]), as: UTF8.self) }
     }
 
     /// Steps over what `text()` would read, without making a string; false past the end.
@@ -193,11 +223,12 @@ enum CacheSeal {
 
     /// Where the body of `bytes` is, when they are a body of at least 8 bytes followed by its
     /// checksum; nil otherwise.
-    static func body(of bytes: [UInt8]) -> Range<Int>? {
+    static func body(of bytes: some ReadableBytes) -> Range<Int>? {
         guard bytes.count >= 16 else { return nil }
         let body = bytes.count - 8
-        let intact = bytes.withUnsafeBytes { all in
-            checksum(UnsafeRawBufferPointer(rebasing: all[..<body]))
+        let intact = bytes.withBytes { bytes in
+            let all = UnsafeRawBufferPointer(bytes)
+            return checksum(UnsafeRawBufferPointer(rebasing: all[..<body]))
                 == UInt64(littleEndian: all.loadUnaligned(fromByteOffset: body, as: UInt64.self))
         }
         return intact ? 0..<body : nil
