@@ -764,111 +764,104 @@ extension FileInventory {
                 }
                 paths.offset += rest
                 decoded += length + 1
-                guard let stamp = nextStamp(&stamps, inode: &inode, modified: &modified),
-                    path.withUnsafeBufferPointer({ body(UnsafeBufferPointer(rebasing: $0[...length]), stamp) })
-                else { return false }
+                // The stamp, as `encode` wrote it (written out here: as a function of its own it
+                // was not inlined, and called 436,000 times a pass on large).
+                guard let code = stamps.varint() else { return false }
+                let stamp: Stamp
+                if code == 0 {
+                    stamp = .never
+                } else {
+                    let kind: Int64
+                    switch code {
+                    case 1: kind = Int64(S_IFREG)
+                    case 2: kind = Int64(S_IFDIR)
+                    case 3:
+                        guard let raw = stamps.signed() else { return false }
+                        kind = raw
+                    default: return false
+                    }
+                    guard let inodeStep = stamps.signed(), let size = stamps.signed(), let modifiedStep = stamps.signed(),
+                        let changedStep = stamps.signed()
+                    else { return false }
+                    inode = inode &+ inodeStep
+                    modified = modified &+ modifiedStep
+                    stamp = Stamp(kind: kind, inode: inode, size: size, modified: modified, changed: modified &+ changedStep)
+                }
+                guard path.withUnsafeBufferPointer({ body(UnsafeBufferPointer(rebasing: $0[...length]), stamp) }) else {
+                    return false
+                }
             }
             return decoded == chunk.pathsLength && paths.offset == paths.bytes.count && stamps.offset == stamps.bytes.count
         }
 
-        /// The next stamp of a chunk, after the one with `inode` and `modified` (both moved on);
-        /// nil when the bytes don't hold one.
-        @inline(__always)
-        private static func nextStamp(_ cursor: inout VarintCursor, inode: inout Int64, modified: inout Int64) -> Stamp? {
-            guard let code = cursor.varint() else { return nil }
-            let kind: Int64
-            switch code {
-            case 0: return .never
-            case 1: kind = Int64(S_IFREG)
-            case 2: kind = Int64(S_IFDIR)
-            case 3:
-                guard let raw = cursor.signed() else { return nil }
-                kind = raw
-            default: return nil
-            }
-            guard let inodeStep = cursor.signed(), let size = cursor.signed(), let modifiedStep = cursor.signed(),
-                let changedStep = cursor.signed()
-            else { return nil }
-            inode = inode &+ inodeStep
-            modified = modified &+ modifiedStep
-            return Stamp(kind: kind, inode: inode, size: size, modified: modified, changed: modified &+ changedStep)
-        }
-
         /// Whether every entry of each of `inventories` (read from `bytes`) still has the
         /// metadata it had: a build's content, templates and site. They are checked in one pass
-        /// on every core, chunk by chunk as they are encoded, each root's listing beside the
-        /// entries, paths looked up from each root's descriptor (fewer components to walk).
+        /// on every core, chunk by chunk as they are encoded, paths looked up from each root's
+        /// descriptor (fewer components to walk).
         ///
         /// Folders come first: adding, removing or renaming a file moves its folder's times, so
         /// after `vote` or `submit` (which write by renaming) the change is found having stat-ed
         /// only folders (a sixth of the large benchmark's entries). The first change found stops
-        /// every worker.
+        /// every worker. The folders' pass also gathers each root's recorded top-level names,
+        /// whose listing is compared last (decoding every chunk once more for them alone cost a
+        /// large no-op 10 ms of CPU).
         static func areUnchanged(_ inventories: [Encoded], in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
             let roots = inventories.map { open($0.root, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
             defer { for root in roots where root >= 0 { close(root) } }
             guard roots.allSatisfy({ $0 >= 0 }) else { return false }
-            enum Check {
-                case root(Int)
-                case entries(Int, Chunk, folders: Bool)
-            }
-            var checks = inventories.indices.map(Check.root)
+            var checks: [(inventory: Int, chunk: Chunk, folders: Bool)] = []
             for folders in [true, false] {
                 for (i, inventory) in inventories.enumerated() {
-                    checks += inventory.chunks.map { .entries(i, $0, folders: folders) }
+                    checks += inventory.chunks.map { (i, $0, folders) }
                 }
             }
             let changed = Atomic(false)
+            let found: [(root: Stamp?, top: [[UInt8]])]
             do {
-                // One check at a time from the shared counter: the root listings, first in the
-                // list, each go to a worker of their own.
-                _ = try Parallel.map(checks, batch: 1) { (check: Check) throws(Changed) in
-                    let unchanged: Bool
-                    switch check {
-                    case .root(let i):
-                        unchanged = inventories[i].rootIsUnchanged(in: bytes)
-                    case .entries(let i, let chunk, let folders):
-                        var info = stat()
-                        var index = chunk.first
-                        unchanged = forEachEntry(of: chunk, in: bytes) { path, stamp in
-                            defer { index += 1 }
-                            // The root's own entry is the root listing's to check.
-                            guard index > 0, stamp.isDirectory == folders else { return true }
-                            if index & 255 == 0, changed.load(ordering: .relaxed) { return false }
-                            return path.withMemoryRebound(to: CChar.self) {
-                                fstatat(roots[i], $0.baseAddress!, &info, AT_SYMLINK_NOFOLLOW) == 0
-                            } && Stamp(info) == stamp
+                // One chunk at a time from the shared counter.
+                found = try Parallel.map(checks, batch: 1) { check throws(Changed) in
+                    var info = stat()
+                    var index = check.chunk.first
+                    var root: Stamp? = nil, top: [[UInt8]] = []
+                    let unchanged = forEachEntry(of: check.chunk, in: bytes) { path, stamp in
+                        defer { index += 1 }
+                        // The root's own entry is compared with its listing, after the rest.
+                        if index == 0 {
+                            root = stamp
+                            return true
                         }
+                        if check.folders, memchr(path.baseAddress!, Int32(UInt8(ascii: "/")), path.count) == nil {
+                            top.append(Array(path.dropLast()))
+                        }
+                        guard stamp.isDirectory == check.folders else { return true }
+                        if index & 255 == 0, changed.load(ordering: .relaxed) { return false }
+                        return path.withMemoryRebound(to: CChar.self) {
+                            fstatat(roots[check.inventory], $0.baseAddress!, &info, AT_SYMLINK_NOFOLLOW) == 0
+                        } && Stamp(info) == stamp
                     }
                     guard unchanged else {
                         changed.store(true, ordering: .relaxed)
                         throw Changed()
                     }
+                    return (root, top)
                 }
             } catch {
                 return false
             }
-            return true
-        }
-
-        /// Whether the root is the same folder with the same entries. Its own times are not
-        /// compared: they move when a skipped entry is made (the first build makes
-        /// `.prolific/`), so its entries are listed again instead.
-        private func rootIsUnchanged(in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-            var top: [[UInt8]] = []
-            var rootStamp: Stamp? = nil
-            for chunk in chunks {
-                let whole = Self.forEachEntry(of: chunk, in: bytes) { path, stamp in
-                    let name = UnsafeBufferPointer(rebasing: path.dropLast())
-                    if rootStamp == nil {
-                        rootStamp = stamp
-                    } else if memchr(name.baseAddress!, Int32(UInt8(ascii: "/")), name.count) == nil {
-                        top.append(Array(name))
-                    }
-                    return true
+            // Each root is the same folder with the same entries. Its own times are not compared:
+            // they move when a skipped entry is made (the first build makes `.prolific/`), so its
+            // entries are listed instead.
+            for (i, inventory) in inventories.enumerated() {
+                var root: Stamp? = nil, top: [[UInt8]] = []
+                for (check, found) in zip(checks, found) where check.inventory == i {
+                    root = root ?? found.root
+                    top += found.top
                 }
-                guard whole else { return false }
+                guard FileInventory.isRecordedRoot(inventory.root, stamp: root, skipping: inventory.skipping, listing: top) else {
+                    return false
+                }
             }
-            return FileInventory.isRecordedRoot(root, stamp: rootStamp, skipping: skipping, listing: top)
+            return true
         }
     }
 }
