@@ -389,9 +389,10 @@ import Testing
         #expect(try folder.snapshot("game/Site") == site)
     }
 
-    /// A build through a link given as `--out` swaps the new site in for the link: the folder the
-    /// link led to keeps the old site, and a build into it is never told it is up to date.
-    @Test func aSiteBuiltThroughALinkIsNotTheFolderItLedTo() throws {
+    /// A link given as `--out` is followed: the site is built into the folder it leads to, the
+    /// link stays, and a build into that folder by its own name finds it up to date. A link that
+    /// leads nowhere is refused with one line, and nothing is written.
+    @Test func aLinkGivenAsOutIsFollowed() throws {
         let folder = try TemporaryFolder()
         _ = try CLI.run(["init", "game", "--title", "Linked"], in: folder.url)
         Thread.sleep(forTimeInterval: 2.1)
@@ -405,8 +406,23 @@ import Testing
         #expect(try build("game/www").hasPrefix("game/www/ is up to date"), "the same folder, through the link")
         try folder.write("---\nname: Ann\njoined: 2026-01-01T00:00:00Z\n---\nHello.\n", to: "game/Content/users/ann.md")
         Thread.sleep(forTimeInterval: 2.1)
-        #expect(try build("game/www").hasPrefix("Built "))
-        #expect(try build("game/Site").hasPrefix("Built "), "Site/ still holds the site from before the change")
+        #expect(try build("game/www/").hasPrefix("Built "))
+        // The new site went into the folder the link leads to, whose spare sits beside it; the
+        // link is still a link.
+        #expect(FileSystem.isSymlink(folder.url.appendingPathComponent("game/www").path))
+        #expect(FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("game/Site/users/ann/index.html").path))
+        #expect(FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("game/.Site.spare").path))
+        #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("game/.www.spare").path))
+        #expect(try build("game/Site").hasPrefix("game/Site/ is up to date"), "the folder the link leads to")
+        // A link that leads nowhere is refused, and nothing is written.
+        #expect(symlink("Nowhere", folder.url.appendingPathComponent("game/gone").path) == 0)
+        let (content, site) = (try folder.snapshot("game/Content"), try folder.snapshot("game/Site"))
+        let refused = try CLI.run(["build", "--content", "game/Content", "--out", "game/gone", "--now", Self.now], in: folder.url)
+        #expect(refused.status != 0)
+        #expect(refused.stderr == "error: --out 'game/gone' is a symbolic link that leads to no folder: give a folder or a link to one\n")
+        #expect(try folder.snapshot("game/Content") == content && folder.snapshot("game/Site") == site)
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.url.appendingPathComponent("game").path)
+        #expect(names.sorted() == [".Site.spare", ".gitignore", "Content", "Site", "Templates", "gone", "www"].sorted(), "\(names)")
     }
 
     /// A build with nothing changed since the last one ends at once and leaves the site alone;

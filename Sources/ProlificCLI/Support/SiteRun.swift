@@ -77,6 +77,9 @@ struct SiteRun {
         }
         let game = global.game
         let layout = game.layout
+        // A link given as `--out` is followed: the site is written into the folder it leads to
+        // (its spare beside that folder), and the link stays.
+        let folder = try Self.siteFolder(out)
         try Self.checkOutput(out, content: layout.root, templates: templates ?? Self.templatesBeside(global.content))
         let templatesFolder = templates ?? Self.existingFolder(Self.templatesBeside(global.content))
         // Where the content is in git, and its HEAD: the stamp is keyed by it, and git's evidence
@@ -87,11 +90,10 @@ struct SiteRun {
             now: game.now, out: resolvedOut, templates: templatesFolder.map(Self.resolved), head: place?.head ?? "")
         // Whether a site the stamp recorded (under the `--out` of its build) is this build's:
         // `Site` and `./Site` are the same folder, whose pages and spare a build may keep.
-        let isOut: @Sendable (String) -> Bool = { [out] root in root == out || Self.resolved(root) == resolvedOut }
+        let isOut: @Sendable (String) -> Bool = { [folder] root in root == folder || Self.resolved(root) == resolvedOut }
         let saved = BuildStamp.Saved(layout)
         // The key holds `--out` resolved; the site's files are recorded under the folder as the
-        // stamp's build spelt it, which must still be this one (a link given as `--out` is
-        // replaced by the new site when it is swapped in: the link's target then is not it).
+        // stamp's build spelt it, which must still be this one.
         if let saved, isOut(saved.siteRoot), saved.isCurrent(key: key) {
             lap("check")
             return Summary(
@@ -220,7 +222,7 @@ struct SiteRun {
             let (folders, others) = spare.entryPaths()
             return SiteWriter.RecordedSpare(folders: folders, others: others) { spare.foldersAreUnchanged(at: $0) }
         }
-        let staging = try SiteWriter.Staging(output: out, spare: recordedSpare)
+        let staging = try SiteWriter.Staging(output: folder, spare: recordedSpare)
         let memory = recordedPages.take()
         var pages = 0, count = 0
         var fingerprints: [String: [UInt8]] = [:]
@@ -287,8 +289,8 @@ struct SiteRun {
         // The new site as the writer left it; walked again only if the writer couldn't say.
         let site =
             inputsRecorded
-            ? staging.entries.flatMap { FileInventory(root: out, written: $0) }
-                ?? FileInventory.take(of: out, guardingRacyWrites: false) : nil
+            ? staging.entries.flatMap { FileInventory(root: folder, written: $0) }
+                ?? FileInventory.take(of: folder, guardingRacyWrites: false) : nil
         history?.wait()
         // The site this build replaced is now the spare, as the last stamp recorded it.
         let replacedSite = staging.replacedASite ? stamp.flatMap { isOut($0.site.root) ? $0.site : nil } : nil
@@ -341,8 +343,8 @@ struct SiteRun {
     /// compared once symbolic links are resolved, so another spelling of the same folder is caught.
     static func checkOutput(_ out: String, content: String, templates: String) throws(Diagnostics) {
         let site = resolved(out)
-        // The spare sits beside `--out` as given (a link's own folder, not its target's).
-        let given = out.hasSuffix("/") && out.count > 1 ? String(out.dropLast()) : out
+        // The spare sits beside the folder the site is written to (a link's target, `siteFolder`).
+        let given = (try? siteFolder(out)).map { $0.hasSuffix("/") && $0.count > 1 ? String($0.dropLast()) : $0 } ?? out
         for (folder, name) in [(content, "the content directory"), (templates, "the templates folder")] {
             guard FileSystem.exists(folder) else { continue }
             let kept = resolved(folder)
@@ -370,6 +372,20 @@ struct SiteRun {
 
     private static func isInside(_ path: String, _ folder: String) -> Bool {
         folder == "/" ? path != "/" : path.hasPrefix(folder + "/")
+    }
+
+    /// The folder a build writes the site into: `--out` itself or, when `--out` is a symbolic
+    /// link, the folder it leads to (resolved whole), so that the link stays. Swapping the new
+    /// site in for the link itself replaced the link with a folder and left the old site where it
+    /// led, which a maintainer publishing through a link doesn't expect. A link that leads to no
+    /// folder is refused.
+    static func siteFolder(_ out: String) throws(Diagnostics) -> String {
+        let given = out.count > 1 && out.hasSuffix("/") ? String(out.dropLast()) : out
+        guard FileSystem.isSymlink(given) else { return out }
+        guard let target = FileSystem.realPath(given), FileSystem.isDirectory(target) else {
+            throw Diagnostics([.plain("--out '\(out)' is a symbolic link that leads to no folder: give a folder or a link to one")])
+        }
+        return target
     }
 
     /// `path` absolute, with `.`, `..` and the symbolic links of the part that exists resolved.
