@@ -126,6 +126,39 @@ import Testing
         #expect(recorded == ["a/index.html", "a/other.html"], "both are recorded for the stamp")
     }
 
+    /// A kept file the spare's record holds (`Previous.inSpare`) is left without being looked at
+    /// when the spare's folders are as recorded: its recorded metadata goes into the stamp. When
+    /// they are not known to be, the spare's file is looked at, and linked over when it is not
+    /// the site's.
+    @Test func aKeptFileTheRecordedSpareHoldsIsNotLookedAt() throws {
+        for spareAsRecorded in [true, false] {
+            let parent = FileManager.default.temporaryDirectory.appendingPathComponent("prolific-keep-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: parent) }
+            let previous = parent.appendingPathComponent("site").path, spare = parent.appendingPathComponent("spare").path
+            for folder in [previous, spare] {
+                try FileManager.default.createDirectory(atPath: "\(folder)/a", withIntermediateDirectories: true)
+            }
+            try Data("page".utf8).write(to: URL(fileURLWithPath: "\(previous)/a/index.html"))
+            // Not what the record says: the writer finds out only when it looks.
+            try Data("an older page".utf8).write(to: URL(fileURLWithPath: "\(spare)/a/index.html"))
+            var info = stat()
+            #expect(lstat("\(previous)/a/index.html", &info) == 0)
+            let kept = OutputFile.kept(
+                "a/index.html", fingerprint: Array(repeating: 1, count: 16),
+                previous: OutputFile.Previous(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), inSpare: info))
+            var made: Set<String> = ["a"]
+            var stamped: [SiteWriter.Entry]? = []
+            let report = try SiteWriter.fill(
+                spare, with: [kept], previous: previous, made: &made, reused: true, spareAsRecorded: spareAsRecorded,
+                stamped: &stamped)
+            #expect(report == SiteWriter.Report(written: 0, unchanged: 1))
+            let entry = try #require(stamped?.first)
+            #expect(entry.path == "a/index.html" && entry.info.st_ino == info.st_ino)
+            let left = FileManager.default.contents(atPath: "\(spare)/a/index.html").map { String(decoding: $0, as: UTF8.self) }
+            #expect(left == (spareAsRecorded ? "an older page" : "page"), "\(spareAsRecorded)")
+        }
+    }
+
     /// A name is matched by its bytes: the spare's decomposed `é` is not the composed one the new
     /// site has, so it goes.
     @Test func aLookAlikeNameInTheSpareIsRemoved() throws {

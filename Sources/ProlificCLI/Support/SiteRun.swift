@@ -111,7 +111,11 @@ struct SiteRun {
                 guard let recorded = stamp.pageMemory(isOut: isOut, key: key) else { return recordedPages.giveNothing() }
                 recordedPages.give(
                     PageMemory(fingerprints: recorded.fingerprints) { path in
-                        recorded.intact(path).map { OutputFile.Previous(device: $0.device, inode: $0.inode) }
+                        recorded.intact(path).map { found in
+                            OutputFile.Previous(
+                                device: UInt64(found.info.st_dev), inode: UInt64(found.info.st_ino),
+                                inSpare: found.inSpare ? found.info : nil)
+                        }
                     })
             }
         } else {

@@ -127,7 +127,7 @@ public enum SiteWriter {
                 var stamped: [Entry]? = []
                 let batch = try SiteWriter.fill(
                     staging, with: files, previous: previous, made: &folders, reused: reused, existing: existing,
-                    stamped: &stamped)
+                    spareAsRecorded: known != nil, stamped: &stamped)
                 report.written += batch.written
                 report.unchanged += batch.unchanged
                 if let stamped { written? += stamped } else { written = nil }
@@ -351,10 +351,12 @@ public enum SiteWriter {
     /// The same, adding to `stamped` (when it is not nil) each file's path and metadata once it
     /// is in place (a link or a rename moves a file's ctime, so it is looked at after them), or
     /// setting it to nil when one can't be looked at. Folders in `existing` (the recorded
-    /// spare's) are there already and are not made again.
+    /// spare's) are there already and are not made again. `spareAsRecorded`: `folder` is the
+    /// spare, and every folder of it still has its recorded metadata (no entry was added,
+    /// removed or renamed), so a kept file the spare's record holds (`Previous.inSpare`) is there.
     static func fill(
         _ folder: String, with files: [OutputFile], previous: String?, made: inout Set<String>, reused: Bool,
-        existing: Set<PathKey> = [], stamped: inout [Entry]?
+        existing: Set<PathKey> = [], spareAsRecorded: Bool = false, stamped: inout [Entry]?
     ) throws(Failure) -> Report {
         var folders: Set<String> = []
         for file in files {
@@ -400,6 +402,10 @@ public enum SiteWriter {
                 let target = "\(folder)/\(file.path)"
                 if file.keepsPrevious {
                     report.unchanged += 1
+                    if reused, spareAsRecorded, let info = file.previous?.inSpare {
+                        stamp(file, target, info)
+                        continue
+                    }
                     switch keep(file.path, of: previous, in: folder, reused: reused, known: file.previous) {
                     case .failure(let problem):
                         results.fail(problem.message)

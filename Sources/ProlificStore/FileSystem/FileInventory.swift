@@ -170,21 +170,28 @@ public struct FileInventory: Sendable, Equatable {
     }
 
     /// A check that the entry at a path (relative to `root`) is still as recorded: there, of the
-    /// same kind, inode, size and times (a racy or unrecorded entry never is), giving the device
-    /// and inode of one that is: the site's writer then links or leaves that file without
-    /// looking at it again.
-    public func intactEntries() -> @Sendable (String) -> (device: UInt64, inode: UInt64)? {
-        var recorded: [String: Stamp] = [:]
+    /// same kind, inode, size and times (a racy or unrecorded entry never is), giving the
+    /// metadata of one that is (the site's writer then links or leaves that file without looking
+    /// at it again), and whether `spare`, the record of the site this one replaced, has the same
+    /// file (inode) at that path.
+    public func intactEntries(spare: FileInventory? = nil) -> @Sendable (String) -> (info: stat, inSpare: Bool)? {
+        var recorded: [String: (stamp: Stamp, inSpare: Bool)] = [:]
         recorded.reserveCapacity(stamps.count)
         forEachStamped { path, stamp in
-            if stamp != .never { recorded[String(decoding: path, as: UTF8.self)] = stamp }
+            if stamp != .never { recorded[String(decoding: path, as: UTF8.self)] = (stamp, false) }
+        }
+        spare?.forEachStamped { path, stamp in
+            let key = String(decoding: path, as: UTF8.self)
+            if stamp.kind == Int64(S_IFREG), let entry = recorded[key], entry.stamp.inode == stamp.inode {
+                recorded[key]?.inSpare = true
+            }
         }
         let root = self.root
         return { [recorded] path in
-            guard let stamp = recorded[path] else { return nil }
+            guard let entry = recorded[path] else { return nil }
             var info = stat()
-            guard lstat("\(root)/\(path)", &info) == 0, Stamp(info) == stamp else { return nil }
-            return (UInt64(info.st_dev), UInt64(info.st_ino))
+            guard lstat("\(root)/\(path)", &info) == 0, Stamp(info) == entry.stamp else { return nil }
+            return (info, entry.inSpare)
         }
     }
 

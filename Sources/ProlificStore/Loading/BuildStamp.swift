@@ -181,9 +181,9 @@ public struct BuildStamp: Sendable {
     /// as the stamp's build spelt it), or holds no fingerprints.
     public func pageMemory(
         isOut: (String) -> Bool, key: [String]
-    ) -> (fingerprints: [String: [UInt8]], intact: @Sendable (String) -> (device: UInt64, inode: UInt64)?)? {
+    ) -> (fingerprints: [String: [UInt8]], intact: @Sendable (String) -> (info: stat, inSpare: Bool)?)? {
         guard !fingerprints.isEmpty, Self.isOfKnownBinary(key), key.first == self.key.first, isOut(site.root) else { return nil }
-        return (fingerprints, site.intactEntries())
+        return (fingerprints, site.intactEntries(spare: spare.flatMap { isOut($0.root) ? $0 : nil }))
     }
 
     /// Whether `key` (as `key(now:out:templates:layout:)` makes it, the binary first) names the
