@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A tiny little-endian binary encoding for derived caches: numbers and strings, nothing else.
 /// Reading never traps: any malformed or truncated input gives nil, and the cache is rebuilt.
 struct BinaryWriter {
@@ -146,6 +154,18 @@ struct ByteReader<Bytes: ReadableBytes> {
         guard count >= 0, count <= end - offset else { return nil }
         defer { offset += count }
         return offset..<(offset + count)
+    }
+
+    /// Whether the next `expected.count` bytes are `expected`, compared in place (a project
+    /// cache's key, 9 KB on large, was copied out and compared byte by byte: 18 ms of a rebuild's
+    /// CPU); the reader moves past them only if so.
+    mutating func consume(_ expected: [UInt8]) -> Bool {
+        guard expected.count <= end - offset else { return false }
+        let same = expected.isEmpty || bytes.withBytes { all in
+            expected.withUnsafeBufferPointer { memcmp(all.baseAddress! + offset, $0.baseAddress!, expected.count) == 0 }
+        }
+        if same { offset += expected.count }
+        return same
     }
 
     /// Calls `body` with the whole of the bytes, in which `position` and `skip` give places.

@@ -86,7 +86,7 @@ public struct ProjectCache: Sendable {
         }
         var r = BinaryReader(bytes, range: body)
         guard r.integer() == Self.magic, r.text() == binary, r.text() == root, let keyCount = r.shortCount(),
-            r.raw(keyCount) == key, let project = codec.decode(from: &r), r.isAtEnd, project.slug == slug
+            keyCount == key.count, r.consume(key), let project = codec.decode(from: &r), r.isAtEnd, project.slug == slug
         else { return nil }
         return project
     }

@@ -1,0 +1,43 @@
+import Testing
+
+@testable import ProlificStore
+
+/// `ByteReader`'s in-place reads: over an array, and over memory a file was mapped into.
+@Suite struct BinaryReaderTests {
+    /// `consume` moves past the expected bytes only when they are next, and never past the end.
+    @Test func consumeMovesPastExpectedBytesOnly() {
+        var w = BinaryWriter()
+        w.raw([1, 2, 3, 4])
+        w.varint(300)
+        var r = BinaryReader(w.bytes)
+        let mismatch = r.consume([1, 2, 4])
+        #expect(!mismatch && r.position == 0, "a mismatch leaves the reader where it was")
+        let nothing = r.consume([])
+        #expect(nothing && r.position == 0)
+        let (first, second) = (r.consume([1, 2]), r.consume([3, 4]))
+        #expect(first && second && r.position == 4)
+        let tooLong = r.consume([0xAC, 0x02, 0])
+        #expect(!tooLong && r.position == 4, "longer than what is left")
+        let number = r.varint()
+        #expect(number == 300 && r.isAtEnd)
+    }
+
+    /// The same bytes read from an array and from a buffer give the same values.
+    @Test func aBufferReadsAsTheArrayDoes() {
+        var w = BinaryWriter()
+        w.integer(-5)
+        w.string("é, then a line\n")
+        w.text("short")
+        w.signed(-123_456_789)
+        let bytes = w.bytes
+        var fromArray = BinaryReader(bytes)
+        let expected = (fromArray.integer(), fromArray.string(), fromArray.text(), fromArray.signed())
+        #expect(expected.0 == -5 && expected.1 == "é, then a line\n" && expected.2 == "short" && expected.3 == -123_456_789)
+        bytes.withUnsafeBufferPointer { buffer in
+            var fromBuffer = ByteReader(buffer)
+            let read = (fromBuffer.integer(), fromBuffer.string(), fromBuffer.text(), fromBuffer.signed())
+            #expect(read.0 == expected.0 && read.1 == expected.1 && read.2 == expected.2 && read.3 == expected.3)
+            #expect(fromBuffer.isAtEnd)
+        }
+    }
+}
