@@ -90,7 +90,14 @@ def discard(path):
         os.makedirs(trash, exist_ok=True)
         # A name no earlier run used: a trash left half-emptied (by an interrupted run, or one
         # still emptying it) has gaps, so counting its entries could name one that exists.
-        os.rename(path, os.path.join(trash, f"{time.time_ns()}-{os.getpid()}-{os.path.basename(path)}"))
+        moved = os.path.join(trash, f"{time.time_ns()}-{os.getpid()}-{os.path.basename(path)}")
+        os.rename(path, moved)
+        DISCARDED.append(moved)
+
+
+# What this run put in the trash: only that is emptied at its end, so a smoke run (`make test`)
+# doesn't spend minutes deleting what a full `make bench` left behind (tens of GB).
+DISCARDED = []
 
 
 def fresh_copy(content, size):
@@ -347,7 +354,8 @@ def main():
         with open(args.out, "w") as f:
             f.write(before + begin + "\n" + text + end + after)
     # Last: removing millions of files takes minutes.
-    shutil.rmtree(os.path.join(WORK, "trash"), ignore_errors=True)
+    for moved in DISCARDED:
+        shutil.rmtree(moved, ignore_errors=True)
 
 
 if __name__ == "__main__":

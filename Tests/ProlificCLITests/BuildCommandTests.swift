@@ -419,7 +419,7 @@ import Testing
         let (content, site) = (try folder.snapshot("game/Content"), try folder.snapshot("game/Site"))
         let refused = try CLI.run(["build", "--content", "game/Content", "--out", "game/gone", "--now", Self.now], in: folder.url)
         #expect(refused.status != 0)
-        #expect(refused.stderr == "error: --out 'game/gone' is a symbolic link that leads to no folder: give a folder or a link to one\n")
+        #expect(refused.stderr == "error: --out 'game/gone' is a symbolic link to nothing, not a folder: give a folder or a link to one\n")
         #expect(try folder.snapshot("game/Content") == content && folder.snapshot("game/Site") == site)
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.url.appendingPathComponent("game").path)
         #expect(names.sorted() == [".Site.spare", ".gitignore", "Content", "Site", "Templates", "gone", "www"].sorted(), "\(names)")

@@ -2,7 +2,7 @@ import Testing
 
 @testable import ProlificStore
 
-/// `ByteReader`'s in-place reads: over an array, and over memory a file was mapped into.
+/// `ByteReader`'s reads, over an array and over a buffer (as a mapped file is read).
 @Suite struct BinaryReaderTests {
     /// `consume` moves past the expected bytes only when they are next, and never past the end.
     @Test func consumeMovesPastExpectedBytesOnly() {

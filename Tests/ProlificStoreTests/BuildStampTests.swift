@@ -110,7 +110,7 @@ import Testing
             switch change {
             case "key": key[1] = "now 2026-01-02T00:00:00Z"
             case "content": try folder.write("name: Anne\n", to: "Content/users/ann.md")
-            case "site": try folder.write("<p>Ann</p>\n", to: "Site/users/ann/index.html")
+            case "site": try folder.write("<p>Anne</p>\n", to: "Site/users/ann/index.html")
             default: break
             }
             #expect(saved.isCurrent(key: key) == (change == "none"), "\(change)")

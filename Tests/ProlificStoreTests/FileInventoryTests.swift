@@ -284,9 +284,10 @@ import Testing
     }
 
     /// The check of an inventory in place (`Encoded.areUnchanged`) goes through every chunk:
-    /// a change to an entry in the last chunk, or a folder's in the middle one, is seen.
+    /// a change to a file or a folder of the last, short chunk (`f9/`, last in path order) is
+    /// seen, and so is one in the first chunk.
     @Test func aChangeInAnyChunkIsSeen() throws {
-        for change in ["none", "file", "folder"] {
+        for change in ["none", "last chunk's file", "last chunk's folder", "first chunk's file"] {
             let folder = try TemporaryDirectory()
             for index in 0..<(2 * FileInventory.chunk + 50) {
                 try folder.write("\(index)\n", to: "f\(index / 100)/\(index % 100).md")
@@ -294,12 +295,51 @@ import Testing
             let inventory = try #require(FileInventory.take(of: folder.path, skipping: [], racyAfter: .max))
             #expect(inventory.count > 2 * FileInventory.chunk)
             switch change {
-            case "file": try folder.write("changed\n", to: "f\((2 * FileInventory.chunk + 40) / 100)/\((2 * FileInventory.chunk + 40) % 100).md")
-            case "folder": try folder.write("new\n", to: "f\(FileInventory.chunk / 100)/new.md")
+            case "last chunk's file": try folder.write("changed\n", to: "f9/99.md")
+            case "last chunk's folder": try folder.write("new\n", to: "f9/new.md")
+            case "first chunk's file": try folder.write("changed\n", to: "f0/0.md")
             default: break
             }
             #expect(FileInventory.areUnchanged([inventory]) == (change == "none"), "\(change)")
         }
+    }
+
+    /// Inventories of exactly one chunk, one more, and one less come back whole, and are found
+    /// unchanged by the check in place.
+    @Test func inventoriesAtAChunksEdgeRoundTrip() throws {
+        for files in [FileInventory.chunk - 3, FileInventory.chunk - 2, FileInventory.chunk - 1] {
+            let folder = try TemporaryDirectory()
+            // The root and a folder take two entries: `files` more make the count.
+            for index in 0..<files { try folder.write("\(index)\n", to: "f/\(index).md") }
+            let inventory = try #require(FileInventory.take(of: folder.path, skipping: [], racyAfter: .max))
+            #expect(inventory.count == files + 2)
+            var writer = BinaryWriter()
+            inventory.encode(into: &writer)
+            var reader = BinaryReader(writer.bytes)
+            #expect(FileInventory.decode(from: &reader) == inventory && reader.isAtEnd, "\(inventory.count) entries")
+            #expect(inventory.isUnchanged(), "\(inventory.count) entries")
+        }
+    }
+
+    /// `intactEntries(spare:)` finds a site's file intact (with its metadata) while it is as
+    /// recorded, and says whether the spare's record holds the same file at its path.
+    @Test func anIntactFileIsSeenInTheSpareOnlyAsTheSameFile() throws {
+        let folder = try TemporaryDirectory()
+        try folder.write("a\n", to: "site/a.html")
+        try folder.write("b\n", to: "site/b.html")
+        try folder.write("older b\n", to: "spare/b.html")
+        #expect(link(folder.path("site/a.html"), folder.path("spare/a.html")) == 0)
+        let site = try #require(FileInventory.take(of: folder.path("site"), skipping: [], racyAfter: .max))
+        let spare = try #require(FileInventory.take(of: folder.path("spare"), skipping: [], racyAfter: .max))
+        let intact = site.intactEntries(spare: spare)
+        let a = try #require(intact("a.html")), b = try #require(intact("b.html"))
+        var info = stat()
+        #expect(lstat(folder.path("site/a.html"), &info) == 0 && a.info.st_ino == info.st_ino)
+        #expect(a.inSpare && !b.inSpare)
+        #expect(intact("missing.html") == nil)
+        #expect(site.intactEntries()("a.html")?.inSpare == false, "without a spare")
+        try folder.write("edited b\n", to: "site/b.html")
+        #expect(intact("b.html") == nil, "edited since")
     }
 
     /// `forEachNUL` names every NUL, in order, and nothing else.

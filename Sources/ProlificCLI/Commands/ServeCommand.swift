@@ -3,6 +3,7 @@ import FlyingFox
 import FlyingSocks
 import Foundation
 import ProlificCore
+import ProlificStore
 
 /// `prolific serve`: builds the site, serves it on this computer, and rebuilds it on every change.
 ///
@@ -33,6 +34,7 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         try Terminal.guarded {
             try Self.requireFolder(global.content)
+            _ = try SiteRun.siteFolder(out)
             try SiteRun.checkOutput(out, content: global.content, templates: templates ?? SiteRun.templatesBeside(global.content))
         }
         let builds = BuildCounter()
@@ -44,7 +46,7 @@ struct ServeCommand: AsyncParsableCommand {
             config: .init(address: try sockaddr_in.inet(ip4: "127.0.0.1", port: port), logger: .disabled),
             handler: SiteHandler(folder: SiteFolder(root: root), builds: builds))
         let showsProgress = isatty(FileHandle.standardError.fileDescriptor) != 0
-        let folderName = Rebuilder.folderName(out)
+        let folderName = FileSystem.trimmingTrailingSlashes(out)
 
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in

@@ -47,7 +47,7 @@ struct Rebuilder: Sendable {
         do {
             let summary = try Terminal.guarded { try result.get() }
             await builds.advance()
-            Terminal.error(prefix + summary.line(out: Self.folderName(run.out)))
+            Terminal.error(prefix + summary.line(out: run.out))
         } catch is ExitCode {
             Terminal.error(prefix + "The build failed; still serving the previous site.")
         } catch {
@@ -64,10 +64,5 @@ struct Rebuilder: Sendable {
                 continuation.resume(returning: Result { try run.run() })
             }
         }
-    }
-
-    /// `Site/` → `Site`, as `build` names it in its summary.
-    static func folderName(_ out: String) -> String {
-        out.count > 1 && out.hasSuffix("/") ? String(out.dropLast()) : out
     }
 }

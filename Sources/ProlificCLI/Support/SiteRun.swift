@@ -49,8 +49,7 @@ struct SiteRun {
         func line(out given: String) -> String {
             let time = String(format: "%.2f", seconds)
             // The folder with one slash after it, however it was given (`Site/` too).
-            var out = given
-            while out.count > 1 && out.hasSuffix("/") { out.removeLast() }
+            let out = FileSystem.trimmingTrailingSlashes(given)
             let folder = out == "/" ? out : out + "/"
             if upToDate {
                 return "\(folder) is up to date: nothing changed since the last build (\(pages) pages, \(files) files; checked in \(time) s)."
@@ -348,7 +347,7 @@ struct SiteRun {
     static func checkOutput(_ out: String, content: String, templates: String) throws(Diagnostics) {
         let site = resolved(out)
         // The spare sits beside the folder the site is written to (a link's target, `siteFolder`).
-        let given = (try? siteFolder(out)).map { $0.hasSuffix("/") && $0.count > 1 ? String($0.dropLast()) : $0 } ?? out
+        let given = FileSystem.trimmingTrailingSlashes((try? siteFolder(out)) ?? out)
         for (folder, name) in [(content, "the content directory"), (templates, "the templates folder")] {
             guard FileSystem.exists(folder) else { continue }
             let kept = resolved(folder)
@@ -384,10 +383,12 @@ struct SiteRun {
     /// led, which a maintainer publishing through a link doesn't expect. A link that leads to no
     /// folder is refused.
     static func siteFolder(_ out: String) throws(Diagnostics) -> String {
-        let given = out.count > 1 && out.hasSuffix("/") ? String(out.dropLast()) : out
+        let given = FileSystem.trimmingTrailingSlashes(out)
         guard FileSystem.isSymlink(given) else { return out }
-        guard let target = FileSystem.realPath(given), FileSystem.isDirectory(target) else {
-            throw Diagnostics([.plain("--out '\(out)' is a symbolic link that leads to no folder: give a folder or a link to one")])
+        let target = FileSystem.realPath(given)
+        guard let target, FileSystem.isDirectory(target) else {
+            let leadsTo = target == nil ? "nothing" : "a file"
+            throw Diagnostics([.plain("--out '\(out)' is a symbolic link to \(leadsTo), not a folder: give a folder or a link to one")])
         }
         return target
     }

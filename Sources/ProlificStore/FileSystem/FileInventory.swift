@@ -181,10 +181,9 @@ public struct FileInventory: Sendable, Equatable {
             if stamp != .never { recorded[String(decoding: path, as: UTF8.self)] = (stamp, false) }
         }
         spare?.forEachStamped { path, stamp in
+            guard stamp.kind == Int64(S_IFREG) else { return }
             let key = String(decoding: path, as: UTF8.self)
-            if stamp.kind == Int64(S_IFREG), let entry = recorded[key], entry.stamp.inode == stamp.inode {
-                recorded[key]?.inSpare = true
-            }
+            if let entry = recorded[key], entry.stamp.inode == stamp.inode { recorded[key]?.inSpare = true }
         }
         let root = self.root
         return { [recorded] path in
@@ -828,7 +827,7 @@ extension FileInventory {
                 // One chunk at a time from the shared counter.
                 found = try Parallel.map(checks, batch: 1) { check throws(Changed) in
                     var info = stat()
-                    var index = check.chunk.first
+                    var index = check.chunk.first, looked = 0
                     var root: Stamp? = nil, top: [[UInt8]] = []
                     let unchanged = forEachEntry(of: check.chunk, in: bytes) { path, stamp in
                         defer { index += 1 }
@@ -841,7 +840,9 @@ extension FileInventory {
                             top.append(Array(path.dropLast()))
                         }
                         guard stamp.isDirectory == check.folders else { return true }
-                        if index & 255 == 0, changed.load(ordering: .relaxed) { return false }
+                        // Another worker's change ends this chunk within 64 `stat`s.
+                        looked += 1
+                        if looked & 63 == 0, changed.load(ordering: .relaxed) { return false }
                         return path.withMemoryRebound(to: CChar.self) {
                             fstatat(roots[check.inventory], $0.baseAddress!, &info, AT_SYMLINK_NOFOLLOW) == 0
                         } && Stamp(info) == stamp

@@ -185,6 +185,13 @@ public enum FileSystem {
         return String(cString: resolved)
     }
 
+    /// `path` without the slashes that end it (`Site/` is `Site`), but `/` stays `/`.
+    public static func trimmingTrailingSlashes(_ path: String) -> String {
+        var path = path
+        while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
+        return path
+    }
+
     /// Whether `path` itself is a symbolic link.
     public static func isSymlink(_ path: String) -> Bool {
         var info = stat()

@@ -176,7 +176,8 @@ public struct BuildStamp: Sendable {
 
     /// What the next build may keep of the site this stamp describes: its pages' fingerprints,
     /// with a check that a file of the site is still the one recorded (the same inode, size and
-    /// times), which gives its device and inode when it is. nil when the stamp is of another
+    /// times), which gives its metadata when it is, and whether the spare's record holds the same
+    /// file at the same path (`FileInventory.intactEntries`). nil when the stamp is of another
     /// binary, or of a site folder `isOut` doesn't take for the build's (it is given the folder
     /// as the stamp's build spelt it), or holds no fingerprints.
     public func pageMemory(

@@ -16,8 +16,7 @@ public struct ContentLayout: Sendable {
     public let root: String
 
     public init(root: String) {
-        var root = root
-        while root.count > 1 && root.hasSuffix("/") { root.removeLast() }
+        let root = FileSystem.trimmingTrailingSlashes(root)
         self.root = root.isEmpty ? "." : root
     }
 

@@ -232,6 +232,16 @@ extension BadArgument {
         BadArgument(
             name: "serve --out the content", arguments: ["serve", "--out", "Content", "--port", "0"],
             saying: "is the content directory"),
+        BadArgument(
+            name: "build --out a link to nothing", arguments: ["build", "--out", "Gone"],
+            saying: "is a symbolic link to nothing",
+            prepare: { try FileManager.default.createSymbolicLink(atPath: $0.url("Gone").path, withDestinationPath: "Nowhere") }
+        ),
+        BadArgument(
+            name: "serve --out a link to a file", arguments: ["serve", "--out", "Linked", "--port", "0"],
+            saying: "is a symbolic link to a file",
+            prepare: { try FileManager.default.createSymbolicLink(atPath: $0.url("Linked").path, withDestinationPath: "Content/prolific.yml") }
+        ),
     ]
 
     /// `--file` and `--avatar` that aren't the file they should be.
