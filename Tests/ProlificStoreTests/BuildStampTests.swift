@@ -116,4 +116,30 @@ import Testing
             #expect(saved.isCurrent(key: key) == (change == "none"), "\(change)")
         }
     }
+
+    /// A stamp whose bytes were changed and sealed again (the checksum is no signature) is
+    /// checked and decoded without a trap: it is either refused, or read as some stamp.
+    @Test func aResealedCorruptStampNeverTraps() throws {
+        let (folder, layout, stamp) = try stamp()
+        stamp.save(layout)
+        let file = layout.root + "/" + BuildStamp.file
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file)))
+        let body = Array(bytes.dropLast(8))
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<300 {
+            var changed = body
+            for _ in 0...(round % 3) {
+                changed[Int.random(in: 8..<changed.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+            }
+            var w = BinaryWriter()
+            w.raw(changed)
+            CacheSeal.seal(&w)
+            try Data(w.bytes).write(to: URL(fileURLWithPath: file))
+            if let saved = BuildStamp.Saved(layout) {
+                _ = saved.isCurrent(key: stamp.key)
+                _ = saved.decoded().map { ($0.fingerprints.count, $0.spare?.count) }
+            }
+        }
+        _ = folder
+    }
 }
