@@ -276,6 +276,9 @@ import Testing
         #expect((staging.known != nil) == (tampering == "none"), "a spare with an entry added is swept, not trusted")
         try staging.write(third)
         _ = try staging.finish()
+        // The writer's record of the new site, folders included, is the site as it is.
+        let written = try #require(staging.entries.flatMap { FileInventory(root: out, written: $0) })
+        #expect(written.isUnchanged(), "\(tampering)")
         #expect(
             Self.tree(out) == [
                 "a": "(folder)", "a/x.html": "x", "c": "(folder)", "c/new.html": "new", "gone": "a file now",
