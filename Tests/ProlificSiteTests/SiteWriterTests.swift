@@ -231,8 +231,6 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: parent.path).sorted() == [".Site.spare", "Site"])
     }
 
-    /// Every entry under `folder` (links not followed): a regular file with its text, a folder
-    /// as "(folder)".
     /// A spare found as the build before last recorded it (the record the writer took of that
     /// site as it wrote it) has what the new site lacks removed by the record, without listing
     /// it; a spare anything was added to since, deep down or at its top with the folder's time
@@ -286,6 +284,8 @@ import Testing
             ])
     }
 
+    /// Every entry under `folder` (links not followed): a regular file with its text, a folder
+    /// as "(folder)".
     static func tree(_ folder: String) -> [String: String] {
         var found: [String: String] = [:]
         guard let walker = FileManager.default.enumerator(atPath: folder) else { return [:] }
