@@ -89,19 +89,26 @@ import Testing
         #expect(Self.tree(out) == Self.expected(site("3")))
     }
 
-    /// A kept file whose device and inode the memory's check found is placed by them, without
-    /// looking at the previous site's file again: left when the spare's file is that one,
-    /// linked over it when it is another.
-    @Test func aKeptFileKnownByItsIdentityIsLeftOrLinked() throws {
+    /// A site (`a/index.html`, "page") and a spare beside it whose `a/index.html` is an older
+    /// page, in a fresh temporary folder (the caller removes `parent`).
+    static func siteAndOlderSpare() throws -> (parent: URL, previous: String, spare: String) {
         let parent = FileManager.default.temporaryDirectory.appendingPathComponent("prolific-keep-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: parent) }
         let previous = parent.appendingPathComponent("site").path, spare = parent.appendingPathComponent("spare").path
         for folder in [previous, spare] {
             try FileManager.default.createDirectory(atPath: "\(folder)/a", withIntermediateDirectories: true)
         }
         try Data("page".utf8).write(to: URL(fileURLWithPath: "\(previous)/a/index.html"))
-        try Data("page".utf8).write(to: URL(fileURLWithPath: "\(previous)/a/other.html"))
         try Data("an older page".utf8).write(to: URL(fileURLWithPath: "\(spare)/a/index.html"))
+        return (parent, previous, spare)
+    }
+
+    /// A kept file whose device and inode the memory's check found is placed by them, without
+    /// looking at the previous site's file again: left when the spare's file is that one,
+    /// linked over it when it is another.
+    @Test func aKeptFileKnownByItsIdentityIsLeftOrLinked() throws {
+        let (parent, previous, spare) = try Self.siteAndOlderSpare()
+        defer { try? FileManager.default.removeItem(at: parent) }
+        try Data("page".utf8).write(to: URL(fileURLWithPath: "\(previous)/a/other.html"))
         #expect(link("\(previous)/a/other.html", "\(spare)/a/other.html") == 0)
         func identity(_ path: String) throws -> OutputFile.Previous {
             var info = stat()
@@ -132,15 +139,9 @@ import Testing
     /// the site's.
     @Test func aKeptFileTheRecordedSpareHoldsIsNotLookedAt() throws {
         for spareAsRecorded in [true, false] {
-            let parent = FileManager.default.temporaryDirectory.appendingPathComponent("prolific-keep-\(UUID().uuidString)")
+            // The spare's page is not what the record says: the writer finds out only when it looks.
+            let (parent, previous, spare) = try Self.siteAndOlderSpare()
             defer { try? FileManager.default.removeItem(at: parent) }
-            let previous = parent.appendingPathComponent("site").path, spare = parent.appendingPathComponent("spare").path
-            for folder in [previous, spare] {
-                try FileManager.default.createDirectory(atPath: "\(folder)/a", withIntermediateDirectories: true)
-            }
-            try Data("page".utf8).write(to: URL(fileURLWithPath: "\(previous)/a/index.html"))
-            // Not what the record says: the writer finds out only when it looks.
-            try Data("an older page".utf8).write(to: URL(fileURLWithPath: "\(spare)/a/index.html"))
             var info = stat()
             #expect(lstat("\(previous)/a/index.html", &info) == 0)
             let kept = OutputFile.kept(

@@ -34,7 +34,6 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         try Terminal.guarded {
             try Self.requireFolder(global.content)
-            _ = try SiteRun.siteFolder(out)
             try SiteRun.checkOutput(out, content: global.content, templates: templates ?? SiteRun.templatesBeside(global.content))
         }
         let builds = BuildCounter()

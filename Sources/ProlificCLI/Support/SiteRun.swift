@@ -78,8 +78,7 @@ struct SiteRun {
         let layout = game.layout
         // A link given as `--out` is followed: the site is written into the folder it leads to
         // (its spare beside that folder), and the link stays.
-        let folder = try Self.siteFolder(out)
-        try Self.checkOutput(out, content: layout.root, templates: templates ?? Self.templatesBeside(global.content))
+        let folder = try Self.checkOutput(out, content: layout.root, templates: templates ?? Self.templatesBeside(global.content))
         let templatesFolder = templates ?? Self.existingFolder(Self.templatesBeside(global.content))
         // Where the content is in git, and its HEAD: the stamp is keyed by it, and git's evidence
         // is read up to it (one `git rev-parse` for both).
@@ -344,10 +343,13 @@ struct SiteRun {
     /// delete the content (`--out Content`, `--out .`), part of it (`--out Content/users`), or
     /// the templates; inside the content, the site's files would also become content. Paths are
     /// compared once symbolic links are resolved, so another spelling of the same folder is caught.
-    static func checkOutput(_ out: String, content: String, templates: String) throws(Diagnostics) {
+    /// Gives the folder the site is written into (`siteFolder`).
+    @discardableResult
+    static func checkOutput(_ out: String, content: String, templates: String) throws(Diagnostics) -> String {
+        let written = try siteFolder(out)
         let site = resolved(out)
-        // The spare sits beside the folder the site is written to (a link's target, `siteFolder`).
-        let given = FileSystem.trimmingTrailingSlashes((try? siteFolder(out)) ?? out)
+        // The spare sits beside the folder the site is written to (a link's target).
+        let given = FileSystem.trimmingTrailingSlashes(written)
         for (folder, name) in [(content, "the content directory"), (templates, "the templates folder")] {
             guard FileSystem.exists(folder) else { continue }
             let kept = resolved(folder)
@@ -371,6 +373,7 @@ struct SiteRun {
                     "--out '\(out)' \(relation) \(name) '\(folder)': each build replaces the whole --out folder, so the site must go elsewhere")
             ])
         }
+        return written
     }
 
     private static func isInside(_ path: String, _ folder: String) -> Bool {

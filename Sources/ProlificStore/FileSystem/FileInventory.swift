@@ -647,7 +647,8 @@ extension FileInventory {
     /// How many entries `encode` writes in a chunk: small enough that the last chunks checked
     /// or decoded keep both cores busy to the end (with 16,384, one core checked alone for the
     /// last 20 ms of a large no-op build), large enough that the chunks' own lengths and fresh
-    /// starts add little (213 chunks and 10 KB for the large content's 436,000 entries).
+    /// starts add little (213 chunks for the large content's 436,000 entries; its stamp went
+    /// 14.75 → 14.93 MB, a few dozen ballots added between the two).
     static let chunk = 2_048
 
     static func decode<Bytes>(from reader: inout ByteReader<Bytes>) -> FileInventory? {
