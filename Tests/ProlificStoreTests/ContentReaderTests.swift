@@ -61,6 +61,29 @@ import Testing
         #expect(all?.rounds[0].submissions.count == 2 && all?.rounds[0].ballots.count == 1)
     }
 
+    /// A round folder holding only dot files is no round (see `isVacant`), so the latest round
+    /// is the one before it; a round whose round.md is a link is reported as a link.
+    @Test func aVacantFolderIsNoRoundAndALinkedRoundFileIsALink() throws {
+        let world = try playedTwoRounds()
+        try world.directory.write("x", to: "Content/projects/moon/rounds/0003/.tmp-round.md")
+        let (latest, problems) = world.reader.loadProject(Make.slug("moon"), depth: .latest)
+        #expect(problems == [])
+        #expect(latest?.rounds.map(\.number.value) == [1, 2])
+        #expect(latest?.rounds.map(\.ballots.count) == [0, 1])
+
+        let round2 = world.directory.path("Content/projects/moon/rounds/0002/round.md")
+        try FileManager.default.removeItem(atPath: round2)
+        #expect(symlink(world.directory.path("Content/projects/moon/rounds/0001/round.md"), round2) == 0)
+        let (linked, found) = world.reader.loadProject(Make.slug("moon"), depth: .latest)
+        #expect(
+            found.map { $0.description.replacingOccurrences(of: world.root, with: "Content") } == [
+                "Content/projects/moon/rounds/0002/round.md:1:1: error: is a symbolic link; content files must be regular files"
+            ])
+        // Round 2 is still the latest folder: round 1's entries aren't read in its place.
+        #expect(linked?.rounds.map(\.number.value) == [1])
+        #expect(linked?.rounds[0].ballots.isEmpty == true)
+    }
+
     @Test func reportsStrayFiles() throws {
         let world = try playedTwoRounds()
         let round1 = "Content/projects/moon/rounds/0001"

@@ -20,6 +20,8 @@ public enum FileSystem {
         public var message: String
         /// Where in the file the problem is, when it is about the file's bytes.
         public var position: TextPosition? = nil
+        /// Whether the file isn't there at all (`ENOENT`).
+        public var isMissing = false
         public var description: String { "\(path): error: \(message)" }
     }
 
@@ -36,6 +38,25 @@ public enum FileSystem {
     /// listed, and then each entry's name as bytes (a name that isn't UTF-8 is repaired in its
     /// `Entry`): what a `FileInventory` records of the folder, without stat-ing it again.
     public static func list(_ path: String, observe: Observer? = nil) throws(Failure) -> [Entry]? {
+        try withListing(path, observe: observe) { _, entries in entries }
+    }
+
+    /// A folder held open while `body` reads the files it listed (`readBytes(_:in:)`).
+    ///
+    /// A content file's path runs seven folders deep, and opening it by that path has the kernel
+    /// look each folder up again: reading the 280,000 snippets and ballots of a large game by
+    /// name from their folder's descriptor (`openat`) takes a tenth less time than by path.
+    public struct Folder {
+        /// The folder's path, which the paths of its files start with.
+        public let path: String
+        let descriptor: Int32
+    }
+
+    /// `list`, with the folder kept open while `body` works on its entries (`body` gets them in
+    /// name order); nil if the folder does not exist.
+    public static func withListing<Result>(
+        _ path: String, observe: Observer? = nil, _ body: (Folder, [Entry]) -> Result
+    ) throws(Failure) -> Result? {
         guard let dir = opendir(path) else {
             if errno == ENOENT { return nil }
             throw Failure(path: path, message: "cannot read folder: \(lastError())")
@@ -70,7 +91,8 @@ public enum FileSystem {
             entries.append(Entry(name: name, kind: kind))
         }
         observe?.done()
-        return entries.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+        entries.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+        return body(Folder(path: path, descriptor: dirfd(dir)), entries)
     }
 
     /// The size in bytes of the file at `path` (not following a symlink), nil if there is none.
@@ -97,12 +119,17 @@ public enum FileSystem {
     /// forever for a writer; this way it is refused as not a regular file.
     ///
     /// `observe`, if given, hears the file's metadata, taken before it is read.
-    public static func readBytes(_ path: String, limit: Int = maximumFileSize, observe: Observer? = nil) throws(Failure) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+    ///
+    /// With the open `folder` the file is in (`path` is then the folder's path, a slash and the
+    /// file's name), the file is opened by its name from the folder.
+    public static func readBytes(
+        _ path: String, in folder: Folder? = nil, limit: Int = maximumFileSize, observe: Observer? = nil
+    ) throws(Failure) -> [UInt8] {
+        let fd = openFile(path, in: folder, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else {
             let code = errno
             if code == ELOOP { throw Failure(path: path, message: "is a symbolic link; content files must be regular files") }
-            throw Failure(path: path, message: "cannot read: \(lastError(code))")
+            throw Failure(path: path, message: "cannot read: \(lastError(code))", isMissing: code == ENOENT)
         }
         defer { close(fd) }
         var info = stat()
@@ -132,8 +159,8 @@ public enum FileSystem {
     /// A NUL byte is an error too: no text a player writes has one, the YAML reader refuses it
     /// anyway, and Markdown would turn it into a replacement character. Either way the error
     /// points at the first offending byte, so a long file can be fixed without guessing.
-    public static func readText(_ path: String, observe: Observer? = nil) throws(Failure) -> String {
-        let bytes = try readBytes(path, observe: observe)
+    public static func readText(_ path: String, in folder: Folder? = nil, observe: Observer? = nil) throws(Failure) -> String {
+        let bytes = try readBytes(path, in: folder, observe: observe)
         if let nul = bytes.firstIndex(of: 0) {
             throw Failure(path: path, message: "holds a NUL byte; content files are text", position: position(of: nul, in: bytes))
         }
@@ -176,6 +203,15 @@ public enum FileSystem {
         var file: (stat) -> Void = { _ in }
         /// The folder's listing is complete.
         var done: () -> Void = {}
+    }
+
+    /// Opens `path`, from `folder` by the name after the folder's path when `path` is in it.
+    private static func openFile(_ path: String, in folder: Folder?, _ flags: Int32) -> Int32 {
+        let prefix = folder?.path.utf8.count ?? 0
+        guard let folder, path.utf8.count > prefix + 1, path.utf8.starts(with: folder.path.utf8),
+            path.utf8.dropFirst(prefix).first == UInt8(ascii: "/")
+        else { return open(path, flags) }
+        return path.withCString { openat(folder.descriptor, $0 + prefix + 1, flags) }
     }
 
     /// `realpath(3)`: absolute, with every symbolic link, `.` and `..` resolved; nil if missing.

@@ -276,17 +276,24 @@ public struct ContentReader: Sendable {
                     unexpected("\(layout.roundsFolder(slug))/\(entry.name)", entry, expected: "a round folder such as 0001"))
                 continue
             }
-            if isVacant(slug, number) { continue }
             numbers.append(number)
         }
         numbers.sort()
+        // Every round file first: which round is the latest depends on which folders are rounds.
+        var rounds: [Round] = []
+        var last: RoundNumber?
         for number in numbers {
-            let full = depth == .all || (depth == .latest && number == numbers.last)
             do {
-                project.rounds.append(try loadRound(slug, number, withEntries: full, problems: &problems))
+                guard let round = try roundFile(slug, number) else { continue }
+                rounds.append(round)
             } catch {
                 problems += error.all
             }
+            last = number
+        }
+        for round in rounds {
+            let full = depth == .all || (depth == .latest && round.number == last)
+            project.rounds.append(full ? withEntries(round, of: slug, problems: &problems) : round)
         }
         return (project, problems)
     }
@@ -308,55 +315,89 @@ public struct ContentReader: Sendable {
     /// the two leaves the folder empty (or holding a temporary file). Git keeps no empty folder
     /// either, so a clone has no such round; the next command on the project opens it.
     func isVacant(_ slug: Slug, _ number: RoundNumber) -> Bool {
-        guard !FileSystem.exists(layout.roundFile(slug, number)) else { return false }
+        !FileSystem.exists(layout.roundFile(slug, number)) && holdsOnlyDotFiles(slug, number)
+    }
+
+    private func holdsOnlyDotFiles(_ slug: Slug, _ number: RoundNumber) -> Bool {
         let entries = try? FileSystem.list(layout.roundFolder(slug, number))
         return entries?.allSatisfy { $0.kind == .file && $0.name.hasPrefix(".") } ?? false
     }
 
+    /// Round `number`'s round.md, without its snippets and ballots; nil when the folder is no
+    /// round at all (`isVacant`).
+    ///
+    /// The file is read straight away, and only a folder without it is looked into: a large
+    /// game's 20,000 rounds were each stat-ed twice before being read.
+    func roundFile(_ slug: Slug, _ number: RoundNumber) throws(Diagnostics) -> Round? {
+        let path = layout.roundFile(slug, number)
+        let text: String
+        do {
+            text = try FileSystem.readText(path, observe: recorder?.reading(path))
+        } catch {
+            guard error.isMissing else {
+                throw Diagnostics([Diagnostic(path: path, position: error.position, message: error.message)])
+            }
+            if holdsOnlyDotFiles(slug, number) { return nil }
+            throw Diagnostics([Diagnostic(path: layout.roundFolder(slug, number), message: "round folder without a round.md")])
+        }
+        return try RoundFile.parse(text, path: path, number: number)
+    }
+
+    /// Round `number`, with its snippets and ballots when `withEntries`.
     func loadRound(
         _ slug: Slug, _ number: RoundNumber, withEntries: Bool, problems: inout [Diagnostic]
     ) throws(Diagnostics) -> Round {
-        let path = layout.roundFile(slug, number)
-        guard FileSystem.exists(path) else {
+        guard let round = try roundFile(slug, number) else {
             throw Diagnostics([Diagnostic(path: layout.roundFolder(slug, number), message: "round folder without a round.md")])
         }
-        var round = try RoundFile.parse(try read(path), path: path, number: number)
-        guard withEntries else { return round }
+        return withEntries ? self.withEntries(round, of: slug, problems: &problems) : round
+    }
+
+    /// `round` with the snippets and ballots in its folder, each read by name from its open
+    /// folder (`FileSystem.withListing`).
+    private func withEntries(_ round: Round, of slug: Slug, problems: inout [Diagnostic]) -> Round {
+        var round = round
+        let number = round.number
         let present = expect(
             listing(layout.roundFolder(slug, number), into: &problems), in: layout.roundFolder(slug, number),
             files: ["round.md"], folders: ["submissions", "votes"], describing: "round.md, submissions/, votes/ or images",
             into: &problems)
-        let submissions = layout.submissionsFolder(slug, number)
-        for entry in present.contains("submissions") ? listing(submissions, into: &problems) : [] {
-            let file = "\(submissions)/\(entry.name)"
-            if entry.kind == .file, ContentLayout.isIgnored(entry.name) { continue }
-            guard entry.kind == .file, entry.name.hasSuffix(".md"), let id = SubmissionID(entry.name.dropLast(3)) else {
-                problems.append(unexpected(file, entry, expected: "a snippet named <author>-<yyyymmddhhmmss>.md"))
-                continue
+        if present.contains("submissions") {
+            listing(layout.submissionsFolder(slug, number), into: &problems) { folder, entries, problems in
+                for entry in entries {
+                    let file = "\(folder.path)/\(entry.name)"
+                    if entry.kind == .file, ContentLayout.isIgnored(entry.name) { continue }
+                    guard entry.kind == .file, entry.name.hasSuffix(".md"), let id = SubmissionID(entry.name.dropLast(3)) else {
+                        problems.append(unexpected(file, entry, expected: "a snippet named <author>-<yyyymmddhhmmss>.md"))
+                        continue
+                    }
+                    do throws(Diagnostics) {
+                        round.submissions.append(try SubmissionFile.parse(try read(file, in: folder), path: file, id: id))
+                    } catch { problems += error.all }
+                }
             }
-            do {
-                round.submissions.append(try SubmissionFile.parse(try read(file), path: file, id: id))
-            } catch { problems += error.all }
         }
         round.submissions.sort { ($0.submitted, $0.id) < ($1.submitted, $1.id) }
-        let votes = layout.votesFolder(slug, number)
-        for entry in present.contains("votes") ? listing(votes, into: &problems) : [] {
-            let file = "\(votes)/\(entry.name)"
-            if entry.name.hasPrefix(".") { continue }
-            guard entry.kind == .file, entry.name.hasSuffix(".yml"), let voter = Handle(entry.name.dropLast(4)) else {
-                problems.append(unexpected(file, entry, expected: "a ballot named <voter>.yml"))
-                continue
+        if present.contains("votes") {
+            listing(layout.votesFolder(slug, number), into: &problems) { folder, entries, problems in
+                for entry in entries {
+                    let file = "\(folder.path)/\(entry.name)"
+                    guard entry.kind == .file, entry.name.hasSuffix(".yml"), let voter = Handle(entry.name.dropLast(4)) else {
+                        problems.append(unexpected(file, entry, expected: "a ballot named <voter>.yml"))
+                        continue
+                    }
+                    do throws(Diagnostics) {
+                        round.ballots.append(try BallotFile.parse(try read(file, in: folder), path: file, voter: voter))
+                    } catch { problems += error.all }
+                }
             }
-            do {
-                round.ballots.append(try BallotFile.parse(try read(file), path: file, voter: voter))
-            } catch { problems += error.all }
         }
         return round
     }
 
-    private func read(_ path: String) throws(Diagnostics) -> String {
+    private func read(_ path: String, in folder: FileSystem.Folder? = nil) throws(Diagnostics) -> String {
         do {
-            return try FileSystem.readText(path, observe: recorder?.reading(path))
+            return try FileSystem.readText(path, in: folder, observe: recorder?.reading(path))
         } catch {
             throw Diagnostics([Diagnostic(path: path, position: error.position, message: error.message)])
         }
@@ -378,11 +419,23 @@ public struct ContentReader: Sendable {
     }
 
     private func listing(_ folder: String, into problems: inout [Diagnostic]) -> [FileSystem.Entry] {
+        var entries: [FileSystem.Entry] = []
+        listing(folder, into: &problems) { _, listed, _ in entries = listed }
+        return entries
+    }
+
+    /// The folder's entries but dot files, given to `body` while the folder is open; a folder
+    /// that can't be listed is a problem, and one that doesn't exist has no entries.
+    private func listing(
+        _ folder: String, into problems: inout [Diagnostic],
+        _ body: (FileSystem.Folder, [FileSystem.Entry], inout [Diagnostic]) -> Void
+    ) {
         do {
-            return try (FileSystem.list(folder, observe: recorder?.listing(folder)) ?? []).filter { !$0.name.hasPrefix(".") }
+            try FileSystem.withListing(folder, observe: recorder?.listing(folder)) { open, entries in
+                body(open, entries.filter { !$0.name.hasPrefix(".") }, &problems)
+            }
         } catch {
             problems.append(Diagnostic(path: folder, message: error.message))
-            return []
         }
     }
 
