@@ -76,4 +76,18 @@ import Testing
             refusal { () throws(RuleViolation) in try Play.candidates(for: late, in: round, of: Make.slug("moon"), now: now) }
                 == "@dee joined at 2026-11-04T00:00:00Z, after --now 2026-11-03T00:00:00Z")
     }
+
+    /// The marker is found among the body's bytes, at its line, wherever it stands.
+    @Test func thePlaceholderIsFoundByItsBytes() {
+        let marker = Placeholder.marker
+        #expect(Placeholder.line(in: marker) == 0)
+        #expect(Placeholder.line(in: "Über\n\nsé \(marker)") == 2)
+        #expect(Placeholder.line(in: "a\nb\nc\(marker)") == 2)
+        #expect(Placeholder.line(in: "\(marker)\u{301} and more") == 0)
+        #expect(Placeholder.line(in: "TODO(prolific") == nil)
+        #expect(Placeholder.line(in: "TTODO(prolifi") == nil)
+        #expect(Placeholder.line(in: "TODO(Prolific)") == nil)
+        #expect(Placeholder.line(in: "") == nil)
+        #expect(Placeholder.line(in: "x\n" + Placeholder.snippet) == 1)
+    }
 }

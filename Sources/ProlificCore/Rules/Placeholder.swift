@@ -13,11 +13,28 @@ public enum Placeholder {
         + "'prolific check' fails while this line is here."
 
     /// The line of `body` (from 0) that holds the marker, if any.
+    ///
+    /// The marker is looked for among the body's UTF-8 bytes: `String.contains` compares
+    /// Characters, and running it over the 100,000 snippets of a large game was an eighth of
+    /// `check`'s time. A marker followed by a combining mark (which makes `)` another Character)
+    /// is still found.
     public static func line(in body: String) -> Int? {
-        guard body.contains(marker) else { return nil }
-        for (index, line) in body.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
-        where line.contains(marker) {
-            return index
+        var body = body
+        return body.withUTF8 { bytes -> Int? in
+            guard let offset = offset(of: markerBytes, in: bytes) else { return nil }
+            return bytes[..<offset].reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
+        }
+    }
+
+    private static let markerBytes = Array(marker.utf8)
+
+    /// Where `needle` first starts in `bytes`.
+    static func offset(of needle: [UInt8], in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let first = needle.first, bytes.count >= needle.count else { return nil }
+        var start = 0
+        while start <= bytes.count - needle.count {
+            if bytes[start] == first, (1..<needle.count).allSatisfy({ bytes[start + $0] == needle[$0] }) { return start }
+            start += 1
         }
         return nil
     }
