@@ -1,3 +1,4 @@
+import ProlificCore
 import Testing
 
 @testable import ProlificSite
@@ -70,5 +71,19 @@ import Testing
         other.warm(texts, render: counter.render, until: raised)
         #expect(counter.count == 2)
         #expect(raised.isRaised)
+    }
+
+    /// Texts spread over the shards: asked for from every core, each comes back as its own HTML,
+    /// and once cached it is found again without rendering.
+    @Test func textsAskedForFromEveryCoreComeBackAsTheirOwn() {
+        let cache = HTMLCache()
+        let texts = (0..<600).map { "Snippet number \($0), long enough for storage of its own, *with emphasis*." }
+        let shorts = (0..<60).map { "*\($0)*" }
+        let all = texts + shorts
+        let first = Parallel.map(all + all) { cache.html($0, render: Markdown.html) }
+        #expect(first == (all + all).map(Markdown.html))
+        let counter = Counter()
+        #expect(all.map { cache.html($0, render: counter.render) } == all.map(Markdown.html))
+        #expect(counter.count == 0)
     }
 }

@@ -201,13 +201,31 @@ import Testing
         #expect(codec.decode(codec.encode(sun)) == nil)
     }
 
-    @Test func aProjectWithProblemsIsNotKept() throws {
+    /// Content with an error anywhere writes nothing to the cache, as a refused build changes
+    /// nothing in the content directory: no project is kept, none pruned, whichever way the
+    /// content is read.
+    @Test func contentWithAnErrorLeavesTheCacheAsItWas() throws {
         let world = try world()
         try world.directory.write("for: [nobody\n", to: "Content/projects/moon/rounds/0001/votes/bob.yml")
         let (_, problems) = world.reader.loadAll(cache: try cache(world))
         #expect(!problems.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: entry(world, "moon")))
-        #expect(FileManager.default.fileExists(atPath: entry(world, "sun")))
+        #expect(!FileManager.default.fileExists(atPath: entry(world, "sun")), "sun is fine, but the load was refused")
+        let (_, found, _) = world.reader.loadAllTakingInventory(cache: ProjectCache(layout: ContentLayout(root: world.root)), racyAfter: .max)
+        #expect(!found.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: entry(world, "sun")))
+
+        try FileManager.default.removeItem(atPath: "\(world.root)/projects/moon/rounds/0001/votes/bob.yml")
+        _ = world.reader.loadAllTakingInventory(cache: ProjectCache(layout: ContentLayout(root: world.root)), racyAfter: .max)
+        #expect(FileManager.default.fileExists(atPath: entry(world, "moon")) && FileManager.default.fileExists(atPath: entry(world, "sun")))
+        let folder = "\(world.root)/.prolific/projects"
+        let before = try world.directory.snapshot("Content/.prolific")
+        // sun gone (its entry would be pruned) and an error in moon: the cache stays as it was.
+        try FileManager.default.removeItem(atPath: "\(world.root)/projects/sun")
+        try world.directory.write("for: [nobody\n", to: "Content/projects/moon/rounds/0001/votes/bob.yml")
+        _ = world.reader.loadAllTakingInventory(cache: ProjectCache(layout: ContentLayout(root: world.root)), racyAfter: .max)
+        #expect(try world.directory.snapshot("Content/.prolific") == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["moon.cache", "sun.cache"])
     }
 
     @Test func entriesOfRemovedProjectsArePruned() throws {

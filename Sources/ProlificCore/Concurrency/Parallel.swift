@@ -52,7 +52,7 @@ public enum Parallel {
             let input = Unchecked(items)
             DispatchQueue.concurrentPerform(iterations: workers) { _ in
                 // Small batches from a shared counter: pages differ a lot in cost.
-                while results.failure == nil, let range = next.take(max(1, batch), of: input.value.count) {
+                while !results.hasFailed, let range = next.take(max(1, batch), of: input.value.count) {
                     for index in range {
                         do throws(E) {
                             results.set(index, try work.value(input.value[index]))
@@ -322,35 +322,51 @@ public enum Parallel {
     }
 
     /// Hands out consecutive ranges of indices.
-    final class Counter: @unchecked Sendable {
-        private let lock = ThreadLock()
-        private var next = 0
+    ///
+    /// Atomic, like `Slots`: every worker takes a range every few items, and with a lock a worker
+    /// preempted while holding it (by the site writer's thread, on two cores) kept the other
+    /// waiting for the rest of its time slice.
+    final class Counter: Sendable {
+        private let next = Atomic<Int>(0)
 
         func take(_ size: Int, of count: Int) -> Range<Int>? {
-            lock.withLock {
-                guard next < count else { return nil }
-                let range = next..<min(count, next + size)
-                next = range.upperBound
-                return range
-            }
+            let start = next.wrappingAdd(size, ordering: .relaxed).oldValue
+            guard start < count else { return nil }
+            return start..<min(count, start + size)
         }
     }
 
-    /// One slot per item; each is written by one worker only.
+    /// One slot per item; each is written by one worker only, straight into memory allocated
+    /// once (no lock: see `Counter`), and read once the workers are done.
     final class Slots<R, E: Error>: @unchecked Sendable {
-        private var slots: [R?]
+        private let slots: UnsafeMutableBufferPointer<R?>
+        private let failed = Atomic<Bool>(false)
         private let lock = ThreadLock()
         private var firstFailure: E?
 
-        init(count: Int) { slots = Array(repeating: nil, count: count) }
-
-        func set(_ index: Int, _ value: R) {
-            lock.withLock { slots[index] = value }
+        init(count: Int) {
+            slots = .allocate(capacity: count)
+            slots.initialize(repeating: nil)
         }
 
-        func fail(_ error: E) { lock.withLock { if firstFailure == nil { firstFailure = error } } }
+        deinit {
+            slots.deinitialize()
+            slots.deallocate()
+        }
 
-        var failure: E? { lock.withLock { firstFailure } }
+        func set(_ index: Int, _ value: R) {
+            slots[index] = value
+        }
+
+        func fail(_ error: E) {
+            lock.withLock { if firstFailure == nil { firstFailure = error } }
+            failed.store(true, ordering: .releasing)
+        }
+
+        /// Whether a worker failed: an atomic read for the workers' loop, the error itself after.
+        var hasFailed: Bool { failed.load(ordering: .acquiring) }
+
+        var failure: E? { hasFailed ? lock.withLock { firstFailure } : nil }
 
         func values() -> [R] { slots.compactMap { $0 } }
     }

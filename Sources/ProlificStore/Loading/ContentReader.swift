@@ -80,7 +80,7 @@ public struct ContentReader: Sendable {
                 if let part, let key = FileInventory.subtreeKey(path: path, own: own, part: part),
                     let project = cache.project(slug, key: key)
                 {
-                    results.set(slug, (project, []))
+                    results.set(slug, ReadProject(project: project, problems: []))
                     return part
                 }
             }
@@ -88,10 +88,11 @@ public struct ContentReader: Sendable {
             reader.recorder = InventoryRecorder(root: root, folder: path, racyAfter: racyAfter)
             let (project, problems) = reader.loadProject(slug, depth: .all)
             let part = reader.recorder?.part()
-            if let project, problems.isEmpty, let part, let key = FileInventory.subtreeKey(path: path, own: own, part: part) {
-                cache?.save(project, key: key)
+            var read = ReadProject(project: project, problems: problems)
+            if cache != nil, project != nil, problems.isEmpty, let part {
+                read.key = FileInventory.subtreeKey(path: path, own: own, part: part).map { .given($0) } ?? .none
             }
-            results.set(slug, (project, problems))
+            results.set(slug, read)
             return part
         }
         guard let inventory else {
@@ -105,18 +106,37 @@ public struct ContentReader: Sendable {
     /// `projects/`, as the bytes an inventory's paths start with.
     static let projectsPrefix = Array("projects/".utf8)
 
+    /// A project as reading found it, and how to keep it in the project cache if it is to be.
+    private struct ReadProject: Sendable {
+        enum Key: Sendable {
+            /// Not kept: taken from the cache, read with problems, or its files can't vouch for it.
+            case none
+            /// Kept by the key its files had when they were read.
+            case given([UInt8])
+            /// Kept by the key the cache's inventory gives it (`ProjectCache.save(_:)`).
+            case fromInventory
+        }
+
+        var project: Project?
+        var problems: [Diagnostic]
+        var key = Key.none
+    }
+
     /// The projects read while the inventory was taken, by slug, from every core.
     private final class ReadProjects: Sendable {
-        private let projects = Mutex<[Slug: (Project?, [Diagnostic])]>([:])
+        private let projects = Mutex<[Slug: ReadProject]>([:])
 
-        func set(_ slug: Slug, _ result: (Project?, [Diagnostic])) { projects.withLock { $0[slug] = result } }
-        var all: [Slug: (Project?, [Diagnostic])] { projects.withLock { $0 } }
+        func set(_ slug: Slug, _ result: ReadProject) { projects.withLock { $0[slug] = result } }
+        var all: [Slug: ReadProject] { projects.withLock { $0 } }
     }
 
     /// `loadAll`, with the projects already `read` taken as they are, and images picked from
     /// `inventory` when given.
+    ///
+    /// The cache is written only once everything has loaded without an error: a build refused for
+    /// bad content changes nothing in the content directory, its `.prolific/` included.
     private func loadAll(
-        cache: ProjectCache?, read: [Slug: (Project?, [Diagnostic])], inventory: FileInventory?
+        cache: ProjectCache?, read: [Slug: ReadProject], inventory: FileInventory?
     ) -> (Content?, [Diagnostic]) {
         var problems: [Diagnostic] = []
         let config: Config
@@ -169,22 +189,31 @@ public struct ContentReader: Sendable {
             slugs.append(slug)
         }
         // Projects are independent files: read and parse them on every core, in slug order.
-        let loaded = Parallel.map(slugs) { slug -> (Project?, [Diagnostic]) in
+        let loaded = Parallel.map(slugs) { slug -> ReadProject in
             if let done = read[slug] { return done }
-            if let project = cache?.project(slug) { return (project, []) }
+            if let project = cache?.project(slug) { return ReadProject(project: project, problems: []) }
             let (project, problems) = loadProject(slug, depth: .all)
-            if let project, problems.isEmpty { cache?.save(project) }
-            return (project, problems)
+            return ReadProject(project: project, problems: problems, key: project != nil && problems.isEmpty ? .fromInventory : .none)
         }
-        cache?.prune(keeping: slugs)
         var projects: [Project] = []
-        for (project, found) in loaded {
-            problems += found
-            if let project { projects.append(project) }
+        for found in loaded {
+            problems += found.problems
+            if let project = found.project { projects.append(project) }
         }
         let reports = top.contains("reports") ? loadReports(into: &problems) : []
         let media = scanned.0
         problems += scanned.1
+        if let cache, !problems.contains(where: { $0.severity == .error }) {
+            cache.prune(keeping: slugs)
+            _ = Parallel.map(loaded.filter { if case .none = $0.key { false } else { true } }) { found in
+                guard let project = found.project else { return }
+                switch found.key {
+                case .none: break
+                case .given(let key): cache.save(project, key: key)
+                case .fromInventory: cache.save(project)
+                }
+            }
+        }
         return (Content(config: config, users: users, projects: projects, media: media, reports: reports), problems)
     }
 
