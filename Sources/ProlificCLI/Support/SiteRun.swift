@@ -231,11 +231,12 @@ struct SiteRun {
         let earlyFingerprints = Parallel.Handoff<BuildStamp.EncodedFingerprints>()
         let report: SiteWriter.Report
         // Batches are written on a thread of their own: the next ones render while the last is
-        // written. Up to three wait for the writer, so at most four are in memory: the writer's
-        // pace varies (a folder a page, then feeds of 29 KB each), and with room for one the
-        // renderers waited 0.17–0.47 s in a large full build, 0.11–0.21 s with room for three,
-        // at the same peak memory (785–826 MB). The staging folder is the writer's alone until
-        // `finish` returns; its first failure stops the build at the next batch.
+        // written. Up to three are handed over and not yet written (the one being written among
+        // them), and the renderer holds a fourth while it waits: at most four in memory. The
+        // writer's pace varies (a folder a page, then feeds of 29 KB each), and with room for one
+        // the renderers waited 0.17–0.47 s in a large full build, 0.11–0.21 s with room for
+        // three, at the same peak memory (785–826 MB). The staging folder is the writer's alone
+        // until `finish` returns; its first failure stops the build at the next batch.
         let failure = WriteFailure()
         let writer = Parallel.Pipeline<[OutputFile]>(capacity: 3) { [staging] batch in
             guard failure.error == nil else { return }

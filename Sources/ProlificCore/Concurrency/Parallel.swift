@@ -47,12 +47,15 @@ public enum Parallel {
         }
         let results = Slots<R, E>(count: items.count)
         let next = Counter()
+        // At most the items: the counter, which every worker's last take still advances, stays
+        // far from overflowing whatever `batch` is.
+        let size = min(max(1, batch), items.count)
         withoutActuallyEscaping(transform) { transform in
             let work = Unchecked(transform)
             let input = Unchecked(items)
             DispatchQueue.concurrentPerform(iterations: workers) { _ in
                 // Small batches from a shared counter: pages differ a lot in cost.
-                while !results.hasFailed, let range = next.take(max(1, batch), of: input.value.count) {
+                while !results.hasFailed, let range = next.take(size, of: input.value.count) {
                     for index in range {
                         do throws(E) {
                             results.set(index, try work.value(input.value[index]))

@@ -34,7 +34,7 @@ public struct ContentReader: Sendable {
 
     /// Everything, with all problems found. The content is nil only if the config can't be read.
     /// With a `cache`, a project whose files are unchanged since it was kept is taken from it,
-    /// and each project read without problems is kept for the next time.
+    /// and, when nothing has an error, each project read from its files is kept for the next time.
     public func loadAll(cache: ProjectCache? = nil) -> (Content?, [Diagnostic]) {
         loadAll(cache: cache, read: [:], inventory: cache?.inventory)
     }
