@@ -205,7 +205,7 @@ public struct ContentReader: Sendable {
         problems += scanned.1
         if let cache, !problems.contains(where: { $0.severity == .error }) {
             cache.prune(keeping: slugs)
-            _ = Parallel.map(loaded.filter { if case .none = $0.key { false } else { true } }) { found in
+            _ = Parallel.map(loaded) { found in
                 guard let project = found.project else { return }
                 switch found.key {
                 case .none: break
@@ -392,36 +392,43 @@ public struct ContentReader: Sendable {
             files: ["round.md"], folders: ["submissions", "votes"], describing: "round.md, submissions/, votes/ or images",
             into: &problems)
         if present.contains("submissions") {
-            listing(layout.submissionsFolder(slug, number), into: &problems) { folder, entries, problems in
-                for entry in entries {
-                    let file = "\(folder.path)/\(entry.name)"
-                    if entry.kind == .file, ContentLayout.isIgnored(entry.name) { continue }
-                    guard entry.kind == .file, entry.name.hasSuffix(".md"), let id = SubmissionID(entry.name.dropLast(3)) else {
-                        problems.append(unexpected(file, entry, expected: "a snippet named <author>-<yyyymmddhhmmss>.md"))
-                        continue
-                    }
-                    do throws(Diagnostics) {
-                        round.submissions.append(try SubmissionFile.parse(try read(file, in: folder), path: file, id: id))
-                    } catch { problems += error.all }
-                }
-            }
+            round.submissions += parsedFiles(
+                in: layout.submissionsFolder(slug, number), suffix: ".md", imagesAllowed: true,
+                expected: "a snippet named <author>-<yyyymmddhhmmss>.md", into: &problems, named: SubmissionID.init
+            ) { (text, path, id) throws(Diagnostics) in try SubmissionFile.parse(text, path: path, id: id) }
         }
         round.submissions.sort { ($0.submitted, $0.id) < ($1.submitted, $1.id) }
         if present.contains("votes") {
-            listing(layout.votesFolder(slug, number), into: &problems) { folder, entries, problems in
-                for entry in entries {
-                    let file = "\(folder.path)/\(entry.name)"
-                    guard entry.kind == .file, entry.name.hasSuffix(".yml"), let voter = Handle(entry.name.dropLast(4)) else {
-                        problems.append(unexpected(file, entry, expected: "a ballot named <voter>.yml"))
-                        continue
-                    }
-                    do throws(Diagnostics) {
-                        round.ballots.append(try BallotFile.parse(try read(file, in: folder), path: file, voter: voter))
-                    } catch { problems += error.all }
-                }
-            }
+            round.ballots += parsedFiles(
+                in: layout.votesFolder(slug, number), suffix: ".yml", imagesAllowed: false,
+                expected: "a ballot named <voter>.yml", into: &problems, named: Handle.init
+            ) { (text, path, voter) throws(Diagnostics) in try BallotFile.parse(text, path: path, voter: voter) }
         }
         return round
+    }
+
+    /// Each file of `folder` named by an identifier (`named`) and `suffix`, parsed, in name
+    /// order; read by name from the open folder (`FileSystem.withListing`). Any other entry is a
+    /// problem, but images where `imagesAllowed`.
+    private func parsedFiles<Name, Parsed>(
+        in folder: String, suffix: String, imagesAllowed: Bool, expected: String, into problems: inout [Diagnostic],
+        named name: (Substring) -> Name?, _ parse: (_ text: String, _ path: String, _ name: Name) throws(Diagnostics) -> Parsed
+    ) -> [Parsed] {
+        var parsed: [Parsed] = []
+        listing(folder, into: &problems) { open, entries, problems in
+            for entry in entries {
+                let file = "\(open.path)/\(entry.name)"
+                if imagesAllowed, entry.kind == .file, ContentLayout.isIgnored(entry.name) { continue }
+                guard entry.kind == .file, entry.name.hasSuffix(suffix), let named = name(entry.name.dropLast(suffix.count)) else {
+                    problems.append(unexpected(file, entry, expected: expected))
+                    continue
+                }
+                do throws(Diagnostics) {
+                    parsed.append(try parse(try read(file, in: open), file, named))
+                } catch { problems += error.all }
+            }
+        }
+        return parsed
     }
 
     private func read(_ path: String, in folder: FileSystem.Folder? = nil) throws(Diagnostics) -> String {
