@@ -116,22 +116,29 @@ public enum Markdown {
         return bytes.withUnsafeBufferPointer { scan($0, images: images) }
     }
 
+    /// `[` and `:` are rare in prose: `memchr` finds each at memory speed (a loop over every byte
+    /// was 1.7 % of a large rebuild's CPU, run over every snippet), and only those are looked
+    /// back from.
     private static func scan(_ bytes: UnsafeBufferPointer<UInt8>, images: Bool) -> Bool {
-        var i = 0
-        while i < bytes.count {
-            switch bytes[i] {
-            case UInt8(ascii: "["):
-                if images && i > 0 && bytes[i - 1] == UInt8(ascii: "!") { return true }
-            case UInt8(ascii: ":"):
-                // `| 0x20` lower-cases ASCII letters, and maps no other byte onto d, a or t.
-                if i >= 4 && bytes[i - 4] | 0x20 == UInt8(ascii: "d") && bytes[i - 3] | 0x20 == UInt8(ascii: "a")
-                    && bytes[i - 2] | 0x20 == UInt8(ascii: "t") && bytes[i - 1] | 0x20 == UInt8(ascii: "a")
-                {
-                    return true
-                }
-            default: break
-            }
-            i += 1
+        guard let base = bytes.baseAddress else { return false }
+        if images && occurs(UInt8(ascii: "["), in: bytes, where: { $0 > 0 && base[$0 - 1] == UInt8(ascii: "!") }) {
+            return true
+        }
+        // `| 0x20` lower-cases ASCII letters, and maps no other byte onto d, a or t.
+        return occurs(UInt8(ascii: ":"), in: bytes) { i in
+            i >= 4 && base[i - 4] | 0x20 == UInt8(ascii: "d") && base[i - 3] | 0x20 == UInt8(ascii: "a")
+                && base[i - 2] | 0x20 == UInt8(ascii: "t") && base[i - 1] | 0x20 == UInt8(ascii: "a")
+        }
+    }
+
+    /// Whether `byte` occurs in `bytes` at an offset `test` accepts.
+    private static func occurs(_ byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, where test: (Int) -> Bool) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        var offset = 0
+        while offset < bytes.count, let hit = memchr(base + offset, Int32(byte), bytes.count - offset) {
+            let at = UnsafeRawPointer(hit) - UnsafeRawPointer(base)
+            if test(at) { return true }
+            offset = at + 1
         }
         return false
     }

@@ -21,11 +21,11 @@ public struct HistoryCache {
     static let scanFile = ".prolific/scan.cache"
 
     /// What identifies a closed round's files on disk.
-    struct Stamp: Equatable {
+    struct Stamp: Equatable, Sendable {
         var round: [Int64]
     }
 
-    struct Entry: Equatable {
+    struct Entry: Equatable, Sendable {
         var slug: Slug
         var number: RoundNumber
         var closed: Timestamp
@@ -182,8 +182,32 @@ public struct HistoryCache {
     /// `added` names (by `IdentityEvidence.key`), with the stamps `taken` gives them (before
     /// the content was read): the past a build adds those rounds' tallies to
     /// (`TallyTimeline.replayAdding`). nil otherwise.
-    public static func history(
+    static func history(
         of content: Content, leavingOut added: Set<String>, stamps taken: Stamps, layout: ContentLayout
+    ) -> VotingHistory? {
+        history(of: content, leavingOut: added, stamps: taken, saved: saved(layout))
+    }
+
+    /// The history file as saved (its rounds and the history they stand for, decoded), for
+    /// `history(of:leavingOut:stamps:saved:)`: reading and decoding it needs no stamps, so a
+    /// build after `close` does it while it derives the stamps (`Stamps.from`), on the other
+    /// core. nil when the file is missing, damaged or cut short.
+    public static func saved(_ layout: ContentLayout) -> Saved? {
+        guard let (entries, snapshot) = read(layout, keepingHistory: true), let snapshot,
+            let history = VotingHistory(snapshot: snapshot)
+        else { return nil }
+        return Saved(entries: entries, history: history)
+    }
+
+    /// What `saved(_:)` read.
+    public struct Saved: Sendable {
+        let entries: [Entry]
+        let history: VotingHistory
+    }
+
+    /// `history(of:leavingOut:stamps:layout:)`, against the file `saved(_:)` read.
+    public static func history(
+        of content: Content, leavingOut added: Set<String>, stamps taken: Stamps, saved: Saved?
     ) -> VotingHistory? {
         var entries: [Entry] = []
         for project in content.projects {
@@ -197,8 +221,8 @@ public struct HistoryCache {
             }
         }
         entries.sort { ($0.closed, $0.slug, $0.number) < ($1.closed, $1.slug, $1.number) }
-        guard let (saved, snapshot) = read(layout, keepingHistory: true), saved == entries, let snapshot else { return nil }
-        return VotingHistory(snapshot: snapshot)
+        guard let saved, saved.entries == entries else { return nil }
+        return saved.history
     }
 
     /// The rounds `entries` name, recorded in their order from `content`.
@@ -224,10 +248,8 @@ public struct HistoryCache {
     }
 
     static func load(_ layout: ContentLayout) -> HistoryCache? {
-        guard let (entries, snapshot) = read(layout, keepingHistory: true), let snapshot,
-            let history = VotingHistory(snapshot: snapshot)
-        else { return nil }
-        return HistoryCache(entries: entries, scanned: loadScan(layout) ?? [:], history: history)
+        guard let saved = saved(layout) else { return nil }
+        return HistoryCache(entries: saved.entries, scanned: loadScan(layout) ?? [:], history: saved.history)
     }
 
     /// The rounds the saved history covers, without keeping the history itself: a build
