@@ -138,21 +138,21 @@ import Testing
         let (_, world, layout, stamps, content) = try uncachedWorld()
         let replayed = TallyTimeline(content: content).replayExplainedWithHistory().history
         HistoryCache.warm(from: content, stamps: stamps, layout: layout) { replayed }
-        let past = try #require(HistoryCache.history(of: content, leavingOut: [], stamps: stamps, layout: layout))
+        let past = try #require(HistoryCache.history(of: content, leavingOut: [], stamps: stamps, saved: HistoryCache.saved(layout)))
         #expect(past.pairs == replayed.pairs && past.karma == replayed.karma)
-        #expect(HistoryCache.history(of: content, leavingOut: ["sun/0001"], stamps: stamps, layout: layout) == nil, "one round too many")
+        #expect(HistoryCache.history(of: content, leavingOut: ["sun/0001"], stamps: stamps, saved: HistoryCache.saved(layout)) == nil, "one round too many")
 
         _ = try closeMoon(world)
         let closed = try world.reader.loadValid()
         let now = HistoryCache.Stamps.take(layout)
-        #expect(HistoryCache.history(of: closed, leavingOut: ["moon/0001"], stamps: now, layout: layout)?.pairs == replayed.pairs)
-        #expect(HistoryCache.history(of: closed, leavingOut: [], stamps: now, layout: layout) == nil, "moon's round is not in it")
+        #expect(HistoryCache.history(of: closed, leavingOut: ["moon/0001"], stamps: now, saved: HistoryCache.saved(layout))?.pairs == replayed.pairs)
+        #expect(HistoryCache.history(of: closed, leavingOut: [], stamps: now, saved: HistoryCache.saved(layout)) == nil, "moon's round is not in it")
         var moved = now
         moved.stamps["sun/0001"]?.round[1] += 1
-        #expect(HistoryCache.history(of: closed, leavingOut: ["moon/0001"], stamps: moved, layout: layout) == nil, "sun's round changed")
+        #expect(HistoryCache.history(of: closed, leavingOut: ["moon/0001"], stamps: moved, saved: HistoryCache.saved(layout)) == nil, "sun's round changed")
         var racy = now
         racy.stamps["sun/0001"] = HistoryCache.Stamp(round: HistoryCache.Stamps.racy.round + [1, 2, 3, 4])
-        #expect(HistoryCache.history(of: closed, leavingOut: ["moon/0001"], stamps: racy, layout: layout) == nil, "racy")
+        #expect(HistoryCache.history(of: closed, leavingOut: ["moon/0001"], stamps: racy, saved: HistoryCache.saved(layout)) == nil, "racy")
     }
 
     /// A build derives the stamps from its inventory of the content instead of stat-ing every

@@ -246,7 +246,7 @@ import Testing
         }
         #expect(base.added == ["moon/0001"])
         let inventory = try #require(FileInventory.take(of: world.root, skipping: [".prolific", ".git"], racyAfter: .max))
-        let past = try #require(HistoryCache.history(of: content, leavingOut: base.added, stamps: .from(inventory), layout: layout))
+        let past = try #require(HistoryCache.history(of: content, leavingOut: base.added, stamps: .from(inventory), saved: HistoryCache.saved(layout)))
         let timeline = TallyTimeline(content: content)
         let (added, history) = try #require(timeline.replayAdding(base.added, to: past))
         let (whole, wholeHistory) = timeline.replayExplainedWithHistory()

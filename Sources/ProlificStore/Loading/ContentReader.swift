@@ -90,7 +90,7 @@ public struct ContentReader: Sendable {
             let part = reader.recorder?.part()
             var read = ReadProject(project: project, problems: problems)
             if cache != nil, project != nil, problems.isEmpty, let part {
-                read.key = FileInventory.subtreeKey(path: path, own: own, part: part).map { .given($0) } ?? .none
+                read.key = FileInventory.subtreeKey(path: path, own: own, part: part).map { .given($0) } ?? .notKept
             }
             results.set(slug, read)
             return part
@@ -110,7 +110,7 @@ public struct ContentReader: Sendable {
     private struct ReadProject: Sendable {
         enum Key: Sendable {
             /// Not kept: taken from the cache, read with problems, or its files can't vouch for it.
-            case none
+            case notKept
             /// Kept by the key its files had when they were read.
             case given([UInt8])
             /// Kept by the key the cache's inventory gives it (`ProjectCache.save(_:)`).
@@ -119,7 +119,7 @@ public struct ContentReader: Sendable {
 
         var project: Project?
         var problems: [Diagnostic]
-        var key = Key.none
+        var key = Key.notKept
     }
 
     /// The projects read while the inventory was taken, by slug, from every core.
@@ -193,7 +193,7 @@ public struct ContentReader: Sendable {
             if let done = read[slug] { return done }
             if let project = cache?.project(slug) { return ReadProject(project: project, problems: []) }
             let (project, problems) = loadProject(slug, depth: .all)
-            return ReadProject(project: project, problems: problems, key: project != nil && problems.isEmpty ? .fromInventory : .none)
+            return ReadProject(project: project, problems: problems, key: project != nil && problems.isEmpty ? .fromInventory : .notKept)
         }
         var projects: [Project] = []
         for found in loaded {
@@ -208,7 +208,7 @@ public struct ContentReader: Sendable {
             _ = Parallel.map(loaded) { found in
                 guard let project = found.project else { return }
                 switch found.key {
-                case .none: break
+                case .notKept: break
                 case .given(let key): cache.save(project, key: key)
                 case .fromInventory: cache.save(project)
                 }

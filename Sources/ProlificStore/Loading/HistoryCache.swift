@@ -178,16 +178,6 @@ public struct HistoryCache {
         }
     }
 
-    /// The saved history, when it covers exactly the closed rounds of `content` but those
-    /// `added` names (by `IdentityEvidence.key`), with the stamps `taken` gives them (before
-    /// the content was read): the past a build adds those rounds' tallies to
-    /// (`TallyTimeline.replayAdding`). nil otherwise.
-    static func history(
-        of content: Content, leavingOut added: Set<String>, stamps taken: Stamps, layout: ContentLayout
-    ) -> VotingHistory? {
-        history(of: content, leavingOut: added, stamps: taken, saved: saved(layout))
-    }
-
     /// The history file as saved (its rounds and the history they stand for, decoded), for
     /// `history(of:leavingOut:stamps:saved:)`: reading and decoding it needs no stamps, so a
     /// build after `close` does it while it derives the stamps (`Stamps.from`), on the other
@@ -205,7 +195,10 @@ public struct HistoryCache {
         let history: VotingHistory
     }
 
-    /// `history(of:leavingOut:stamps:layout:)`, against the file `saved(_:)` read.
+    /// The history `saved(_:)` read, when it covers exactly the closed rounds of `content` but
+    /// those `added` names (by `IdentityEvidence.key`), with the stamps `taken` gives them (before
+    /// the content was read): the past a build adds those rounds' tallies to
+    /// (`TallyTimeline.replayAdding`). nil otherwise.
     public static func history(
         of content: Content, leavingOut added: Set<String>, stamps taken: Stamps, saved: Saved?
     ) -> VotingHistory? {
