@@ -158,26 +158,76 @@ public struct SiteBuilder {
             content: content, now: now, evidence: evidence, html: Markdown.html, projectKeys: projectKeys,
             keysBesideBallots: keysBesideBallots, replay: replay)
         phase?("model")
-        let jobs = Self.jobs(of: site)
-        try render(jobs, of: site, progress: progress, phase: phase, memory: memory, emit: emit)
-        let count = jobs.count
+        let kept = memory.map { keptGroups(of: site, memory: $0) } ?? KeptGroups()
+        let jobs = Self.jobs(of: site, skipping: kept.projects)
+        try render(jobs, kept: kept, of: site, progress: progress, phase: phase, memory: memory, emit: emit)
+        let count = jobs.count + kept.files.count
         // Freeing the model (millions of objects) is left to another thread.
-        Parallel.release((consume site, consume jobs))
+        Parallel.release((consume site, consume jobs, consume kept))
         return count
     }
 
-    /// Every page of the site. The pages about every player or project (badges, leaderboards,
-    /// calendar), worked out anew in every build, come first: last, they left one core working
-    /// alone on them while the other idled (0.1 s of a large rebuild).
-    static func jobs(of site: SiteModel) -> [PageJob] {
+    /// The pages of projects kept whole, with no job made for them.
+    struct KeptGroups {
+        var projects: Set<Slug> = []
+        /// Their files, project by project in slug order.
+        var files: [OutputFile] = []
+        /// Those of listed projects, for the sitemap.
+        var listed: [String] = []
+    }
+
+    /// The projects whose page and closed rounds' pages are all kept as they are, without a
+    /// job for any of them: a project's page whose fingerprint is the one the last build
+    /// recorded, and whose file is intact, vouches for its round pages as well, as its inputs
+    /// hold theirs (`ProjectPages.inputs`); each round page must be intact too. A rebuild after
+    /// one ballot made, fingerprinted and looked up the 20,000 round pages of the large
+    /// benchmark one by one, though only one project had changed.
+    func keptGroups(of site: SiteModel, memory: PageMemory) -> KeptGroups {
+        let built = site.built
+        let pages = ProjectPages(site: site)
+        let found = Parallel.map(Array(built.indices)) { p -> [OutputFile]? in
+            let job = pages.job(built[p])
+            guard let fingerprint = fingerprint(byInputsOf: job), let page = memory.kept(job.context.path, fingerprint)
+            else { return nil }
+            var files = [page]
+            for r in built[p].rounds.indices where !built[p].rounds[r].isOpen {
+                let path = SitePath.round(built[p].slug, built[p].rounds[r].number)
+                guard let round = memory.kept(path, memory.fingerprints[path]) else { return nil }
+                files.append(round)
+            }
+            return files
+        }
+        var kept = KeptGroups()
+        for (p, files) in found.enumerated() {
+            guard let files else { continue }
+            kept.projects.insert(built[p].slug)
+            kept.files += files
+            if built[p].visibility == .listed { kept.listed += files.map(\.path) }
+        }
+        return kept
+    }
+
+    /// A page's fingerprint by its inputs (`PageJob.inputs`) and context; nil for a page that
+    /// has none.
+    private func fingerprint(byInputsOf job: PageJob) -> [UInt8]? {
+        guard var inputs = job.inputs?() else { return nil }
+        inputs.add(job.context)
+        return PageFingerprint.of(template: job.template, inputs: inputs, theme: theme.digest)
+    }
+
+    /// Every page of the site but those of the projects in `kept` (`keptGroups`). The pages
+    /// about every player or project (badges, leaderboards, calendar), worked out anew in every
+    /// build, come first: last, they left one core working alone on them while the other idled
+    /// (0.1 s of a large rebuild).
+    static func jobs(of site: SiteModel, skipping kept: Set<Slug> = []) -> [PageJob] {
         var jobs: [PageJob] = []
         jobs.append(BadgePages(site: site).job())
         jobs.append(LeaderboardPages(site: site).job())
         jobs.append(CalendarPages(site: site).job())
         jobs.append(SearchPages(site: site).job())
         jobs += HomePages(site: site).jobs()
-        jobs += ProjectPages(site: site).jobs()
-        jobs += RoundPages(site: site).jobs()
+        jobs += ProjectPages(site: site).jobs(skipping: kept)
+        jobs += RoundPages(site: site).jobs(skipping: kept)
         jobs += UserPages(site: site).jobs()
         jobs.append(
             PageJob(
@@ -188,13 +238,23 @@ public struct SiteBuilder {
         return jobs
     }
 
-    /// Renders `jobs` and every other file of the site, batch by batch (see `build`).
+    /// Renders `jobs` and every other file of the site, batch by batch (see `build`), with the
+    /// files of the `kept` groups.
     private func render(
-        _ jobs: [PageJob], of site: SiteModel, progress: ((Int, Int) -> Void)?, phase: ((String) -> Void)?,
-        memory: PageMemory?, emit: ([OutputFile]) throws(Diagnostics) -> Void
+        _ jobs: [PageJob], kept: KeptGroups, of site: SiteModel, progress: ((Int, Int) -> Void)?,
+        phase: ((String) -> Void)?, memory: PageMemory?, emit: ([OutputFile]) throws(Diagnostics) -> Void
     ) throws(Diagnostics) {
-        // Batches on every core; progress is told between batches, from this thread.
+        // Batches on every core; progress is told between batches, from this thread. A batch of
+        // kept files follows each batch of pages, so the writer places them while pages render.
         let batch = 512
+        let total = jobs.count + kept.files.count
+        var keptStart = 0
+        func emitKept() throws(Diagnostics) {
+            guard keptStart < kept.files.count else { return }
+            let end = min(kept.files.count, keptStart + batch)
+            try emit(Array(kept.files[keptStart..<end]))
+            keptStart = end
+        }
         for start in stride(from: 0, to: jobs.count, by: batch) {
             let slice = Array(jobs[start..<min(jobs.count, start + batch)])
             // The first batch starts with the pages about the whole site, one at a time for each
@@ -203,9 +263,7 @@ public struct SiteBuilder {
                 try Parallel.map(slice, batch: start == 0 ? 1 : 8) { (job: PageJob) throws(Diagnostics) in
                     let path = job.context.path
                     // By its inputs, the page's values are worked out only if it has changed.
-                    if var inputs = job.inputs?() {
-                        inputs.add(job.context)
-                        let fingerprint = PageFingerprint.of(template: job.template, inputs: inputs, theme: theme.digest)
+                    if let fingerprint = fingerprint(byInputsOf: job) {
                         if let kept = memory?.kept(path, fingerprint) { return kept }
                         let values = job.context.values(job.values())
                         return OutputFile(path: path, contents: try theme.render(job.template, values), fingerprint: fingerprint)
@@ -215,7 +273,12 @@ public struct SiteBuilder {
                     if let kept = memory?.kept(path, fingerprint) { return kept }
                     return OutputFile(path: path, contents: try theme.render(job.template, values), fingerprint: fingerprint)
                 })
-            progress?(start + slice.count, jobs.count)
+            try emitKept()
+            progress?(start + slice.count + keptStart, total)
+        }
+        if keptStart < kept.files.count {
+            while keptStart < kept.files.count { try emitKept() }
+            progress?(total, total)
         }
         phase?("pages")
         // The search index, every feed, the calendar, sitemap and robots.txt, in one pool: the
@@ -224,7 +287,7 @@ public struct SiteBuilder {
         // the other core busy meanwhile. Workers take 8 items at a time: the other index files
         // come 8 places later, in the next worker's share, not behind the search index; at the
         // end, the calendar left one core working alone in a rebuild, whose feeds are mostly kept.
-        let listedPages = jobs.filter(\.isListed).map(\.context.path)
+        let listedPages = jobs.filter(\.isListed).map(\.context.path) + kept.listed
         let feeds = AtomFeeds(site: site)
         var files: [() -> OutputFile] = feeds.plans().map { plan in { feeds.feed(plan, memory: memory) } }
         let others: [() -> OutputFile] = [

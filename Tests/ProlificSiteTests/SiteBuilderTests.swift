@@ -101,6 +101,72 @@ import Testing
         #expect(String(decoding: again.contents, as: UTF8.self).contains("Another winner with a picture"))
     }
 
+    /// A project's page whose fingerprint is unchanged keeps its closed rounds' pages with it,
+    /// without a job for them: so its inputs must hold what only those pages show. Here, on the
+    /// demo game with one more player who only voted, in a round the fair tally counted: that
+    /// player's profile removed (the round page then credits the vote to a former contributor),
+    /// and that round's replay, each changed with every project's files the same. The round
+    /// page shows the change, and a project the player has no part in keeps its pages.
+    @Test func aProjectsPageKeepsItsRoundPagesUntilWhatOnlyTheyShowChanges() throws {
+        var original = try SiteFixtures.load(SiteFixtures.repository.appendingPathComponent("Content").path)
+        let fair = try #require(
+            TallyTimeline(content: original, evidence: IdentityEvidence()).replayExplained().first { $0.explained != nil })
+        let p = try #require(original.projects.firstIndex { $0.slug == fair.slug })
+        let r = try #require(original.projects[p].rounds.firstIndex { $0.number == fair.round.number })
+        let voter = try #require(Handle("quiet-voter"))
+        var profile = try #require(original.users[original.projects[p].owner])
+        (profile.handle, profile.name, profile.follows) = (voter, "Quiet Voter", User.Follows())
+        original.users[voter] = profile
+        let round = original.projects[p].rounds[r]
+        let choice = try #require(round.submissions.first?.id)
+        original.projects[p].rounds[r].ballots.append(
+            Ballot(voter: voter, cast: round.opened + TimeSpan(seconds: 60)!, choices: [choice], origin: Origin(path: "")))
+        let replayed = TallyTimeline(content: original, evidence: IdentityEvidence()).replayExplained()
+        let index = try #require(replayed.firstIndex { $0.slug == fair.slug && $0.round.number == fair.round.number })
+        try #require(replayed[index].explained?.ballots.contains { $0.voter == voter } == true)
+
+        let keys = Dictionary(uniqueKeysWithValues: original.projects.map { ($0.slug, "files-1") })
+        let roundPath = SitePath.round(fair.slug, fair.round.number)
+        let bystander = try #require(original.projects.first { $0.visibility != .draft && $0.slug != fair.slug && !$0.closedRounds.isEmpty })
+        let bystanderPaths = [SitePath.project(bystander.slug), SitePath.round(bystander.slug, bystander.closedRounds[0].number)]
+
+        for encoded in [false, true] {
+            func build(_ content: Content, replay: [TallyTimeline.Replayed], memory: PageMemory?) throws -> [String: OutputFile] {
+                var files: [String: OutputFile] = [:]
+                let rounds = encoded ? ReplayCache.encoded(replay) : ReplayedRounds(replay)
+                try SiteBuilder(
+                    content: content, theme: try Theme.builtIn(), now: Self.now, projectKeys: keys, replay: { rounds }
+                ).build(memory: memory) { (batch: [OutputFile]) throws(Diagnostics) in
+                    for file in batch { files[file.path] = file }
+                }
+                return files
+            }
+            let first = try build(original, replay: replayed, memory: nil)
+            #expect(String(decoding: try #require(first[roundPath]).contents, as: UTF8.self).contains("@quiet-voter"))
+            let memory = PageMemory(fingerprints: first.compactMapValues(\.fingerprint), isIntact: { _ in true })
+            let again = try build(original, replay: replayed, memory: memory)
+            #expect(try #require(again[roundPath]).keepsPrevious)
+            for path in bystanderPaths { #expect(try #require(again[path]).keepsPrevious) }
+
+            var removed = original
+            removed.users[voter] = nil
+            let afterRemoval = try build(removed, replay: replayed, memory: memory)
+            let page = try #require(afterRemoval[roundPath])
+            #expect(!page.keepsPrevious, "encoded: \(encoded)")
+            #expect(!String(decoding: page.contents, as: UTF8.self).contains("@quiet-voter"))
+            #expect(page.contents == (try build(removed, replay: replayed, memory: nil)[roundPath])?.contents)
+            for path in bystanderPaths { #expect(try #require(afterRemoval[path]).keepsPrevious, "\(path)") }
+
+            var reweighed = replayed
+            try #require(reweighed[index].explained?.ballots.isEmpty == false)
+            reweighed[index].explained?.ballots[0].weight += 0.25
+            let afterReplay = try build(original, replay: reweighed, memory: memory)
+            #expect(!(try #require(afterReplay[roundPath])).keepsPrevious, "encoded: \(encoded)")
+            #expect(try afterReplay[roundPath]?.contents == build(original, replay: reweighed, memory: nil)[roundPath]?.contents)
+            for path in bystanderPaths { #expect(try #require(afterReplay[path]).keepsPrevious, "\(path)") }
+        }
+    }
+
     /// Feeds are kept by their inputs too: their entries' projects' files and the names they
     /// credit.
     @Test func aFeedIsKeptByItsInputsUntilOneChanges() throws {

@@ -6,14 +6,18 @@ import ProlificCore
 struct ProjectPages {
     let site: SiteModel
 
-    func jobs() -> [PageJob] {
-        site.built.map { project in
-            let context = PageContext(
-                site: site.config, now: site.now, path: SitePath.project(project.slug), title: project.title,
-                description: "\(project.title), a story written together on \(site.config.title).",
-                noindex: project.visibility != .listed, section: .stories)
-            return PageJob("project", context, inputs: { inputs(project) }) { page(project) }
-        }
+    /// Every built project's page but those of the projects in `kept`, whose pages are kept
+    /// as a group (`SiteBuilder.keptGroups`).
+    func jobs(skipping kept: Set<Slug> = []) -> [PageJob] {
+        site.built.compactMap { kept.contains($0.slug) ? nil : job($0) }
+    }
+
+    func job(_ project: Project) -> PageJob {
+        let context = PageContext(
+            site: site.config, now: site.now, path: SitePath.project(project.slug), title: project.title,
+            description: "\(project.title), a story written together on \(site.config.title).",
+            noindex: project.visibility != .listed, section: .stories)
+        return PageJob("project", context, inputs: { inputs(project) }) { page(project) }
     }
 
     /// What `page(_:)` is a function of, apart from the page's context and the binary: the
@@ -23,17 +27,41 @@ struct ProjectPages {
     /// the moment itself while a round is open (time left, progress) or activity falls in the
     /// week. nil without a key for the project's files, or when a text has images or `data:`
     /// links (their addresses depend on media files elsewhere).
+    ///
+    /// It holds what the project's closed rounds' pages are made of as well (their inputs, but
+    /// the context each page has of its own: `RoundPages.inputs`), so that while this page's
+    /// fingerprint stays the same a rebuild keeps those pages with it, without working out
+    /// anything for them (`SiteBuilder.keptGroups`): the names of every player they may show and
+    /// each round's replay. A rebuild after a ballot keeps 20,000 round pages of the large
+    /// benchmark that way. This page is rendered again the rarer times only a round page changed.
     func inputs(_ project: Project) -> PageInputs? {
-        guard let files = site.projectKeys[project.slug], !site.hasImages(project) else { return nil }
+        guard let files = site.projectKeys[project.slug], let besideBallots = site.keysBesideBallots[project.slug],
+            !site.hasImages(project)
+        else { return nil }
         var inputs = PageInputs()
         inputs.add(files)
+        inputs.add(besideBallots)
         inputs.add(Markdown.version)
-        var shown: Set<Handle> = [project.owner]
-        for round in project.rounds { for submission in round.submissions { shown.insert(submission.author) } }
-        inputs.list(shown.count)
-        for handle in shown.sorted() {
-            inputs.add(handle.rawValue)
-            inputs.add(site.names[handle])
+        // The players it may show, with their names, round by round in the project's order
+        // (a name twice costs less than a set and a sort), with each closed round's replay.
+        inputs.add(project.owner.rawValue)
+        inputs.add(site.names[project.owner])
+        let rounds = RoundPages(site: site)
+        inputs.list(project.rounds.count)
+        for r in project.rounds.indices {
+            inputs.add(project.rounds[r].number.value)
+            inputs.add(project.rounds[r].isOpen)
+            if project.rounds[r].isOpen {
+                inputs.list(project.rounds[r].submissions.count)
+                for s in project.rounds[r].submissions.indices {
+                    let author = project.rounds[r].submissions[s].author
+                    inputs.add(author.rawValue)
+                    inputs.add(site.names[author])
+                }
+            } else {
+                rounds.addReplay(of: project.rounds[r], in: project, to: &inputs)
+                rounds.addShownPlayers(of: project.rounds[r], in: project, to: &inputs)
+            }
         }
         inputs.list(project.tags.count)
         for tag in project.tags { inputs.add(site.listedTagKeys.contains(TagPages.key(tag))) }

@@ -8,10 +8,13 @@ struct RoundPages {
     /// A page per closed round, project by project. Most of a big site's pages: made on every
     /// core, each naming its project and round by their places in `site.built` (a copy of each
     /// in every page's closures retained all they hold, twice).
-    func jobs() -> [PageJob] {
+    ///
+    /// The projects in `kept` have their round pages kept with their own page
+    /// (`SiteBuilder.keptGroups`): they get no job.
+    func jobs(skipping kept: Set<Slug> = []) -> [PageJob] {
         let built = site.built
         return Parallel.map(Array(built.indices)) { p in
-            built[p].rounds.indices.filter { !built[p].rounds[$0].isOpen }.map { r in
+            kept.contains(built[p].slug) ? [] : built[p].rounds.indices.filter { !built[p].rounds[$0].isOpen }.map { r in
                 let (slug, title, number) = (built[p].slug, built[p].title, built[p].rounds[r].number)
                 let context = PageContext(
                     site: site.config, now: site.now, path: SitePath.round(slug, number),
@@ -43,9 +46,15 @@ struct RoundPages {
         inputs.add(files)
         inputs.add(round.number.value)
         inputs.add(Markdown.version)
-        // The replay of the round: by its bytes when the replay came with them (a kept replay is
-        // not decoded for pages it keeps), else each explained ballot whole (its explanation is
-        // a function of it).
+        addReplay(of: round, in: project, to: &inputs)
+        addShownPlayers(of: round, in: project, to: &inputs)
+        return inputs
+    }
+
+    /// The replay of `round`: by its bytes when the replay came with them (a kept replay is not
+    /// decoded for pages it keeps), else each explained ballot whole (its explanation is a
+    /// function of it).
+    func addReplay(of round: Round, in project: Project, to inputs: inout PageInputs) {
         if let encoded = site.replayed.encoded(project.slug, round.number) {
             inputs.add(encoded)
         } else {
@@ -53,16 +62,23 @@ struct RoundPages {
             inputs.list(ballots.count)
             for ballot in ballots { inputs.add(ballot) }
         }
-        // A round the fair tally counted lists its counted ballots, some of the round's: every
-        // voter of the round may show.
-        let voters = site.replayed.hasExplanation(project.slug, round.number) ? round.ballots.map(\.voter) : []
-        let scores = round.tally?.scores ?? []
-        inputs.list(round.submissions.count + scores.count + voters.count)
-        for shown in round.submissions.map(\.author) + scores.map(\.id.author) + voters {
-            inputs.add(shown.rawValue)
-            inputs.add(site.names[shown])
+    }
+
+    /// Each player whose name the page of `round` may show, with that name or none: its
+    /// authors, and the voters of a round the fair tally counted (it lists its counted ballots,
+    /// some of the round's). Read in place: every project's page adds those of each of its
+    /// closed rounds (`ProjectPages.inputs`).
+    func addShownPlayers(of round: Round, in project: Project, to inputs: inout PageInputs) {
+        let voters = site.replayed.hasExplanation(project.slug, round.number) ? round.ballots.count : 0
+        let scores = round.tally?.scores.count ?? 0
+        inputs.list(round.submissions.count + scores + voters)
+        func add(_ handle: Handle) {
+            inputs.add(handle.rawValue)
+            inputs.add(site.names[handle])
         }
-        return inputs
+        for s in round.submissions.indices { add(round.submissions[s].author) }
+        for s in 0..<scores { if let score = round.tally?.scores[s] { add(score.id.author) } }
+        for b in 0..<voters { add(round.ballots[b].voter) }
     }
 
     /// What this reads must be in `inputs(_:of:)`, or a rebuild keeps a stale page.
