@@ -20,6 +20,16 @@ public struct OutputFile: Sendable, Hashable {
     /// The previous site's file a kept file is, when the check that found it intact looked at
     /// its device and inode: the writer then links or leaves it without looking again.
     public var previous: Previous?
+    /// A fingerprint to record for the next build besides the file's own, under a path that
+    /// names no file: a project's page carries the key of its round pages
+    /// (`SiteBuilder.keptGroups`).
+    public var alsoRecorded: Record?
+
+    /// A fingerprint recorded under `path` (`PageMemory.fingerprints`).
+    public struct Record: Sendable, Hashable {
+        public var path: String
+        public var fingerprint: [UInt8]
+    }
 
     /// A file of the previous site, by its device and inode.
     public struct Previous: Sendable, Hashable {
@@ -80,6 +90,20 @@ public struct PageMemory: Sendable {
     public init(fingerprints: [String: [UInt8]], intact: @escaping @Sendable (String) -> OutputFile.Previous?) {
         self.fingerprints = fingerprints
         self.intact = { intact($0).map { .some($0) } }
+    }
+
+    /// What `files` record for the next build: each file's fingerprint by its path, and what
+    /// they carry besides (`OutputFile.alsoRecorded`).
+    public static func recorded(by files: some Sequence<OutputFile>) -> [String: [UInt8]] {
+        var fingerprints: [String: [UInt8]] = [:]
+        for file in files { record(file, into: &fingerprints) }
+        return fingerprints
+    }
+
+    /// Adds what `file` records for the next build to `fingerprints`.
+    public static func record(_ file: OutputFile, into fingerprints: inout [String: [UInt8]]) {
+        if let fingerprint = file.fingerprint { fingerprints[file.path] = fingerprint }
+        if let also = file.alsoRecorded { fingerprints[also.path] = also.fingerprint }
     }
 
     /// The previous site's file at `path`, kept, if it may be: its fingerprint is the recorded
@@ -158,8 +182,8 @@ public struct SiteBuilder {
             content: content, now: now, evidence: evidence, html: Markdown.html, projectKeys: projectKeys,
             keysBesideBallots: keysBesideBallots, replay: replay)
         phase?("model")
-        let kept = memory.map { keptGroups(of: site, memory: $0) } ?? KeptGroups()
-        let jobs = Self.jobs(of: site, skipping: kept.projects)
+        let kept = keptGroups(of: site, memory: memory)
+        let jobs = Self.jobs(of: site, kept: kept)
         try render(jobs, kept: kept, of: site, progress: progress, phase: phase, memory: memory, emit: emit)
         let count = jobs.count + kept.files.count
         // Freeing the model (millions of objects) is left to another thread.
@@ -167,8 +191,11 @@ public struct SiteBuilder {
         return count
     }
 
-    /// The pages of projects kept whole, with no job made for them.
+    /// Each project's round pages as a group: their key, and those kept whole.
     struct KeptGroups {
+        /// The key of each project's round pages, when they have inputs (`RoundPages.groupInputs`).
+        var keys: [Slug: [UInt8]] = [:]
+        /// The projects whose round pages are all kept, with no job made for them.
         var projects: Set<Slug> = []
         /// Their files, project by project in slug order.
         var files: [OutputFile] = []
@@ -176,30 +203,29 @@ public struct SiteBuilder {
         var listed: [String] = []
     }
 
-    /// The projects whose page and closed rounds' pages are all kept as they are, without a
-    /// job for any of them: a project's page whose fingerprint is the one the last build
-    /// recorded, and whose file is intact, vouches for its round pages as well, as its inputs
-    /// hold theirs (`ProjectPages.inputs`); each round page must be intact too. A rebuild after
-    /// one ballot made, fingerprinted and looked up the 20,000 round pages of the large
-    /// benchmark one by one, though only one project had changed.
-    func keptGroups(of site: SiteModel, memory: PageMemory) -> KeptGroups {
+    /// The key of each project's closed rounds' pages together (`RoundPages.groupInputs`), which
+    /// the project's page records for the next build, and the projects whose key is the one the
+    /// last build recorded: their round pages are kept as they are, each after its intact check,
+    /// without a job for any of them.
+    func keptGroups(of site: SiteModel, memory: PageMemory?) -> KeptGroups {
         let built = site.built
-        let pages = ProjectPages(site: site)
-        let found = Parallel.map(Array(built.indices)) { p -> [OutputFile]? in
-            let job = pages.job(built[p])
-            guard let fingerprint = fingerprint(byInputsOf: job), let page = memory.kept(job.context.path, fingerprint)
-            else { return nil }
-            var files = [page]
+        let rounds = RoundPages(site: site)
+        let found = Parallel.map(Array(built.indices)) { p -> (key: [UInt8]?, files: [OutputFile]?) in
+            guard let inputs = rounds.groupInputs(of: built[p]) else { return (nil, nil) }
+            let key = PageFingerprint.of(template: "round", inputs: inputs, theme: theme.digest)
+            guard let memory, memory.fingerprints[SitePath.roundsGroup(built[p].slug)] == key else { return (key, nil) }
+            var files: [OutputFile] = []
             for r in built[p].rounds.indices where !built[p].rounds[r].isOpen {
                 let path = SitePath.round(built[p].slug, built[p].rounds[r].number)
-                guard let round = memory.kept(path, memory.fingerprints[path]) else { return nil }
+                guard let round = memory.kept(path, memory.fingerprints[path]) else { return (key, nil) }
                 files.append(round)
             }
-            return files
+            return (key, files)
         }
         var kept = KeptGroups()
-        for (p, files) in found.enumerated() {
-            guard let files else { continue }
+        for (p, group) in found.enumerated() {
+            kept.keys[built[p].slug] = group.key
+            guard let files = group.files else { continue }
             kept.projects.insert(built[p].slug)
             kept.files += files
             if built[p].visibility == .listed { kept.listed += files.map(\.path) }
@@ -215,19 +241,35 @@ public struct SiteBuilder {
         return PageFingerprint.of(template: job.template, inputs: inputs, theme: theme.digest)
     }
 
-    /// Every page of the site but those of the projects in `kept` (`keptGroups`). The pages
-    /// about every player or project (badges, leaderboards, calendar), worked out anew in every
-    /// build, come first: last, they left one core working alone on them while the other idled
-    /// (0.1 s of a large rebuild).
-    static func jobs(of site: SiteModel, skipping kept: Set<Slug> = []) -> [PageJob] {
+    /// The page's file: the previous site's when its fingerprint is the recorded one and the
+    /// file is intact, else rendered. By its inputs, the page's values are worked out only if
+    /// it has changed.
+    private func page(_ job: PageJob, memory: PageMemory?) throws(Diagnostics) -> OutputFile {
+        let path = job.context.path
+        if let fingerprint = fingerprint(byInputsOf: job) {
+            if let kept = memory?.kept(path, fingerprint) { return kept }
+            let values = job.context.values(job.values())
+            return OutputFile(path: path, contents: try theme.render(job.template, values), fingerprint: fingerprint)
+        }
+        let values = job.context.values(job.values())
+        let fingerprint = PageFingerprint.of(template: job.template, values: values, theme: theme.digest)
+        if let kept = memory?.kept(path, fingerprint) { return kept }
+        return OutputFile(path: path, contents: try theme.render(job.template, values), fingerprint: fingerprint)
+    }
+
+    /// Every page of the site but the round pages `kept` keeps (`keptGroups`). The pages about
+    /// every player or project (badges, leaderboards, calendar), worked out anew in every build,
+    /// come first: last, they left one core working alone on them while the other idled (0.1 s
+    /// of a large rebuild).
+    static func jobs(of site: SiteModel, kept: KeptGroups = KeptGroups()) -> [PageJob] {
         var jobs: [PageJob] = []
         jobs.append(BadgePages(site: site).job())
         jobs.append(LeaderboardPages(site: site).job())
         jobs.append(CalendarPages(site: site).job())
         jobs.append(SearchPages(site: site).job())
         jobs += HomePages(site: site).jobs()
-        jobs += ProjectPages(site: site).jobs(skipping: kept)
-        jobs += RoundPages(site: site).jobs(skipping: kept)
+        jobs += ProjectPages(site: site).jobs(recordingRoundGroups: kept.keys)
+        jobs += RoundPages(site: site).jobs(skipping: kept.projects)
         jobs += UserPages(site: site).jobs()
         jobs.append(
             PageJob(
@@ -261,17 +303,9 @@ public struct SiteBuilder {
             // core, while the other pages fill in.
             try emit(
                 try Parallel.map(slice, batch: start == 0 ? 1 : 8) { (job: PageJob) throws(Diagnostics) in
-                    let path = job.context.path
-                    // By its inputs, the page's values are worked out only if it has changed.
-                    if let fingerprint = fingerprint(byInputsOf: job) {
-                        if let kept = memory?.kept(path, fingerprint) { return kept }
-                        let values = job.context.values(job.values())
-                        return OutputFile(path: path, contents: try theme.render(job.template, values), fingerprint: fingerprint)
-                    }
-                    let values = job.context.values(job.values())
-                    let fingerprint = PageFingerprint.of(template: job.template, values: values, theme: theme.digest)
-                    if let kept = memory?.kept(path, fingerprint) { return kept }
-                    return OutputFile(path: path, contents: try theme.render(job.template, values), fingerprint: fingerprint)
+                    var file = try page(job, memory: memory)
+                    file.alsoRecorded = job.alsoRecorded
+                    return file
                 })
             try emitKept()
             progress?(start + slice.count + keptStart, total)

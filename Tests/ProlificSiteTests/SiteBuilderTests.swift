@@ -101,13 +101,14 @@ import Testing
         #expect(String(decoding: again.contents, as: UTF8.self).contains("Another winner with a picture"))
     }
 
-    /// A project's page whose fingerprint is unchanged keeps its closed rounds' pages with it,
-    /// without a job for them: so its inputs must hold what only those pages show. Here, on the
-    /// demo game with one more player who only voted, in a round the fair tally counted: that
-    /// player's profile removed (the round page then credits the vote to a former contributor),
-    /// and that round's replay, each changed with every project's files the same. The round
-    /// page shows the change, and a project the player has no part in keeps its pages.
-    @Test func aProjectsPageKeepsItsRoundPagesUntilWhatOnlyTheyShowChanges() throws {
+    /// A project's round pages whose key (`RoundPages.groupInputs`) is the one the last build
+    /// recorded are kept together, without a job for any of them: so the key must hold what
+    /// only those pages show. Here, on the demo game with one more player who only voted, in a
+    /// round the fair tally counted: that player's profile removed (the round page then credits
+    /// the vote to a former contributor), and that round's replay, each changed with every
+    /// project's files the same. The round page shows the change, another project keeps its
+    /// round pages as a group, and a later moment, which no round page shows, keeps them all.
+    @Test func aProjectsRoundPagesAreKeptTogetherUntilWhatOnlyTheyShowChanges() throws {
         var original = try SiteFixtures.load(SiteFixtures.repository.appendingPathComponent("Content").path)
         let fair = try #require(
             TallyTimeline(content: original, evidence: IdentityEvidence()).replayExplained().first { $0.explained != nil })
@@ -131,22 +132,34 @@ import Testing
         let bystanderPaths = [SitePath.project(bystander.slug), SitePath.round(bystander.slug, bystander.closedRounds[0].number)]
 
         for encoded in [false, true] {
+            func builder(_ content: Content, _ replay: [TallyTimeline.Replayed], now: Timestamp = Self.now) throws -> SiteBuilder {
+                let rounds = encoded ? ReplayCache.encoded(replay) : ReplayedRounds(replay)
+                return SiteBuilder(content: content, theme: try Theme.builtIn(), now: now, projectKeys: keys, replay: { rounds })
+            }
             func build(_ content: Content, replay: [TallyTimeline.Replayed], memory: PageMemory?) throws -> [String: OutputFile] {
                 var files: [String: OutputFile] = [:]
-                let rounds = encoded ? ReplayCache.encoded(replay) : ReplayedRounds(replay)
-                try SiteBuilder(
-                    content: content, theme: try Theme.builtIn(), now: Self.now, projectKeys: keys, replay: { rounds }
-                ).build(memory: memory) { (batch: [OutputFile]) throws(Diagnostics) in
+                try builder(content, replay).build(memory: memory) { (batch: [OutputFile]) throws(Diagnostics) in
                     for file in batch { files[file.path] = file }
                 }
                 return files
             }
+            /// The projects whose round pages are kept as a group.
+            func keptGroups(_ content: Content, replay: [TallyTimeline.Replayed], now: Timestamp = Self.now, memory: PageMemory) throws -> Set<Slug> {
+                let rounds = encoded ? ReplayCache.encoded(replay) : ReplayedRounds(replay)
+                let site = SiteModel(
+                    content: content, now: now, evidence: IdentityEvidence(), html: Markdown.html, projectKeys: keys,
+                    replay: { rounds })
+                return try builder(content, replay, now: now).keptGroups(of: site, memory: memory).projects
+            }
             let first = try build(original, replay: replayed, memory: nil)
             #expect(String(decoding: try #require(first[roundPath]).contents, as: UTF8.self).contains("@quiet-voter"))
-            let memory = PageMemory(fingerprints: first.compactMapValues(\.fingerprint), isIntact: { _ in true })
+            let memory = PageMemory(fingerprints: PageMemory.recorded(by: first.values), isIntact: { _ in true })
             let again = try build(original, replay: replayed, memory: memory)
             #expect(try #require(again[roundPath]).keepsPrevious)
             for path in bystanderPaths { #expect(try #require(again[path]).keepsPrevious) }
+            #expect(try keptGroups(original, replay: replayed, memory: memory).isSuperset(of: [fair.slug, bystander.slug]))
+            #expect(try keptGroups(original, replay: replayed, now: Self.now + TimeSpan(seconds: 3_600)!, memory: memory)
+                .isSuperset(of: [fair.slug, bystander.slug]))
 
             var removed = original
             removed.users[voter] = nil
@@ -156,6 +169,8 @@ import Testing
             #expect(!String(decoding: page.contents, as: UTF8.self).contains("@quiet-voter"))
             #expect(page.contents == (try build(removed, replay: replayed, memory: nil)[roundPath])?.contents)
             for path in bystanderPaths { #expect(try #require(afterRemoval[path]).keepsPrevious, "\(path)") }
+            let keptAfterRemoval = try keptGroups(removed, replay: replayed, memory: memory)
+            #expect(!keptAfterRemoval.contains(fair.slug) && keptAfterRemoval.contains(bystander.slug))
 
             var reweighed = replayed
             try #require(reweighed[index].explained?.ballots.isEmpty == false)
@@ -164,7 +179,50 @@ import Testing
             #expect(!(try #require(afterReplay[roundPath])).keepsPrevious, "encoded: \(encoded)")
             #expect(try afterReplay[roundPath]?.contents == build(original, replay: reweighed, memory: nil)[roundPath]?.contents)
             for path in bystanderPaths { #expect(try #require(afterReplay[path]).keepsPrevious, "\(path)") }
+            let keptAfterReplay = try keptGroups(original, replay: reweighed, memory: memory)
+            #expect(!keptAfterReplay.contains(fair.slug) && keptAfterReplay.contains(bystander.slug))
         }
+    }
+
+    /// A story's page shows the moment only as its open round's time left and progress and in
+    /// its activity chart: a later moment that moves none of them keeps the page (a build run by
+    /// the clock made every open story's page again), one that does makes it again, as a fresh
+    /// build would.
+    @Test func anOpenStorysPageIsKeptUntilTheMomentItShowsMoves() throws {
+        let content = try SiteFixtures.load(SiteFixtures.repository.appendingPathComponent("Content").path)
+        let project = try #require(
+            content.projects.first { $0.visibility == .listed && $0.openRound != nil && !SiteModel.isComplete($0) })
+        let round = try #require(project.openRound)
+        let keys = Dictionary(uniqueKeysWithValues: content.projects.map { ($0.slug, "files-1") })
+        let path = SitePath.project(project.slug)
+        func build(at now: Timestamp, memory: PageMemory?) throws -> OutputFile {
+            var page: OutputFile?
+            try SiteBuilder(content: content, theme: try Theme.builtIn(), now: now, projectKeys: keys)
+                .build(memory: memory) { (batch: [OutputFile]) throws(Diagnostics) in
+                    if let found = batch.first(where: { $0.path == path }) { page = found }
+                }
+            return try #require(page)
+        }
+        // Two moments an hour apart in the same week, with no snippet or ballot between them,
+        // the later one with less time left in whole days or hours; a second past the hour, off
+        // the moment the hours left turn.
+        let events = project.rounds.flatMap { $0.submissions.map(\.submitted) + $0.ballots.map(\.cast) }
+        let second = TimeSpan(seconds: 1)!
+        let hours = (1..<Int(round.opened.seconds(until: round.closes) / 3_600)).map {
+            round.opened + TimeSpan(seconds: Int64($0) * 3_600 + 1)!
+        }
+        let (start, later) = try #require(
+            zip(hours, hours.dropFirst()).first { a, b in
+                ActivityChart.weekStart(a) == ActivityChart.weekStart(b) && !events.contains { $0 > a && $0 <= b }
+                    && Display.timeLeft(from: a, to: round.closes) != Display.timeLeft(from: b, to: round.closes)
+            })
+        let first = try build(at: start, memory: nil)
+        let memory = PageMemory(fingerprints: [path: try #require(first.fingerprint)], isIntact: { _ in true })
+        #expect(try build(at: start + second, memory: memory).keepsPrevious)
+        let rebuilt = try build(at: later, memory: memory)
+        #expect(!rebuilt.keepsPrevious)
+        #expect(rebuilt.contents == (try build(at: later, memory: nil)).contents)
+        #expect(rebuilt.contents != first.contents)
     }
 
     /// Feeds are kept by their inputs too: their entries' projects' files and the names they

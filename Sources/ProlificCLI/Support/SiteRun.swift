@@ -256,7 +256,7 @@ struct SiteRun {
                 if let error = failure.error { throw error }
                 pages += batch.lazy.filter { $0.path.hasSuffix(".html") }.count
                 count += batch.count
-                for file in batch { if let fingerprint = file.fingerprint { fingerprints[file.path] = fingerprint } }
+                for file in batch { PageMemory.record(file, into: &fingerprints) }
                 let started = Date(), startedCPU = Self.processCPUSeconds()
                 defer {
                     writing += Date().timeIntervalSince(started)

@@ -6,10 +6,14 @@ import ProlificCore
 struct ProjectPages {
     let site: SiteModel
 
-    /// Every built project's page but those of the projects in `kept`, whose pages are kept
-    /// as a group (`SiteBuilder.keptGroups`).
-    func jobs(skipping kept: Set<Slug> = []) -> [PageJob] {
-        site.built.compactMap { kept.contains($0.slug) ? nil : job($0) }
+    /// Every built project's page, each recording the key of its round pages
+    /// (`SiteBuilder.keptGroups`) when it has one.
+    func jobs(recordingRoundGroups groups: [Slug: [UInt8]] = [:]) -> [PageJob] {
+        site.built.map { project in
+            var job = job(project)
+            job.alsoRecorded = groups[project.slug].map { OutputFile.Record(path: SitePath.roundsGroup(project.slug), fingerprint: $0) }
+            return job
+        }
     }
 
     func job(_ project: Project) -> PageJob {
@@ -23,57 +27,56 @@ struct ProjectPages {
     /// What `page(_:)` is a function of, apart from the page's context and the binary: the
     /// project's files (`SiteModel.projectKeys`), the name of every player it may show (its
     /// owner and authors) or their having none, which of its tags have a page, libcmark's
-    /// version, and the moment as far as the page shows it: the week (its activity chart), and
-    /// the moment itself while a round is open (time left, progress) or activity falls in the
-    /// week. nil without a key for the project's files, or when a text has images or `data:`
-    /// links (their addresses depend on media files elsewhere).
-    ///
-    /// It holds what the project's closed rounds' pages are made of as well (their inputs, but
-    /// the context each page has of its own: `RoundPages.inputs`), so that while this page's
-    /// fingerprint stays the same a rebuild keeps those pages with it, without working out
-    /// anything for them (`SiteBuilder.keptGroups`): the names of every player they may show and
-    /// each round's replay. A rebuild after a ballot keeps 20,000 round pages of the large
-    /// benchmark that way. This page is rendered again the rarer times only a round page changed.
+    /// version, and the moment as far as the page shows it: the week and what of it has passed
+    /// (its activity chart), and an open round's time left and progress. nil without a key for
+    /// the project's files, or when a text has images or `data:` links (their addresses depend
+    /// on media files elsewhere).
     func inputs(_ project: Project) -> PageInputs? {
-        guard let files = site.projectKeys[project.slug], let besideBallots = site.keysBesideBallots[project.slug],
-            !site.hasImages(project)
-        else { return nil }
+        guard let files = site.projectKeys[project.slug], !site.hasImages(project) else { return nil }
         var inputs = PageInputs()
         inputs.add(files)
-        inputs.add(besideBallots)
         inputs.add(Markdown.version)
-        // The players it may show, with their names, round by round in the project's order
-        // (a name twice costs less than a set and a sort), with each closed round's replay.
-        inputs.add(project.owner.rawValue)
-        inputs.add(site.names[project.owner])
-        let rounds = RoundPages(site: site)
-        inputs.list(project.rounds.count)
-        for r in project.rounds.indices {
-            inputs.add(project.rounds[r].number.value)
-            inputs.add(project.rounds[r].isOpen)
-            if project.rounds[r].isOpen {
-                inputs.list(project.rounds[r].submissions.count)
-                for s in project.rounds[r].submissions.indices {
-                    let author = project.rounds[r].submissions[s].author
-                    inputs.add(author.rawValue)
-                    inputs.add(site.names[author])
-                }
-            } else {
-                rounds.addReplay(of: project.rounds[r], in: project, to: &inputs)
-                rounds.addShownPlayers(of: project.rounds[r], in: project, to: &inputs)
-            }
+        var shown: Set<Handle> = [project.owner]
+        for round in project.rounds { for submission in round.submissions { shown.insert(submission.author) } }
+        inputs.list(shown.count)
+        for handle in shown.sorted() {
+            inputs.add(handle.rawValue)
+            inputs.add(site.names[handle])
         }
         inputs.list(project.tags.count)
         for tag in project.tags { inputs.add(site.listedTagKeys.contains(TagPages.key(tag))) }
+        // The moment, as far as the page shows it: the week, and how many of its snippets and
+        // ballots came before the moment (the activity chart counts those), and an open round's
+        // time left and progress as shown. With the moment itself, every open story's page was
+        // made again at every build run by the clock.
         let week = ActivityChart.weekStart(site.now)
         inputs.add(Int(week))
-        let isOpen = project.openRound != nil && !site.isComplete(project)
-        let activeThisWeek = project.rounds.contains { round in
-            round.submissions.contains { $0.submitted.secondsSinceEpoch >= week }
-                || round.ballots.contains { $0.cast.secondsSinceEpoch >= week }
+        let now = site.now.secondsSinceEpoch
+        var snippets = 0, ballots = 0
+        for r in project.rounds.indices {
+            for s in project.rounds[r].submissions.indices {
+                let t = project.rounds[r].submissions[s].submitted.secondsSinceEpoch
+                if t >= week && t <= now { snippets += 1 }
+            }
+            for b in project.rounds[r].ballots.indices {
+                let t = project.rounds[r].ballots[b].cast.secondsSinceEpoch
+                if t >= week && t <= now { ballots += 1 }
+            }
         }
-        inputs.add(isOpen || activeThisWeek ? site.now.iso8601 : nil)
+        inputs.add(snippets)
+        inputs.add(ballots)
+        if let round = project.openRound, !site.isComplete(project) {
+            inputs.add(Display.timeLeft(from: site.now, to: round.closes))
+            inputs.add(progressPercent(of: round))
+        } else {
+            inputs.add(nil as String?)
+        }
         return inputs
+    }
+
+    /// How much of an open round has passed, in whole percent, as its project's page shows it.
+    func progressPercent(of round: Round) -> Int {
+        Int((Schedule.progress(of: round, now: site.now) * 100).rounded(.down))
     }
 
     func roundsLabel(_ project: Project) -> String {
@@ -97,7 +100,7 @@ struct ProjectPages {
         guard let round = project.openRound, var values = cardRoundValues(project) else { return false }
         let snippets = NeutralOrder.sorted(round.submissions, in: project.slug, round: round.number)
         values["timeLeft"] = Display.timeLeft(from: site.now, to: round.closes)
-        values["progressPercent"] = Int((Schedule.progress(of: round, now: site.now) * 100).rounded(.down))
+        values["progressPercent"] = progressPercent(of: round)
         values["ballotsLabel"] = Display.count(round.ballots.count, "ballot")
         values["hasSnippets"] = !snippets.isEmpty
         values["snippets"] = snippets.map { snippet($0, of: project, in: round.number, on: SitePath.project(project.slug)) }

@@ -51,6 +51,30 @@ struct RoundPages {
         return inputs
     }
 
+    /// What every closed round's page of `project` is a function of together, but the moment,
+    /// which none shows: the inputs of each (`inputs(_:of:)`) and what their contexts are made
+    /// of. While it is the same as in the last build, a rebuild keeps those pages without a job
+    /// for any of them (`SiteBuilder.keptGroups`): a rebuild after a ballot made, fingerprinted
+    /// and looked up the 20,000 round pages of the large benchmark one by one, though only one
+    /// project had changed. nil when a page has no inputs (no key for the project's files, or
+    /// a text with images or `data:` links).
+    func groupInputs(of project: Project) -> PageInputs? {
+        guard let files = site.keysBesideBallots[project.slug], !site.hasImages(project) else { return nil }
+        var inputs = PageInputs()
+        // The contexts: the site's title and address; the rest comes from the project's files.
+        inputs.add(site.config.title)
+        inputs.add(site.config.baseURL)
+        inputs.add(files)
+        inputs.add(Markdown.version)
+        inputs.list(project.rounds.indices.reduce(0) { $0 + (project.rounds[$1].isOpen ? 0 : 1) })
+        for r in project.rounds.indices where !project.rounds[r].isOpen {
+            inputs.add(project.rounds[r].number.value)
+            addReplay(of: project.rounds[r], in: project, to: &inputs)
+            addShownPlayers(of: project.rounds[r], in: project, to: &inputs)
+        }
+        return inputs
+    }
+
     /// The replay of `round`: by its bytes when the replay came with them (a kept replay is not
     /// decoded for pages it keeps), else each explained ballot whole (its explanation is a
     /// function of it).
@@ -66,8 +90,7 @@ struct RoundPages {
 
     /// Each player whose name the page of `round` may show, with that name or none: its
     /// authors, and the voters of a round the fair tally counted (it lists its counted ballots,
-    /// some of the round's). Read in place: every project's page adds those of each of its
-    /// closed rounds (`ProjectPages.inputs`).
+    /// some of the round's). Read in place: `groupInputs` adds those of every closed round.
     func addShownPlayers(of round: Round, in project: Project, to inputs: inout PageInputs) {
         let voters = site.replayed.hasExplanation(project.slug, round.number) ? round.ballots.count : 0
         let scores = round.tally?.scores.count ?? 0

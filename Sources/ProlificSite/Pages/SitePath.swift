@@ -23,6 +23,9 @@ enum SitePath {
     }
 
     static func project(_ slug: Slug) -> String { "projects/\(slug)/index.html" }
+    /// Where the key of a project's round pages is recorded among the pages' fingerprints
+    /// (`SiteBuilder.keptGroups`): a folder's path, which names no file.
+    static func roundsGroup(_ slug: Slug) -> String { "projects/\(slug)/rounds/" }
     static func projectFeed(_ slug: Slug) -> String { "projects/\(slug)/feed.xml" }
     static func epub(_ project: Project) -> String { "projects/\(project.slug)/\(project.slug).epub" }
 
