@@ -199,7 +199,8 @@ public struct SiteBuilder {
         var projects: Set<Slug> = []
         /// Their files, project by project in slug order.
         var files: [OutputFile] = []
-        /// Those of listed projects, for the sitemap.
+        /// Those of listed projects, for the sitemap: the pages `RoundPages.context` leaves
+        /// indexed.
         var listed: [String] = []
     }
 
@@ -212,7 +213,7 @@ public struct SiteBuilder {
         let rounds = RoundPages(site: site)
         let found = Parallel.map(Array(built.indices)) { p -> (key: [UInt8]?, files: [OutputFile]?) in
             guard let inputs = rounds.groupInputs(of: built[p]) else { return (nil, nil) }
-            let key = PageFingerprint.of(template: "round", inputs: inputs, theme: theme.digest)
+            let key = PageFingerprint.of(template: "rounds", inputs: inputs, theme: theme.digest)
             guard let memory, memory.fingerprints[SitePath.roundsGroup(built[p].slug)] == key else { return (key, nil) }
             var files: [OutputFile] = []
             for r in built[p].rounds.indices where !built[p].rounds[r].isOpen {
@@ -261,7 +262,7 @@ public struct SiteBuilder {
     /// every player or project (badges, leaderboards, calendar), worked out anew in every build,
     /// come first: last, they left one core working alone on them while the other idled (0.1 s
     /// of a large rebuild).
-    static func jobs(of site: SiteModel, kept: KeptGroups = KeptGroups()) -> [PageJob] {
+    static func jobs(of site: SiteModel, kept: KeptGroups) -> [PageJob] {
         var jobs: [PageJob] = []
         jobs.append(BadgePages(site: site).job())
         jobs.append(LeaderboardPages(site: site).job())
@@ -310,10 +311,9 @@ public struct SiteBuilder {
             try emitKept()
             progress?(start + slice.count + keptStart, total)
         }
-        if keptStart < kept.files.count {
-            while keptStart < kept.files.count { try emitKept() }
-            progress?(total, total)
-        }
+        let lastKept = keptStart
+        while keptStart < kept.files.count { try emitKept() }
+        if keptStart > lastKept { progress?(total, total) }
         phase?("pages")
         // The search index, every feed, the calendar, sitemap and robots.txt, in one pool: the
         // search index alone keeps a core busy for a third of the time all feeds take, so it goes

@@ -55,7 +55,7 @@ import Testing
             try Self.build(content, projectKeys: [moon: key], memory: memory)
         }
         let first = try build(original)
-        let memory = PageMemory(fingerprints: first.compactMapValues(\.fingerprint), isIntact: { _ in true })
+        let memory = PageMemory(fingerprints: PageMemory.recorded(by: first.values), isIntact: { _ in true })
         func rebuilt(_ content: Content, key: String = "files-1") throws -> OutputFile {
             try #require(try build(content, key: key, memory: memory)[round])
         }
@@ -94,7 +94,7 @@ import Testing
         var pictured = original
         try editBody(&pictured, "A winner with a picture: ![a moon](moon.png)\n")
         let picturedFirst = try build(pictured)
-        let picturedMemory = PageMemory(fingerprints: picturedFirst.compactMapValues(\.fingerprint), isIntact: { _ in true })
+        let picturedMemory = PageMemory(fingerprints: PageMemory.recorded(by: picturedFirst.values), isIntact: { _ in true })
         try editBody(&pictured, "Another winner with a picture: ![a moon](moon.png)\n")
         let again = try #require(try build(pictured, memory: picturedMemory)[round])
         #expect(!again.keepsPrevious)
@@ -136,10 +136,16 @@ import Testing
                 let rounds = encoded ? ReplayCache.encoded(replay) : ReplayedRounds(replay)
                 return SiteBuilder(content: content, theme: try Theme.builtIn(), now: now, projectKeys: keys, replay: { rounds })
             }
-            func build(_ content: Content, replay: [TallyTimeline.Replayed], memory: PageMemory?) throws -> [String: OutputFile] {
+            /// Every file of a build, by path; each path comes once.
+            func build(
+                _ content: Content, replay: [TallyTimeline.Replayed], now: Timestamp = Self.now, memory: PageMemory?
+            ) throws -> [String: OutputFile] {
                 var files: [String: OutputFile] = [:]
-                try builder(content, replay).build(memory: memory) { (batch: [OutputFile]) throws(Diagnostics) in
-                    for file in batch { files[file.path] = file }
+                try builder(content, replay, now: now).build(memory: memory) { (batch: [OutputFile]) throws(Diagnostics) in
+                    for file in batch {
+                        #expect(files[file.path] == nil, "\(file.path) comes once")
+                        files[file.path] = file
+                    }
                 }
                 return files
             }
@@ -155,11 +161,20 @@ import Testing
             #expect(String(decoding: try #require(first[roundPath]).contents, as: UTF8.self).contains("@quiet-voter"))
             let memory = PageMemory(fingerprints: PageMemory.recorded(by: first.values), isIntact: { _ in true })
             let again = try build(original, replay: replayed, memory: memory)
+            #expect(again.keys.sorted() == first.keys.sorted())
             #expect(try #require(again[roundPath]).keepsPrevious)
             for path in bystanderPaths { #expect(try #require(again[path]).keepsPrevious) }
             #expect(try keptGroups(original, replay: replayed, memory: memory).isSuperset(of: [fair.slug, bystander.slug]))
-            #expect(try keptGroups(original, replay: replayed, now: Self.now + TimeSpan(seconds: 3_600)!, memory: memory)
-                .isSuperset(of: [fair.slug, bystander.slug]))
+            let anHourLater = Self.now + TimeSpan(seconds: 3_600)!
+            #expect(try keptGroups(original, replay: replayed, now: anHourLater, memory: memory).isSuperset(of: [fair.slug, bystander.slug]))
+            #expect(try #require(build(original, replay: replayed, now: anHourLater, memory: memory)[roundPath]).keepsPrevious)
+            // A round page that is no longer the file the last build wrote: its project's round
+            // pages are not kept as a group, and the page is written again.
+            let touched = PageMemory(fingerprints: memory.fingerprints, isIntact: { $0 != roundPath })
+            #expect(try !keptGroups(original, replay: replayed, memory: touched).contains(fair.slug))
+            let rewritten = try build(original, replay: replayed, memory: touched)
+            #expect(!(try #require(rewritten[roundPath])).keepsPrevious)
+            #expect(rewritten[roundPath]?.contents == first[roundPath]?.contents)
 
             var removed = original
             removed.users[voter] = nil
@@ -223,6 +238,26 @@ import Testing
         #expect(!rebuilt.keepsPrevious)
         #expect(rebuilt.contents == (try build(at: later, memory: nil)).contents)
         #expect(rebuilt.contents != first.contents)
+
+        // Half a minute either side of a snippet or ballot of the week, the time left and the
+        // progress as shown the same: the activity chart counts one more.
+        func shown(_ t: Timestamp) -> (Int64, String, Int) {
+            (ActivityChart.weekStart(t), Display.timeLeft(from: t, to: round.closes),
+             Int((Schedule.progress(of: round, now: t) * 100).rounded(.down)))
+        }
+        let halfMinute = TimeSpan(seconds: 30)!
+        let event = try #require(
+            events.sorted().first { e in
+                let before = Timestamp(secondsSinceEpoch: e.secondsSinceEpoch - 30)
+                return before > round.opened && e + halfMinute < round.closes && shown(before) == shown(e + halfMinute)
+                    && !events.contains { $0 > before && $0 < e }
+            })
+        let before = Timestamp(secondsSinceEpoch: event.secondsSinceEpoch - 30)
+        let quiet = try build(at: before, memory: nil)
+        let quietMemory = PageMemory(fingerprints: [path: try #require(quiet.fingerprint)], isIntact: { _ in true })
+        let afterEvent = try build(at: event + halfMinute, memory: quietMemory)
+        #expect(!afterEvent.keepsPrevious)
+        #expect(afterEvent.contents == (try build(at: event + halfMinute, memory: nil)).contents)
     }
 
     /// Feeds are kept by their inputs too: their entries' projects' files and the names they
@@ -234,7 +269,7 @@ import Testing
             try Self.build(content, projectKeys: [moon: key], memory: memory)
         }
         let first = try build(original)
-        let memory = PageMemory(fingerprints: first.compactMapValues(\.fingerprint), isIntact: { _ in true })
+        let memory = PageMemory(fingerprints: PageMemory.recorded(by: first.values), isIntact: { _ in true })
         let feeds = ["feed.xml", "projects/moon/feed.xml", "users/bo/feed.xml", "users/ann/feed.xml"]
         for feed in feeds { #expect(try #require(first[feed]).fingerprint != nil, "\(feed) has inputs") }
         let again = try build(original, memory: memory)
@@ -262,7 +297,7 @@ import Testing
         let first = try Self.build(original, projectKeys: [:], memory: nil)
         let card = "users/bo/card.svg"
         #expect(try #require(first[card]).fingerprint != nil)
-        let memory = PageMemory(fingerprints: first.compactMapValues(\.fingerprint), isIntact: { _ in true })
+        let memory = PageMemory(fingerprints: PageMemory.recorded(by: first.values), isIntact: { _ in true })
         #expect(try #require(try Self.build(original, projectKeys: [:], memory: memory)[card]).keepsPrevious)
 
         var renamed = original
@@ -272,7 +307,7 @@ import Testing
         #expect(!file.keepsPrevious)
         #expect(String(decoding: file.contents, as: UTF8.self).contains("Bo Renamed"))
         #expect(try #require(again["users/ann/card.svg"]).keepsPrevious, "Ann's card is as it was")
-        let stale = PageMemory(fingerprints: first.compactMapValues(\.fingerprint), isIntact: { _ in false })
+        let stale = PageMemory(fingerprints: PageMemory.recorded(by: first.values), isIntact: { _ in false })
         #expect(!(try #require(try Self.build(original, projectKeys: [:], memory: stale)[card])).keepsPrevious, "a card whose file isn't intact is written")
     }
 

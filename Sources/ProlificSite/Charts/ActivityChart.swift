@@ -90,4 +90,25 @@ struct ActivityChart {
         }
         return ActivityChart(submissions: submissions, ballots: ballots, until: until, id: id)
     }
+
+    /// How many of `project`'s snippets and ballots fall in the week holding `until` and no
+    /// later than it. With the project's files and the week, that is all its chart takes from
+    /// the moment (`buckets` counts nothing after `until`, and every earlier week is past): a
+    /// page keyed by the moment needs no more of it (`ProjectPages.inputs`).
+    static func thisWeek(of project: Project, until: Timestamp) -> (snippets: Int, ballots: Int) {
+        let start = weekStart(until), end = until.secondsSinceEpoch
+        var snippets = 0, ballots = 0
+        // Read in place, by index: a copy of each round would retain all it holds.
+        for r in project.rounds.indices {
+            for s in project.rounds[r].submissions.indices {
+                let t = project.rounds[r].submissions[s].submitted.secondsSinceEpoch
+                if t >= start && t <= end { snippets += 1 }
+            }
+            for b in project.rounds[r].ballots.indices {
+                let t = project.rounds[r].ballots[b].cast.secondsSinceEpoch
+                if t >= start && t <= end { ballots += 1 }
+            }
+        }
+        return (snippets, ballots)
+    }
 }

@@ -49,7 +49,7 @@ struct PageInputs {
         }
     }
 
-    /// Bytes that stand for a value (`ReplayedRounds.encoded`), whole.
+    /// Bytes that stand for a value (`ReplayedRounds.encoded`, another page's inputs), whole.
     mutating func add(_ encoded: ArraySlice<UInt8>) {
         bytes.append(6)
         integer(UInt64(encoded.count))

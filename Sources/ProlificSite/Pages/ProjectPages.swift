@@ -8,14 +8,17 @@ struct ProjectPages {
 
     /// Every built project's page, each recording the key of its round pages
     /// (`SiteBuilder.keptGroups`) when it has one.
-    func jobs(recordingRoundGroups groups: [Slug: [UInt8]] = [:]) -> [PageJob] {
+    func jobs(recordingRoundGroups groups: [Slug: [UInt8]]) -> [PageJob] {
         site.built.map { project in
             var job = job(project)
-            job.alsoRecorded = groups[project.slug].map { OutputFile.Record(path: SitePath.roundsGroup(project.slug), fingerprint: $0) }
+            job.alsoRecorded = groups[project.slug].map {
+                OutputFile.Record(path: SitePath.roundsGroup(project.slug), fingerprint: $0)
+            }
             return job
         }
     }
 
+    /// The page of `project`, the story so far or the finished story.
     func job(_ project: Project) -> PageJob {
         let context = PageContext(
             site: site.config, now: site.now, path: SitePath.project(project.slug), title: project.title,
@@ -49,22 +52,10 @@ struct ProjectPages {
         // ballots came before the moment (the activity chart counts those), and an open round's
         // time left and progress as shown. With the moment itself, every open story's page was
         // made again at every build run by the clock.
-        let week = ActivityChart.weekStart(site.now)
-        inputs.add(Int(week))
-        let now = site.now.secondsSinceEpoch
-        var snippets = 0, ballots = 0
-        for r in project.rounds.indices {
-            for s in project.rounds[r].submissions.indices {
-                let t = project.rounds[r].submissions[s].submitted.secondsSinceEpoch
-                if t >= week && t <= now { snippets += 1 }
-            }
-            for b in project.rounds[r].ballots.indices {
-                let t = project.rounds[r].ballots[b].cast.secondsSinceEpoch
-                if t >= week && t <= now { ballots += 1 }
-            }
-        }
-        inputs.add(snippets)
-        inputs.add(ballots)
+        inputs.add(Int(ActivityChart.weekStart(site.now)))
+        let thisWeek = ActivityChart.thisWeek(of: project, until: site.now)
+        inputs.add(thisWeek.snippets)
+        inputs.add(thisWeek.ballots)
         if let round = project.openRound, !site.isComplete(project) {
             inputs.add(Display.timeLeft(from: site.now, to: round.closes))
             inputs.add(progressPercent(of: round))

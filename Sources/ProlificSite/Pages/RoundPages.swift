@@ -9,23 +9,27 @@ struct RoundPages {
     /// core, each naming its project and round by their places in `site.built` (a copy of each
     /// in every page's closures retained all they hold, twice).
     ///
-    /// The projects in `kept` have their round pages kept with their own page
-    /// (`SiteBuilder.keptGroups`): they get no job.
-    func jobs(skipping kept: Set<Slug> = []) -> [PageJob] {
+    /// The projects in `kept` have their round pages kept together (`SiteBuilder.keptGroups`):
+    /// they get no job.
+    func jobs(skipping kept: Set<Slug>) -> [PageJob] {
         let built = site.built
-        return Parallel.map(Array(built.indices)) { p in
-            kept.contains(built[p].slug) ? [] : built[p].rounds.indices.filter { !built[p].rounds[$0].isOpen }.map { r in
-                let (slug, title, number) = (built[p].slug, built[p].title, built[p].rounds[r].number)
-                let context = PageContext(
-                    site: site.config, now: site.now, path: SitePath.round(slug, number),
-                    title: "Round \(number) · \(title)",
-                    description: "Round \(number) of \(title): the winning snippet, the alternate takes and the tally.",
-                    noindex: built[p].visibility != .listed, section: .stories)
-                return PageJob("round", context, inputs: { inputs(built[p].rounds[r], of: built[p]) }) {
+        return Parallel.map(Array(built.indices)) { p -> [PageJob] in
+            guard !kept.contains(built[p].slug) else { return [] }
+            return built[p].rounds.indices.filter { !built[p].rounds[$0].isOpen }.map { r in
+                PageJob("round", context(built[p].rounds[r].number, of: built[p]), inputs: { inputs(built[p].rounds[r], of: built[p]) }) {
                     page(built[p].rounds[r], of: built[p])
                 }
             }
         }.flatMap { $0 }
+    }
+
+    /// The common values of the page of round `number` of `project`.
+    func context(_ number: RoundNumber, of project: Project) -> PageContext {
+        PageContext(
+            site: site.config, now: site.now, path: SitePath.round(project.slug, number),
+            title: "Round \(number) · \(project.title)",
+            description: "Round \(number) of \(project.title): the winning snippet, the alternate takes and the tally.",
+            noindex: project.visibility != .listed, section: .stories)
     }
 
     /// What `page(_:of:)` is a function of, apart from the page's context and the binary: its
@@ -51,28 +55,23 @@ struct RoundPages {
         return inputs
     }
 
-    /// What every closed round's page of `project` is a function of together, but the moment,
-    /// which none shows: the inputs of each (`inputs(_:of:)`) and what their contexts are made
-    /// of. While it is the same as in the last build, a rebuild keeps those pages without a job
-    /// for any of them (`SiteBuilder.keptGroups`): a rebuild after a ballot made, fingerprinted
-    /// and looked up the 20,000 round pages of the large benchmark one by one, though only one
-    /// project had changed. nil when a page has no inputs (no key for the project's files, or
-    /// a text with images or `data:` links).
+    /// What every closed round's page of `project` is a function of, together: each page's
+    /// inputs with its context, as each page's fingerprint takes them (`SiteBuilder`), in round
+    /// order. While it is the same as in the last build, a rebuild keeps those pages without a
+    /// job for any of them (`SiteBuilder.keptGroups`): a rebuild after a ballot made,
+    /// fingerprinted and looked up the 20,000 round pages of the large benchmark one by one,
+    /// though only one project had changed. nil when a page has no inputs (no key for the
+    /// project's files, or a snippet with images or `data:` links).
     func groupInputs(of project: Project) -> PageInputs? {
-        guard let files = site.keysBesideBallots[project.slug], !site.hasImages(project) else { return nil }
-        var inputs = PageInputs()
-        // The contexts: the site's title and address; the rest comes from the project's files.
-        inputs.add(site.config.title)
-        inputs.add(site.config.baseURL)
-        inputs.add(files)
-        inputs.add(Markdown.version)
-        inputs.list(project.rounds.indices.reduce(0) { $0 + (project.rounds[$1].isOpen ? 0 : 1) })
-        for r in project.rounds.indices where !project.rounds[r].isOpen {
-            inputs.add(project.rounds[r].number.value)
-            addReplay(of: project.rounds[r], in: project, to: &inputs)
-            addShownPlayers(of: project.rounds[r], in: project, to: &inputs)
+        let closed = project.rounds.indices.filter { !project.rounds[$0].isOpen }
+        var group = PageInputs()
+        group.list(closed.count)
+        for r in closed {
+            guard var inputs = inputs(project.rounds[r], of: project) else { return nil }
+            inputs.add(context(project.rounds[r].number, of: project))
+            group.add(inputs.bytes[...])
         }
-        return inputs
+        return group
     }
 
     /// The replay of `round`: by its bytes when the replay came with them (a kept replay is not
@@ -90,7 +89,7 @@ struct RoundPages {
 
     /// Each player whose name the page of `round` may show, with that name or none: its
     /// authors, and the voters of a round the fair tally counted (it lists its counted ballots,
-    /// some of the round's). Read in place: `groupInputs` adds those of every closed round.
+    /// some of the round's). Read in place.
     func addShownPlayers(of round: Round, in project: Project, to inputs: inout PageInputs) {
         let voters = site.replayed.hasExplanation(project.slug, round.number) ? round.ballots.count : 0
         let scores = round.tally?.scores.count ?? 0
@@ -100,7 +99,7 @@ struct RoundPages {
             inputs.add(site.names[handle])
         }
         for s in round.submissions.indices { add(round.submissions[s].author) }
-        for s in 0..<scores { if let score = round.tally?.scores[s] { add(score.id.author) } }
+        if let tally = round.tally { for s in tally.scores.indices { add(tally.scores[s].id.author) } }
         for b in 0..<voters { add(round.ballots[b].voter) }
     }
 
