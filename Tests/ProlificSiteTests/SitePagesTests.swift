@@ -279,6 +279,29 @@ import Testing
         #expect(chart.svg.contains("2 snippets and 2 ballots in the last 4 weeks"))
     }
 
+    /// What a story's page takes from the moment for its chart (`ActivityChart.thisWeek`, in
+    /// `ProjectPages.inputs`) is the chart's last week, and with the week it fixes the chart: on
+    /// the demo game, a second either side of every snippet and ballot of some stories.
+    @Test func theWeekSoFarIsAllTheChartTakesFromTheMoment() throws {
+        let content = try SiteFixtures.load(SiteFixtures.repository.appendingPathComponent("Content").path)
+        for project in content.projects.prefix(4) {
+            let times = project.rounds.flatMap { $0.submissions.map(\.submitted) + $0.ballots.map(\.cast) }
+            var seen: [String: String] = [:]
+            for time in times {
+                for offset in [-1, 0, 1] as [Int64] {
+                    let until = Timestamp(secondsSinceEpoch: time.secondsSinceEpoch + offset)
+                    let chart = ActivityChart.of([project], until: until, id: "a")
+                    let thisWeek = ActivityChart.thisWeek(of: project, until: until)
+                    #expect(chart.buckets(chart.submissions).last == thisWeek.snippets)
+                    #expect(chart.buckets(chart.ballots).last == thisWeek.ballots)
+                    let key = "\(ActivityChart.weekStart(until)) \(thisWeek.snippets) \(thisWeek.ballots)"
+                    #expect(seen[key, default: chart.svg] == chart.svg, "\(project.slug) at \(until)")
+                    seen[key] = chart.svg
+                }
+            }
+        }
+    }
+
     @Test func activityChartWeeksAreCalendarWeeksSoItChangesOnlyWithTheWeek() throws {
         let sunday = try #require(Timestamp(iso8601: "2026-01-11T23:59:59Z"))
         let monday = try #require(Timestamp(iso8601: "2026-01-12T00:00:00Z"))
