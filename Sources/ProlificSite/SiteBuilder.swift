@@ -92,14 +92,6 @@ public struct PageMemory: Sendable {
         self.intact = { intact($0).map { .some($0) } }
     }
 
-    /// What `files` record for the next build: each file's fingerprint by its path, and what
-    /// they carry besides (`OutputFile.alsoRecorded`).
-    public static func recorded(by files: some Sequence<OutputFile>) -> [String: [UInt8]] {
-        var fingerprints: [String: [UInt8]] = [:]
-        for file in files { record(file, into: &fingerprints) }
-        return fingerprints
-    }
-
     /// Adds what `file` records for the next build to `fingerprints`.
     public static func record(_ file: OutputFile, into fingerprints: inout [String: [UInt8]]) {
         if let fingerprint = file.fingerprint { fingerprints[file.path] = fingerprint }

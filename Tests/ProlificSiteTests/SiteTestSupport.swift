@@ -22,3 +22,13 @@ enum SiteFixtures {
         return Dictionary(uniqueKeysWithValues: files.map { ($0.path, String(decoding: $0.contents, as: UTF8.self)) })
     }
 }
+
+extension PageMemory {
+    /// What `files` record for the next build, as `build` records it (`record(_:into:)`): each
+    /// file's fingerprint by its path, and what they carry besides (`OutputFile.alsoRecorded`).
+    static func recorded(by files: some Sequence<OutputFile>) -> [String: [UInt8]] {
+        var fingerprints: [String: [UInt8]] = [:]
+        for file in files { record(file, into: &fingerprints) }
+        return fingerprints
+    }
+}
