@@ -86,4 +86,32 @@ import Testing
         #expect(all.map { cache.html($0, render: counter.render) } == all.map(Markdown.html))
         #expect(counter.count == 0)
     }
+
+    /// Settled entries are read without a lock: each text, settled or made since, long or short,
+    /// with or without its HTML when it settled, still comes back as its own HTML, rendered once.
+    @Test func settledTextsAndTextsMadeSinceAreEachRenderedOnce() {
+        let cache = HTMLCache()
+        let counter = Counter()
+        let rendered = (0..<300).map { "Snippet \($0), rendered before the cache settles, *with emphasis*." }
+        let asked = (0..<100).map { "Snippet \($0), only asked about before the cache settles, in plain words." }
+        let later = (0..<300).map { "Snippet \($0), first rendered after the cache settles, **in bold**." }
+        let shorts = (0..<40).map { "*\($0)*" }
+        for text in rendered + shorts { _ = cache.html(text, render: counter.render) }
+        for text in asked { #expect(!cache.needsRewriting(text)) }
+        #expect(counter.count == 340)
+        cache.settle()
+        #expect((rendered + shorts).map { cache.html($0, render: counter.render) } == (rendered + shorts).map(Markdown.html))
+        #expect(counter.count == 340)
+        // From every core, settled texts and texts new since.
+        let all = rendered + asked + later + shorts
+        #expect(Parallel.map(all + all) { cache.html($0, render: Markdown.html) } == (all + all).map(Markdown.html))
+        #expect(all.map { cache.html($0, render: counter.render) } == all.map(Markdown.html))
+        #expect(counter.count == 340)
+        // Settling again keeps every entry, HTML included.
+        cache.settle()
+        #expect(all.map { cache.html($0, render: counter.render) } == all.map(Markdown.html))
+        #expect(counter.count == 340)
+        #expect(all.allSatisfy { !cache.needsRewriting($0) })
+        #expect(!cache.needsRewriting("*7*") && cache.needsRewriting("A long line with a picture: ![moon](moon.png)"))
+    }
 }

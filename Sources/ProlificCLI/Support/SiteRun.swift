@@ -32,8 +32,9 @@ struct SiteRun {
         var written: Int
         /// Seconds spent in each phase: load (with the content's inventory), theme and git, each stage of rendering
         /// (model, pages, indexes and feeds, books, cards, static; batches are written on a
-        /// thread of their own meanwhile, whose CPU counts in the stage), media, swap, then write
-        /// (the time rendering waited for the writer, not a step of its own) and stamp
+        /// thread of their own meanwhile, whose CPU counts in the stage, as do waits for it), media,
+        /// swap, then write (the time the build waited at the end for the writer to write its
+        /// last batches, not a step of its own) and stamp
         /// (with the history cache for `close`); or only check, when nothing changed since the
         /// last build. Each with the CPU seconds of the whole process (all threads, and `git`)
         /// meanwhile: a stage whose CPU time is close to its seconds ran on one core. Removing
@@ -62,7 +63,7 @@ struct SiteRun {
         let start = Date()
         var phases: [Phase] = []
         var mark = start, markCPU = Self.processCPUSeconds()
-        // Time spent writing since the last lap, counted in "write" rather than in the stage.
+        // Time spent waiting for the writer at the end, counted in "write" rather than in a stage.
         var writing = 0.0, writingCPU = 0.0, writeSeconds = 0.0, writeCPU = 0.0
         func lap(_ name: String) {
             let now = Date(), cpu = Self.processCPUSeconds()
@@ -244,7 +245,7 @@ struct SiteRun {
             guard failure.error == nil else { return }
             do throws(Diagnostics) { try staging.write(batch) } catch { failure.record(error) }
         }
-        /// Waits for the writer to be done, counting the wait as writing.
+        /// Waits for the writer to write the last batches, counting the wait as "write".
         func drain() {
             let started = Date(), startedCPU = Self.processCPUSeconds()
             writer.finish()
@@ -257,11 +258,8 @@ struct SiteRun {
                 pages += batch.lazy.filter { $0.path.hasSuffix(".html") }.count
                 count += batch.count
                 for file in batch { PageMemory.record(file, into: &fingerprints) }
-                let started = Date(), startedCPU = Self.processCPUSeconds()
-                defer {
-                    writing += Date().timeIntervalSince(started)
-                    writingCPU += Self.processCPUSeconds() - startedCPU
-                }
+                // A wait here counts in its stage: the pages' and feeds' batches come from their
+                // workers (`Parallel.stream`), and while one waits for the writer the other renders.
                 writer.send(batch)
             }
             try builder.build(progress: progress.map { p in { p.show($0, $1) } }, phase: lap, memory: memory, emit: write)

@@ -13,6 +13,9 @@ import Foundation
 /// The entries are spread over 64 shards, each with its own lock. Under one lock, a worker
 /// preempted while holding it (by the site writer's thread: three threads on two cores) left
 /// the other asleep until it ran again; a large full build's workers slept there 2,700 times.
+/// Even 64 locks put a feed's worker to sleep about 30 times a large full build (`perf`
+/// `sched_switch`), so the entries made before the pages are rendered (`settle`) are read
+/// without any lock.
 final class HTMLCache: @unchecked Sendable {
     struct Entry {
         /// The text itself: keeps its storage, and so its address, from being reused.
@@ -27,6 +30,9 @@ final class HTMLCache: @unchecked Sendable {
         let lock = NSLock()
         var byAddress: [UInt: Entry] = [:]
         var byText: [String: Entry] = [:]
+        /// The entries as `settle` found them: never changed after, so read without the lock.
+        var settledByAddress: [UInt: Entry] = [:]
+        var settledByText: [String: Entry] = [:]
     }
 
     private let shards = (0..<64).map { _ in Shard() }
@@ -73,13 +79,34 @@ final class HTMLCache: @unchecked Sendable {
         func raise() { lock.withLock { raised = true } }
     }
 
+    /// Makes every entry so far readable without a lock. Only while no other thread uses the
+    /// cache (the model calls it once it has warmed the cache, before pages are rendered on
+    /// every core): the settled entries are never changed after, so reading them needs no lock.
+    func settle() {
+        for shard in shards {
+            shard.lock.withLock {
+                shard.settledByAddress.merge(shard.byAddress) { settled, new in settled.html == nil ? new : settled }
+                shard.settledByText.merge(shard.byText) { settled, new in settled.html == nil ? new : settled }
+                shard.byAddress = [:]
+                shard.byText = [:]
+            }
+        }
+    }
+
+    /// The entry of `markdown`: a settled one with its HTML without taking the lock, else the
+    /// one made since, else the settled one.
     private func lookup(_ markdown: String) -> Entry? {
         let address = Self.address(of: markdown)
         let shard = shard(markdown, address)
         if let address {
+            let settled = shard.settledByAddress[address].flatMap { $0.markdown == markdown ? $0 : nil }
+            if settled?.html != nil { return settled }
             return shard.lock.withLock { shard.byAddress[address] }.flatMap { $0.markdown == markdown ? $0 : nil }
+                ?? settled
         }
-        return shard.lock.withLock { shard.byText[markdown] }
+        let settled = shard.settledByText[markdown]
+        if settled?.html != nil { return settled }
+        return shard.lock.withLock { shard.byText[markdown] } ?? settled
     }
 
     /// Keeps the entry; one that already has its HTML is not replaced by one without.

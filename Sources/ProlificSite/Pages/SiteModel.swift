@@ -111,6 +111,8 @@ struct SiteModel {
                 cache.warm(Self.texts(of: built), render: html, until: replayDone)
                 return (standing, order)
             })
+        // Nothing else uses the cache now; pages and feeds read what it holds without a lock.
+        cache.settle()
         self.standing = standing
         self.replayed = replayed
         self.inProgress = inProgress
