@@ -160,7 +160,8 @@ public struct SiteBuilder {
     /// Renders the site batch by batch, handing each batch of files to `emit` as soon as it is
     /// ready, so the caller can write it and let it go: a big site never sits whole in memory.
     /// Returns how many pages (HTML files) there were. `phase` hears the name of each stage as
-    /// it ends (model, pages, indexes and feeds, books, cards, static), for `build --timings`.
+    /// it ends (model, pages, indexes and feeds with the cards and static files, books), for
+    /// `build --timings`.
     /// `emit`, `progress` and `phase` are called one call at a time, in order, but the pages'
     /// and feeds' batches from whichever worker completed them (`Parallel.stream`).
     ///
@@ -286,8 +287,8 @@ public struct SiteBuilder {
         _ jobs: [PageJob], kept: KeptGroups, of site: SiteModel, progress: ((Int, Int) -> Void)?,
         phase: ((String) -> Void)?, memory: PageMemory?, emit: ([OutputFile]) throws(Diagnostics) -> Void
     ) throws(Diagnostics) {
-        // Pages, then the search index, the calendar, sitemap, robots.txt and every feed, in one
-        // stream on every core (`Parallel.stream`): no core waits for the other at the end of a
+        // Pages, then the search index, the calendar, sitemap, robots.txt, the theme's static
+        // files, every badge card and every feed, in one stream on every core (`Parallel.stream`): no core waits for the other at the end of a
         // batch, nor between the pages and the feeds. The first batch is taken one page at a
         // time, the pages about the whole site first, while the other pages fill in. The search
         // index alone keeps a core busy for a third of the time all feeds take, so it comes
@@ -301,6 +302,19 @@ public struct SiteBuilder {
             { SearchIndex(site: site).file(memory: memory) }, { ICalendar(site: site).file() },
             { SiteMap.file(pages: listedPages, baseURL: site.config.baseURL) }, { SiteMap.robots(baseURL: site.config.baseURL) },
         ]
+        files += theme.staticFiles.map { file in { OutputFile(path: file.path, contents: file.contents) } }
+        // A card is kept by its own bytes: making one costs less than the writer's comparison
+        // with the previous site's file (5,000 opens and reads a large rebuild). Cards come
+        // before the feeds: last, 5,000 files were written after everything else was made.
+        files += site.users.indices.map { u in
+            {
+                var card = BadgeCard(site: site, user: site.users[u]).file()
+                let fingerprint = PageFingerprint.of(file: card)
+                if let kept = memory?.kept(card.path, fingerprint) { return kept }
+                card.fingerprint = fingerprint
+                return card
+            }
+        }
         files += feeds.plans().map { plan in { feeds.feed(plan, memory: memory) } }
         let items = jobs.map(Item.page) + files.map(Item.file)
         // Progress counts pages; a batch of kept files follows each batch of pages, so the writer
@@ -342,16 +356,5 @@ public struct SiteBuilder {
         phase?("books")
         // A card is kept by its own bytes: making one costs less than the writer's comparison
         // with the previous site's file (5,000 opens and reads a large rebuild).
-        try emit(
-            Parallel.map(site.users) { (user: User) in
-                var card = BadgeCard(site: site, user: user).file()
-                let fingerprint = PageFingerprint.of(file: card)
-                if let kept = memory?.kept(card.path, fingerprint) { return kept }
-                card.fingerprint = fingerprint
-                return card
-            })
-        phase?("cards")
-        try emit(theme.staticFiles.map { OutputFile(path: $0.path, contents: $0.contents) })
-        phase?("static")
     }
 }

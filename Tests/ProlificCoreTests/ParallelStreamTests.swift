@@ -54,7 +54,12 @@ import Testing
             log.working(on: n, batch: 50)
             return n
         } deliver: { batch in
-            usleep(3000)
+            // The first delivery waits (up to 5 s) for a worker to reach the last batch it may.
+            for _ in 0..<5000 where log.batches.isEmpty && Parallel.workers > 1 {
+                if log.lock.locked({ log.mostAhead }) >= 2 { break }
+                usleep(1000)
+            }
+            usleep(1000)
             log.deliver(batch)
         }
         #expect(log.batches.flatMap { $0 } == Array(0..<2000))

@@ -30,11 +30,11 @@ struct SiteRun {
         var seconds: Double
         /// Files whose bytes changed since the previous site; the others were kept.
         var written: Int
-        /// Seconds spent in each phase: load (with the content's inventory), theme and git, each stage of rendering
-        /// (model, pages, indexes and feeds, books, cards, static; batches are written on a
-        /// thread of their own meanwhile, whose CPU counts in the stage, as do waits for it), media,
-        /// swap, then write (the time the build waited at the end for the writer to write its
-        /// last batches, not a step of its own) and stamp
+        /// Seconds spent in each phase: load (with the content's inventory), theme and git, each
+        /// stage of rendering (model, pages, indexes and feeds with the badge cards and static
+        /// files, books; batches are written on a thread of their own meanwhile, whose CPU counts
+        /// in the stage, as do waits for it), media, swap, then write (the time the build waited
+        /// at the end for the writer to write its last batches, not a step of its own) and stamp
         /// (with the history cache for `close`); or only check, when nothing changed since the
         /// last build. Each with the CPU seconds of the whole process (all threads, and `git`)
         /// meanwhile: a stage whose CPU time is close to its seconds ran on one core. Removing

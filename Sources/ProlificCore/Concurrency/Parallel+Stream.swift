@@ -25,16 +25,17 @@ extension Parallel {
         _ transform: (T) throws(E) -> R, deliver: ([R]) throws(E) -> Void
     ) throws(E) {
         guard !items.isEmpty else { return }
-        let state = BatchStream<R, E>(count: items.count, batch: max(1, batch), ahead: max(1, ahead))
+        let batch = max(1, batch)
         if workers == 1 || items.count == 1 {
             var results: [R] = []
-            for start in stride(from: 0, to: items.count, by: state.batch) {
+            for start in stride(from: 0, to: items.count, by: batch) {
                 results.removeAll(keepingCapacity: true)
-                for item in items[start..<min(items.count, start + state.batch)] { results.append(try transform(item)) }
+                for item in items[start..<min(items.count, start + batch)] { results.append(try transform(item)) }
                 try deliver(results)
             }
             return
         }
+        let state = BatchStream<R, E>(count: items.count, batch: batch, ahead: max(1, ahead))
         withoutActuallyEscaping(transform) { transform in
             withoutActuallyEscaping(deliver) { deliver in
                 let work = Unchecked(transform)
