@@ -160,7 +160,7 @@ public struct SiteBuilder {
     /// Renders the site batch by batch, handing each batch of files to `emit` as soon as it is
     /// ready, so the caller can write it and let it go: a big site never sits whole in memory.
     /// Returns how many pages (HTML files) there were. `phase` hears the name of each stage as
-    /// it ends (model, pages, indexes and feeds with the cards and static files, books), for
+    /// it ends (model, pages, indexes and feeds with the badge cards, books, static), for
     /// `build --timings`.
     /// `emit`, `progress` and `phase` are called one call at a time, in order, but the pages'
     /// and feeds' batches from whichever worker completed them (`Parallel.stream`).
@@ -287,12 +287,13 @@ public struct SiteBuilder {
         _ jobs: [PageJob], kept: KeptGroups, of site: SiteModel, progress: ((Int, Int) -> Void)?,
         phase: ((String) -> Void)?, memory: PageMemory?, emit: ([OutputFile]) throws(Diagnostics) -> Void
     ) throws(Diagnostics) {
-        // Pages, then the search index, the calendar, sitemap, robots.txt, the theme's static
-        // files, every badge card and every feed, in one stream on every core (`Parallel.stream`): no core waits for the other at the end of a
-        // batch, nor between the pages and the feeds. The first batch is taken one page at a
-        // time, the pages about the whole site first, while the other pages fill in. The search
-        // index alone keeps a core busy for a third of the time all feeds take, so it comes
-        // first after the pages, and workers may run four batches ahead of the last written: the
+        // Pages, then the search index, the calendar, sitemap, robots.txt, every badge card and
+        // every feed, in one stream on every core (`Parallel.stream`): no core waits for the
+        // other at the end of a batch, nor between the pages and the feeds. The first batch is
+        // taken one page at a time, the pages about the whole site first, while the other pages
+        // fill in. The search index alone keeps a core busy for a third of the time all feeds
+        // take, so it comes first after the pages (in the batch of the last pages, which waits
+        // for it), and workers may run four batches ahead of the last handed to the writer: the
         // other core renders 1,500 feeds meanwhile. At the end, the calendar left one core
         // working alone in a rebuild, whose feeds are mostly kept.
         let batch = 512
@@ -300,9 +301,9 @@ public struct SiteBuilder {
         let feeds = AtomFeeds(site: site)
         var files: [() -> OutputFile] = [
             { SearchIndex(site: site).file(memory: memory) }, { ICalendar(site: site).file() },
-            { SiteMap.file(pages: listedPages, baseURL: site.config.baseURL) }, { SiteMap.robots(baseURL: site.config.baseURL) },
+            { SiteMap.file(pages: listedPages, baseURL: site.config.baseURL) },
+            { SiteMap.robots(baseURL: site.config.baseURL) },
         ]
-        files += theme.staticFiles.map { file in { OutputFile(path: file.path, contents: file.contents) } }
         // A card is kept by its own bytes: making one costs less than the writer's comparison
         // with the previous site's file (5,000 opens and reads a large rebuild). Cards come
         // before the feeds: last, 5,000 files were written after everything else was made.
@@ -347,14 +348,15 @@ public struct SiteBuilder {
             let pages = min(files.count, max(0, jobs.count - delivered))
             delivered += files.count
             guard pages > 0 else { return }
+            if delivered >= jobs.count { return try pagesDone() }
             try emitKept()
-            progress?(delivered - files.count + pages + keptStart, total)
-            if delivered >= jobs.count { try pagesDone() }
+            progress?(delivered + keptStart, total)
         }
         phase?("indexes and feeds")
         try emit(try EpubBooks(site: site).files(memory: memory))
         phase?("books")
-        // A card is kept by its own bytes: making one costs less than the writer's comparison
-        // with the previous site's file (5,000 opens and reads a large rebuild).
+        // The theme's own files come last.
+        try emit(theme.staticFiles.map { OutputFile(path: $0.path, contents: $0.contents) })
+        phase?("static")
     }
 }

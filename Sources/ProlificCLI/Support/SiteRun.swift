@@ -31,8 +31,8 @@ struct SiteRun {
         /// Files whose bytes changed since the previous site; the others were kept.
         var written: Int
         /// Seconds spent in each phase: load (with the content's inventory), theme and git, each
-        /// stage of rendering (model, pages, indexes and feeds with the badge cards and static
-        /// files, books; batches are written on a thread of their own meanwhile, whose CPU counts
+        /// stage of rendering (model, pages, indexes and feeds with the badge cards, books,
+        /// static; batches are written on a thread of their own meanwhile, whose CPU counts
         /// in the stage, as do waits for it), media, swap, then write (the time the build waited
         /// at the end for the writer to write its last batches, not a step of its own) and stamp
         /// (with the history cache for `close`); or only check, when nothing changed since the
@@ -235,7 +235,8 @@ struct SiteRun {
         let report: SiteWriter.Report
         // Batches are written on a thread of their own: the next ones render while the last is
         // written. Up to three are handed over and not yet written (the one being written among
-        // them), and the renderer holds a fourth while it waits: at most four in memory. The
+        // them), a fourth waits to be handed over, and the workers render at most four more
+        // (`Parallel.stream`'s `ahead`): at most eight of 512 files in memory. The
         // writer's pace varies (a folder a page, then feeds of 29 KB each), and with room for one
         // the renderers waited 0.17–0.47 s in a large full build, 0.11–0.21 s with room for
         // three, at the same peak memory (785–826 MB). The staging folder is the writer's alone

@@ -61,7 +61,7 @@ extension Parallel {
                 state.deliverCompleted(hand.value)
             }
         }
-        if let failure = state.failure { throw failure }
+        if let failure = state.firstFailure { throw failure }
     }
 }
 
@@ -77,14 +77,19 @@ final class BatchStream<R, E: Error>: @unchecked Sendable {
     private let batches: Int
     private let next = Atomic<Int>(0)
     private let failed = Atomic<Bool>(false)
-    /// Batches delivered; written under `delivering`, read anywhere.
+    /// Batches delivered; written by the thread delivering, read anywhere.
     private let delivered = Atomic<Int>(0)
-    private var delivering = pthread_mutex_t()
-    /// Where workers wait for room (`waitForRoom`).
-    private var roomLock = pthread_mutex_t()
-    private var room = pthread_cond_t()
-    private var firstFailure: E?
-    private var failureLock = pthread_mutex_t()
+    /// Whether a thread is delivering. Taken and let go of with sequentially consistent
+    /// operations, as the counts are changed and read: a worker that completes a batch while
+    /// another delivers, and can't take the flag, is seen by that one when it looks again after
+    /// letting go (either the worker's count comes first in the one order of these operations,
+    /// or the flag was free when it tried).
+    private let delivering = Atomic<Bool>(false)
+    /// Where workers wait for room (`waitForRoom`): allocated once, so the mutex and condition
+    /// keep their addresses.
+    private let roomLock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let room = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private let failure = Mutex<E?>(nil)
 
     init(count: Int, batch: Int, ahead: Int) {
         (self.count, self.batch, self.ahead) = (count, batch, ahead)
@@ -95,10 +100,8 @@ final class BatchStream<R, E: Error>: @unchecked Sendable {
         for b in 0..<batches {
             (remaining + b).initialize(to: Atomic(min(count, (b + 1) * batch) - b * batch))
         }
-        pthread_mutex_init(&delivering, nil)
-        pthread_mutex_init(&roomLock, nil)
-        pthread_cond_init(&room, nil)
-        pthread_mutex_init(&failureLock, nil)
+        pthread_mutex_init(roomLock, nil)
+        pthread_cond_init(room, nil)
     }
 
     deinit {
@@ -106,10 +109,10 @@ final class BatchStream<R, E: Error>: @unchecked Sendable {
         slots.deallocate()
         remaining.deinitialize(count: batches)
         remaining.deallocate()
-        pthread_mutex_destroy(&delivering)
-        pthread_mutex_destroy(&roomLock)
-        pthread_cond_destroy(&room)
-        pthread_mutex_destroy(&failureLock)
+        pthread_mutex_destroy(roomLock)
+        pthread_cond_destroy(room)
+        roomLock.deallocate()
+        room.deallocate()
     }
 
     /// The next items to work on: `size` of them, or one while among the first `leading`, never
@@ -117,7 +120,7 @@ final class BatchStream<R, E: Error>: @unchecked Sendable {
     /// a worker failed.
     func take(_ size: Int, leading: Int) -> Range<Int>? {
         var start = next.load(ordering: .relaxed)
-        while !failed.load(ordering: .acquiring) {
+        while !hasFailed {
             guard start < count else { return nil }
             let end = min(count, (start / batch + 1) * batch, start + (start < leading ? 1 : size))
             let (exchanged, found) = next.compareExchange(expected: start, desired: end, ordering: .relaxed)
@@ -132,9 +135,9 @@ final class BatchStream<R, E: Error>: @unchecked Sendable {
     func waitForRoom(before index: Int) -> Bool {
         let needed = index / batch - ahead + 1
         guard delivered.load(ordering: .acquiring) < needed else { return !hasFailed }
-        pthread_mutex_lock(&roomLock)
-        while delivered.load(ordering: .acquiring) < needed, !hasFailed { pthread_cond_wait(&room, &roomLock) }
-        pthread_mutex_unlock(&roomLock)
+        pthread_mutex_lock(roomLock)
+        while delivered.load(ordering: .acquiring) < needed, !hasFailed { pthread_cond_wait(room, roomLock) }
+        pthread_mutex_unlock(roomLock)
         return !hasFailed
     }
 
@@ -146,11 +149,12 @@ final class BatchStream<R, E: Error>: @unchecked Sendable {
     }
 
     /// Delivers every completed batch after the last delivered, in order, unless another thread
-    /// is doing so: that one looks again once it lets go, so no completed batch is left behind
-    /// (the counts are sequentially consistent: a batch completed while it delivered is seen).
+    /// is delivering: that one looks again once it lets go, so no completed batch is left
+    /// behind (see `delivering`). Nothing is delivered once a worker failed.
     func deliverCompleted(_ deliver: ([R]) throws(E) -> Void) {
-        while nextIsComplete {
-            guard pthread_mutex_trylock(&delivering) == 0 else { return }
+        while !hasFailed, nextIsComplete {
+            guard delivering.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged
+            else { return }
             while !hasFailed, nextIsComplete {
                 let b = delivered.load(ordering: .relaxed)
                 let range = b * batch..<min(count, (b + 1) * batch)
@@ -162,15 +166,14 @@ final class BatchStream<R, E: Error>: @unchecked Sendable {
                 do throws(E) {
                     try deliver(results)
                 } catch {
-                    pthread_mutex_unlock(&delivering)
+                    // Failed before letting go, so no other thread delivers after it.
                     fail(error)
-                    return
+                    break
                 }
                 delivered.store(b + 1, ordering: .sequentiallyConsistent)
                 wakeWaiters()
             }
-            pthread_mutex_unlock(&delivering)
-            if hasFailed { return }
+            delivering.store(false, ordering: .sequentiallyConsistent)
         }
     }
 
@@ -181,25 +184,19 @@ final class BatchStream<R, E: Error>: @unchecked Sendable {
     }
 
     private func wakeWaiters() {
-        pthread_mutex_lock(&roomLock)
-        pthread_cond_broadcast(&room)
-        pthread_mutex_unlock(&roomLock)
+        pthread_mutex_lock(roomLock)
+        pthread_cond_broadcast(room)
+        pthread_mutex_unlock(roomLock)
     }
 
     func fail(_ error: E) {
-        pthread_mutex_lock(&failureLock)
-        if firstFailure == nil { firstFailure = error }
-        pthread_mutex_unlock(&failureLock)
-        failed.store(true, ordering: .releasing)
+        failure.withLock { if $0 == nil { $0 = error } }
+        failed.store(true, ordering: .sequentiallyConsistent)
         wakeWaiters()
     }
 
-    var hasFailed: Bool { failed.load(ordering: .acquiring) }
+    var hasFailed: Bool { failed.load(ordering: .sequentiallyConsistent) }
 
-    var failure: E? {
-        guard hasFailed else { return nil }
-        pthread_mutex_lock(&failureLock)
-        defer { pthread_mutex_unlock(&failureLock) }
-        return firstFailure
-    }
+    /// The first failure, once every worker has stopped.
+    var firstFailure: E? { hasFailed ? failure.withLock { $0 } : nil }
 }

@@ -15,7 +15,8 @@ import Foundation
 /// the other asleep until it ran again; a large full build's workers slept there 2,700 times.
 /// Even 64 locks put a feed's worker to sleep about 30 times a large full build (`perf`
 /// `sched_switch`), so the entries made before the pages are rendered (`settle`) are read
-/// without any lock.
+/// without any lock: in a full build, every body without images. (A rebuild stops warming at
+/// once, and its few pages take the locks.)
 final class HTMLCache: @unchecked Sendable {
     struct Entry {
         /// The text itself: keeps its storage, and so its address, from being reused.
@@ -46,7 +47,9 @@ final class HTMLCache: @unchecked Sendable {
 
     /// Whether `markdown` has images or `data:` links, worked out once per text.
     func needsRewriting(_ markdown: String) -> Bool {
-        if let entry = lookup(markdown) { return entry.needsRewriting }
+        // Any entry answers, a settled one without the lock (texts with images settle without
+        // their HTML).
+        if let entry = settled(markdown) ?? lookup(markdown) { return entry.needsRewriting }
         let entry = Entry(markdown: markdown, needsRewriting: Markdown.mayNeedRewriting(markdown), html: nil)
         store(entry)
         return entry.needsRewriting
@@ -91,6 +94,14 @@ final class HTMLCache: @unchecked Sendable {
                 shard.byText = [:]
             }
         }
+    }
+
+    /// The settled entry of `markdown`, if any (no lock: see `settle`).
+    private func settled(_ markdown: String) -> Entry? {
+        let address = Self.address(of: markdown)
+        let shard = shard(markdown, address)
+        guard let address else { return shard.settledByText[markdown] }
+        return shard.settledByAddress[address].flatMap { $0.markdown == markdown ? $0 : nil }
     }
 
     /// The entry of `markdown`: a settled one with its HTML without taking the lock, else the
