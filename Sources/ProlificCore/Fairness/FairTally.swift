@@ -86,13 +86,20 @@ public enum FairTally {
         // Hidden snippets are not candidates: a choice of one counts for nothing.
         let round = Moderation.counted(round)
         let cutoff = TallyContext.cutoff(of: round)
-        let authors = Dictionary(round.submissions.map { ($0.id, $0.author) }, uniquingKeysWith: { a, _ in a })
+        // Snippets and ballots are read in place, by index: copying each retained its strings,
+        // in every round of a replay.
+        let snippets = round.submissions
+        var authors: [SubmissionID: Handle] = [:]
+        authors.reserveCapacity(snippets.count)
+        for s in snippets.indices where authors[snippets[s].id] == nil { authors[snippets[s].id] = snippets[s].author }
         // Valid ballots: cast inside the round's window, choices of this round and not the voter's own.
         var ballots: [(voter: Handle, choices: [SubmissionID])] = []
-        for ballot in round.ballots.sorted(by: { $0.voter < $1.voter })
-        where ballot.cast >= round.opened && ballot.cast < cutoff && context.suspect[ballot.voter] == nil {
-            let choices = Array(Set(ballot.choices)).sorted().filter { authors[$0] != nil && $0.author != ballot.voter }
-            if !choices.isEmpty { ballots.append((ballot.voter, choices)) }
+        let cast = round.ballots
+        for b in cast.indices.sorted(by: { cast[$0].voter < cast[$1].voter })
+        where cast[b].cast >= round.opened && cast[b].cast < cutoff && context.suspect[cast[b].voter] == nil {
+            let voter = cast[b].voter
+            let choices = Array(Set(cast[b].choices)).sorted().filter { authors[$0] != nil && $0.author != voter }
+            if !choices.isEmpty { ballots.append((voter, choices)) }
         }
 
         var weighed: [WeightedBallot] = ballots.map { ballot in
@@ -110,7 +117,7 @@ public enum FairTally {
 
         let groups = context.mutualGroups ?? MutualSupport.groups(in: context.history)
         var scores: [SubmissionID: Double] = [:]
-        for submission in round.submissions { scores[submission.id] = 0 }
+        for s in snippets.indices { scores[snippets[s].id] = 0 }
         for (index, ballot) in ballots.enumerated() {
             let split = weighed[index].weight / Double(ballot.choices.count)
             weighed[index].shares = ballot.choices.map { id in
@@ -124,16 +131,17 @@ public enum FairTally {
             }
         }
 
-        let ranked = round.submissions.sorted { a, b in
-            let sa = scores[a.id] ?? 0, sb = scores[b.id] ?? 0
+        let ranked = snippets.indices.sorted { a, b in
+            let sa = scores[snippets[a].id] ?? 0, sb = scores[snippets[b].id] ?? 0
             if abs(sa - sb) > 1e-9 { return sa > sb }
-            let ha = tieKey(a, slug: slug, round: round.number), hb = tieKey(b, slug: slug, round: round.number)
-            return ha != hb ? ha < hb : a.id < b.id
-        }
+            let ha = tieKey(snippets[a], slug: slug, round: round.number)
+            let hb = tieKey(snippets[b], slug: slug, round: round.number)
+            return ha != hb ? ha < hb : snippets[a].id < snippets[b].id
+        }.map { snippets[$0].id }
         let record = TallyRecord(
             method: method, ballots: ballots.count,
-            scores: ranked.map { TallyRecord.Score(id: $0.id, score: Tally.rounded(scores[$0.id] ?? 0)) })
-        return Outcome(record: record, winner: ranked.first?.id, ballots: weighed)
+            scores: ranked.map { TallyRecord.Score(id: $0, score: Tally.rounded(scores[$0] ?? 0)) })
+        return Outcome(record: record, winner: ranked.first, ballots: weighed)
     }
 
     /// Ties end in a hash of the snippet's text and place, so no handle wins by its spelling.

@@ -57,15 +57,17 @@ public struct TallyTimeline: Sendable {
         var joined: [Handle: Timestamp] = [:]
         var identities: [Handle: String] = [:]
         var suspect: [Handle: String] = [:]
-        for ballot in round.ballots {
-            let voter = ballot.voter
+        // By index: iterating copied each ballot, retaining its strings and choices.
+        for b in round.ballots.indices {
+            let voter = round.ballots[b].voter
             var time = profileJoined[voter] ?? cutoff
             if let first = evidence.firstCommit(of: voter, asOf: cutoff), first > time { time = first }
             joined[voter] = time
             if let commit = evidence.ballotCommit(slug, round.number, voter, asOf: cutoff) {
                 identities[voter] = commit.identity
-                if ballot.cast > commit.time {
-                    suspect[voter] = "cast \(ballot.cast) is after the commit that added it (\(commit.time))"
+                let cast = round.ballots[b].cast
+                if cast > commit.time {
+                    suspect[voter] = "cast \(cast) is after the commit that added it (\(commit.time))"
                 }
             }
         }

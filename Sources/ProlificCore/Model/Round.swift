@@ -46,7 +46,14 @@ public struct Round: Hashable, Sendable {
     public var isOpen: Bool { closed == nil }
 
     public func submission(_ id: SubmissionID) -> Submission? {
-        submissions.first { $0.id == id }
+        // By index: `first(where:)` copied each snippet it passed, retaining its strings.
+        for s in submissions.indices where submissions[s].id == id { return submissions[s] }
+        return nil
+    }
+
+    /// Whether a snippet of this round has `id`.
+    public func hasSubmission(_ id: SubmissionID) -> Bool {
+        submissions.indices.contains { submissions[$0].id == id }
     }
 
     public var winningSubmission: Submission? {

@@ -208,12 +208,14 @@ struct AtomFeeds {
             html = site.html(projects[p].starter, folder: Media.folder(of: slug), root: site.config.baseURL)
         case .submitted(let r, let s):
             let number = projects[p].rounds[r].number
-            let snippet = projects[p].rounds[r].submissions[s]
-            title = "\(site.name(snippet.author)) wrote a snippet for round \(number.value) of \(projectTitle)"
+            let writer = projects[p].rounds[r].submissions[s].author
+            title = "\(site.name(writer)) wrote a snippet for round \(number.value) of \(projectTitle)"
             let page = projects[p].rounds[r].isOpen ? projectURL : absolute(SitePath.round(slug, number))
-            let anchor = "#" + snippet.id.rawValue
-            (link, id, author) = (page + anchor, projectURL + anchor, snippet.author)
-            html = site.html(snippet.body, folder: Media.folder(of: slug, round: number), root: site.config.baseURL)
+            let anchor = "#" + projects[p].rounds[r].submissions[s].id.rawValue
+            (link, id, author) = (page + anchor, projectURL + anchor, writer)
+            html = site.html(
+                projects[p].rounds[r].submissions[s].body, folder: Media.folder(of: slug, round: number),
+                root: site.config.baseURL)
         case .roundClosed(let r):
             let number = projects[p].rounds[r].number
             let winner = projects[p].rounds[r].winningSubmission

@@ -109,7 +109,7 @@ struct RoundPages {
         let path = SitePath.round(project.slug, round.number)
         let snippet = { (s: Submission) in pages.snippet(s, of: project, in: round.number, on: path) }
         // A snippet hidden after the close keeps its recorded score, but its row is not shown.
-        let scores = (round.tally?.scores ?? []).filter { round.submission($0.id) != nil }
+        let scores = (round.tally?.scores ?? []).filter { round.hasSubmission($0.id) }
         let order = scores.map(\.id)
         let ranked = round.submissions.sorted { a, b in
             (order.firstIndex(of: a.id) ?? Int.max, a.id) < (order.firstIndex(of: b.id) ?? Int.max, b.id)

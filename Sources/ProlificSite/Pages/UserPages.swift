@@ -138,16 +138,19 @@ struct UserPages {
             let (p, r) = (place.project, place.round)
             let slug = site.listed[p].slug
             let (number, isOpen) = (site.listed[p].rounds[r].number, site.listed[p].rounds[r].isOpen)
-            let submission = site.listed[p].rounds[r].submissions[place.submission]
-            let won = site.listed[p].rounds[r].winner == submission.id
+            let (id, submitted) = (
+                site.listed[p].rounds[r].submissions[place.submission].id,
+                site.listed[p].rounds[r].submissions[place.submission].submitted
+            )
+            let won = site.listed[p].rounds[r].winner == id
             let status = isOpen ? "in the open round" : won ? "won" : "an alternate take"
-            written.append((submission.submitted, [
+            written.append((submitted, [
                 "projectTitle": site.listed[p].title, "round": number.value,
                 "url": isOpen
-                    ? SitePath.project(slug) + "#" + submission.id.rawValue
-                    : SitePath.round(slug, number) + (won ? "" : "#" + submission.id.rawValue),
-                "won": won, "status": status, "submittedISO": submission.submitted.iso8601,
-                "submittedDisplay": Display.date(submission.submitted),
+                    ? SitePath.project(slug) + "#" + id.rawValue
+                    : SitePath.round(slug, number) + (won ? "" : "#" + id.rawValue),
+                "won": won, "status": status, "submittedISO": submitted.iso8601,
+                "submittedDisplay": Display.date(submitted),
             ]))
         }
         let snippets = written.enumerated().sorted { a, b in
