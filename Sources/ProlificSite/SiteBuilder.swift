@@ -157,13 +157,11 @@ public struct SiteBuilder {
         return files.sorted { $0.path < $1.path }
     }
 
-    /// Renders the site batch by batch, handing each batch of files to `emit` as soon as it is
-    /// ready, so the caller can write it and let it go: a big site never sits whole in memory.
-    /// Returns how many pages (HTML files) there were. `phase` hears the name of each stage as
-    /// it ends (model, pages, indexes and feeds with the badge cards, books, static), for
-    /// `build --timings`.
-    /// `emit`, `progress` and `phase` are called one call at a time, in order, but the pages'
-    /// and feeds' batches from whichever worker completed them (`Parallel.stream`).
+    /// Renders the site batch by batch, handing each batch of files to `emit` (from this
+    /// thread) as soon as it is ready, so the caller can write it and let it go: a big site
+    /// never sits whole in memory. Returns how many pages (HTML files) there were.
+    /// `phase` hears the name of each stage as it ends (model, pages, indexes and feeds, books,
+    /// cards, static), for `build --timings`.
     ///
     /// With a `memory` of the last build, a page whose fingerprint is unchanged and whose file in
     /// the previous site is intact is not rendered: it comes as a file that `keepsPrevious`.
@@ -275,87 +273,75 @@ public struct SiteBuilder {
         return jobs
     }
 
-    /// One file of the site to make on a worker: a page, or an index or feed.
-    private enum Item {
-        case page(PageJob)
-        case file(() -> OutputFile)
-    }
-
     /// Renders `jobs` and every other file of the site, batch by batch (see `build`), with the
     /// files of the `kept` groups.
     private func render(
         _ jobs: [PageJob], kept: KeptGroups, of site: SiteModel, progress: ((Int, Int) -> Void)?,
         phase: ((String) -> Void)?, memory: PageMemory?, emit: ([OutputFile]) throws(Diagnostics) -> Void
     ) throws(Diagnostics) {
-        // Pages, then the search index, the calendar, sitemap, robots.txt, every badge card and
-        // every feed, in one stream on every core (`Parallel.stream`): no core waits for the
-        // other at the end of a batch, nor between the pages and the feeds. The first batch is
-        // taken one page at a time, the pages about the whole site first, while the other pages
-        // fill in. The search index alone keeps a core busy for a third of the time all feeds
-        // take, so it comes first after the pages (in the batch of the last pages, which waits
-        // for it), and workers may run four batches ahead of the last handed to the writer: the
-        // other core renders 1,500 feeds meanwhile. At the end, the calendar left one core
-        // working alone in a rebuild, whose feeds are mostly kept.
+        // Batches on every core; progress is told between batches, from this thread. A batch of
+        // kept files follows each batch of pages, so the writer places them while pages render.
         let batch = 512
-        let listedPages = jobs.filter(\.isListed).map(\.context.path) + kept.listed
-        let feeds = AtomFeeds(site: site)
-        var files: [() -> OutputFile] = [
-            { SearchIndex(site: site).file(memory: memory) }, { ICalendar(site: site).file() },
-            { SiteMap.file(pages: listedPages, baseURL: site.config.baseURL) },
-            { SiteMap.robots(baseURL: site.config.baseURL) },
-        ]
-        // A card is kept by its own bytes: making one costs less than the writer's comparison
-        // with the previous site's file (5,000 opens and reads a large rebuild). Cards come
-        // before the feeds: last, 5,000 files were written after everything else was made.
-        files += site.users.indices.map { u in
-            {
-                var card = BadgeCard(site: site, user: site.users[u]).file()
-                let fingerprint = PageFingerprint.of(file: card)
-                if let kept = memory?.kept(card.path, fingerprint) { return kept }
-                card.fingerprint = fingerprint
-                return card
-            }
-        }
-        files += feeds.plans().map { plan in { feeds.feed(plan, memory: memory) } }
-        let items = jobs.map(Item.page) + files.map(Item.file)
-        // Progress counts pages; a batch of kept files follows each batch of pages, so the writer
-        // places them while pages render.
         let total = jobs.count + kept.files.count
-        var (delivered, keptStart) = (0, 0)
+        var keptStart = 0
         func emitKept() throws(Diagnostics) {
             guard keptStart < kept.files.count else { return }
             let end = min(kept.files.count, keptStart + batch)
             try emit(Array(kept.files[keptStart..<end]))
             keptStart = end
         }
-        func pagesDone() throws(Diagnostics) {
-            while keptStart < kept.files.count { try emitKept() }
-            progress?(total, total)
-            phase?("pages")
-        }
-        if jobs.isEmpty { try pagesDone() }
-        try Parallel.stream(items, batch: batch, ahead: 4, leading: batch) { (item: Item) throws(Diagnostics) -> OutputFile in
-            switch item {
-            case .page(let job):
-                var file = try page(job, memory: memory)
-                file.alsoRecorded = job.alsoRecorded
-                return file
-            case .file(let make):
-                return make()
-            }
-        } deliver: { (files: [OutputFile]) throws(Diagnostics) in
-            try emit(files)
-            let pages = min(files.count, max(0, jobs.count - delivered))
-            delivered += files.count
-            guard pages > 0 else { return }
-            if delivered >= jobs.count { return try pagesDone() }
+        for start in stride(from: 0, to: jobs.count, by: batch) {
+            let slice = Array(jobs[start..<min(jobs.count, start + batch)])
+            // The first batch starts with the pages about the whole site, one at a time for each
+            // core, while the other pages fill in.
+            try emit(
+                try Parallel.map(slice, batch: start == 0 ? 1 : 8) { (job: PageJob) throws(Diagnostics) in
+                    var file = try page(job, memory: memory)
+                    file.alsoRecorded = job.alsoRecorded
+                    return file
+                })
             try emitKept()
-            progress?(delivered + keptStart, total)
+            progress?(start + slice.count + keptStart, total)
+        }
+        let lastKept = keptStart
+        while keptStart < kept.files.count { try emitKept() }
+        if keptStart > lastKept { progress?(total, total) }
+        phase?("pages")
+        // The search index, every feed, the calendar, sitemap and robots.txt, in one pool: the
+        // search index alone keeps a core busy for a third of the time all feeds take, so it goes
+        // first, in a first batch with enough feeds (a quarter of the large benchmark's) to keep
+        // the other core busy meanwhile. Workers take 8 items at a time: the other index files
+        // come 8 places later, in the next worker's share, not behind the search index; at the
+        // end, the calendar left one core working alone in a rebuild, whose feeds are mostly kept.
+        let listedPages = jobs.filter(\.isListed).map(\.context.path) + kept.listed
+        let feeds = AtomFeeds(site: site)
+        var files: [() -> OutputFile] = feeds.plans().map { plan in { feeds.feed(plan, memory: memory) } }
+        let others: [() -> OutputFile] = [
+            { ICalendar(site: site).file() }, { SiteMap.file(pages: listedPages, baseURL: site.config.baseURL) },
+            { SiteMap.robots(baseURL: site.config.baseURL) },
+        ]
+        files.insert(contentsOf: others, at: min(files.count, 7))
+        files.insert({ SearchIndex(site: site).file(memory: memory) }, at: 0)
+        var start = 0
+        while start < files.count {
+            let end = min(files.count, start + (start == 0 ? 4 * batch : batch))
+            try emit(Parallel.map(Array(files[start..<end])) { $0() })
+            start = end
         }
         phase?("indexes and feeds")
         try emit(try EpubBooks(site: site).files(memory: memory))
         phase?("books")
-        // The theme's own files come last.
+        // A card is kept by its own bytes: making one costs less than the writer's comparison
+        // with the previous site's file (5,000 opens and reads a large rebuild).
+        try emit(
+            Parallel.map(site.users) { (user: User) in
+                var card = BadgeCard(site: site, user: user).file()
+                let fingerprint = PageFingerprint.of(file: card)
+                if let kept = memory?.kept(card.path, fingerprint) { return kept }
+                card.fingerprint = fingerprint
+                return card
+            })
+        phase?("cards")
         try emit(theme.staticFiles.map { OutputFile(path: $0.path, contents: $0.contents) })
         phase?("static")
     }

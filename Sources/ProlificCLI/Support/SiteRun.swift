@@ -30,11 +30,10 @@ struct SiteRun {
         var seconds: Double
         /// Files whose bytes changed since the previous site; the others were kept.
         var written: Int
-        /// Seconds spent in each phase: load (with the content's inventory), theme and git, each
-        /// stage of rendering (model, pages, indexes and feeds with the badge cards, books,
-        /// static; batches are written on a thread of their own meanwhile, whose CPU counts
-        /// in the stage, as do waits for it), media, swap, then write (the time the build waited
-        /// at the end for the writer to write its last batches, not a step of its own) and stamp
+        /// Seconds spent in each phase: load (with the content's inventory), theme and git, each stage of rendering
+        /// (model, pages, indexes and feeds, books, cards, static; batches are written on a
+        /// thread of their own meanwhile, whose CPU counts in the stage), media, swap, then write
+        /// (the time rendering waited for the writer, not a step of its own) and stamp
         /// (with the history cache for `close`); or only check, when nothing changed since the
         /// last build. Each with the CPU seconds of the whole process (all threads, and `git`)
         /// meanwhile: a stage whose CPU time is close to its seconds ran on one core. Removing
@@ -63,7 +62,7 @@ struct SiteRun {
         let start = Date()
         var phases: [Phase] = []
         var mark = start, markCPU = Self.processCPUSeconds()
-        // Time spent waiting for the writer at the end, counted in "write" rather than in a stage.
+        // Time spent writing since the last lap, counted in "write" rather than in the stage.
         var writing = 0.0, writingCPU = 0.0, writeSeconds = 0.0, writeCPU = 0.0
         func lap(_ name: String) {
             let now = Date(), cpu = Self.processCPUSeconds()
@@ -235,8 +234,7 @@ struct SiteRun {
         let report: SiteWriter.Report
         // Batches are written on a thread of their own: the next ones render while the last is
         // written. Up to three are handed over and not yet written (the one being written among
-        // them), a fourth waits to be handed over, and the workers render at most four more
-        // (`Parallel.stream`'s `ahead`): at most eight of 512 files in memory. The
+        // them), and the renderer holds a fourth while it waits: at most four in memory. The
         // writer's pace varies (a folder a page, then feeds of 29 KB each), and with room for one
         // the renderers waited 0.17–0.47 s in a large full build, 0.11–0.21 s with room for
         // three, at the same peak memory (785–826 MB). The staging folder is the writer's alone
@@ -246,7 +244,7 @@ struct SiteRun {
             guard failure.error == nil else { return }
             do throws(Diagnostics) { try staging.write(batch) } catch { failure.record(error) }
         }
-        /// Waits for the writer to write the last batches, counting the wait as "write".
+        /// Waits for the writer to be done, counting the wait as writing.
         func drain() {
             let started = Date(), startedCPU = Self.processCPUSeconds()
             writer.finish()
@@ -259,8 +257,11 @@ struct SiteRun {
                 pages += batch.lazy.filter { $0.path.hasSuffix(".html") }.count
                 count += batch.count
                 for file in batch { PageMemory.record(file, into: &fingerprints) }
-                // A wait here counts in its stage: the pages' and feeds' batches come from their
-                // workers (`Parallel.stream`), and while one waits for the writer the other renders.
+                let started = Date(), startedCPU = Self.processCPUSeconds()
+                defer {
+                    writing += Date().timeIntervalSince(started)
+                    writingCPU += Self.processCPUSeconds() - startedCPU
+                }
                 writer.send(batch)
             }
             try builder.build(progress: progress.map { p in { p.show($0, $1) } }, phase: lap, memory: memory, emit: write)

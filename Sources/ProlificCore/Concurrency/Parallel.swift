@@ -8,12 +8,10 @@ import Synchronization
 /// Work spread over every core: pages are independent of each other, and a 2-core machine
 /// renders a big site in half the time.
 ///
-/// The closures of `map` and `stream` read only immutable values (the site model, the theme) and
-/// cmark, which keeps no global state between calls; that is why the unchecked boxes below are
-/// sound. `stream`'s `deliver` changes what its caller owns, one call at a time (from whichever
-/// worker completed a batch; each call sees the last one's effects). The closures given to
-/// `background`, `beside` and `Pipeline` own what they change (the history cache, the site being
-/// written) until the caller waits for them.
+/// The closures of `map` read only immutable values (the site model, the theme) and cmark, which
+/// keeps no global state between calls; that is why the unchecked boxes below are sound. The
+/// closures given to `background`, `beside` and `Pipeline` own what they change (the history
+/// cache, the site being written) until the caller waits for them.
 public enum Parallel {
     /// One worker per core this process may run on (its CPU affinity, as `taskset` or a
     /// container's cpuset sets it; else every online core), at most 16: counted once, as glibc
@@ -190,8 +188,8 @@ public enum Parallel {
         }
     }
 
-    /// Items sent one call at a time (from one thread, or from `stream`'s workers in turn) that
-    /// a thread of its own consumes, one at a time and in the order sent: a build renders its next batch of pages while the last one is written, so that
+    /// Items one thread sends and a thread of its own consumes, one at a time and in the order
+    /// sent: a build renders its next batch of pages while the last one is written, so that
     /// the writer's waits on the file system (its folders' locks, new pages of memory for the
     /// files) leave no core idle. `send` blocks while `capacity` items are sent and not yet
     /// consumed (the one being consumed included), so a slow consumer bounds the memory of what
