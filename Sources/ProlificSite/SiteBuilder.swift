@@ -101,7 +101,14 @@ public struct PageMemory: Sendable {
     /// The previous site's file at `path`, kept, if it may be: its fingerprint is the recorded
     /// one and the file is intact.
     func kept(_ path: String, _ fingerprint: [UInt8]?) -> OutputFile? {
-        guard let fingerprint, fingerprints[path] == fingerprint, let previous = intact(path) else { return nil }
+        guard let fingerprint, fingerprints[path] == fingerprint else { return nil }
+        return keptAsRecorded(path)
+    }
+
+    /// The previous site's file at `path`, kept with the fingerprint recorded for it, if it has
+    /// one and is intact: for a page whose group's key (`SiteBuilder.keptGroups`) vouches for it.
+    func keptAsRecorded(_ path: String) -> OutputFile? {
+        guard let fingerprint = fingerprints[path], let previous = intact(path) else { return nil }
         return OutputFile.kept(path, fingerprint: fingerprint, previous: previous)
     }
 }
@@ -210,7 +217,7 @@ public struct SiteBuilder {
             var files: [OutputFile] = []
             for r in built[p].rounds.indices where !built[p].rounds[r].isOpen {
                 let path = SitePath.round(built[p].slug, built[p].rounds[r].number)
-                guard let round = memory.kept(path, memory.fingerprints[path]) else { return (key, nil) }
+                guard let round = memory.keptAsRecorded(path) else { return (key, nil) }
                 files.append(round)
             }
             return (key, files)

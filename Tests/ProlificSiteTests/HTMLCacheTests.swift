@@ -100,6 +100,8 @@ import Testing
         for text in asked { #expect(!cache.needsRewriting(text)) }
         #expect(counter.count == 340)
         cache.settle()
+        // Every entry is settled: read without a lock from now on.
+        #expect(cache.counts.settled == 440 && cache.counts.made == 0)
         #expect((rendered + shorts).map { cache.html($0, render: counter.render) } == (rendered + shorts).map(Markdown.html))
         #expect(counter.count == 340)
         // From every core, settled texts and texts new since.
@@ -107,8 +109,11 @@ import Testing
         #expect(Parallel.map(all + all) { cache.html($0, render: Markdown.html) } == (all + all).map(Markdown.html))
         #expect(all.map { cache.html($0, render: counter.render) } == all.map(Markdown.html))
         #expect(counter.count == 340)
+        // The texts new since, and those asked about that got their HTML since, were made anew.
+        #expect(cache.counts.made == 400)
         // Settling again keeps every entry, HTML included.
         cache.settle()
+        #expect(cache.counts.settled == 740 && cache.counts.made == 0)
         #expect(all.map { cache.html($0, render: counter.render) } == all.map(Markdown.html))
         #expect(counter.count == 340)
         #expect(all.allSatisfy { !cache.needsRewriting($0) })

@@ -46,14 +46,19 @@ public struct Round: Hashable, Sendable {
     public var isOpen: Bool { closed == nil }
 
     public func submission(_ id: SubmissionID) -> Submission? {
-        // By index: `first(where:)` copied each snippet it passed, retaining its strings.
-        for s in submissions.indices where submissions[s].id == id { return submissions[s] }
-        return nil
+        place(of: id).map { submissions[$0] }
     }
 
     /// Whether a snippet of this round has `id`.
     public func hasSubmission(_ id: SubmissionID) -> Bool {
-        submissions.indices.contains { submissions[$0].id == id }
+        place(of: id) != nil
+    }
+
+    /// Where the snippet with `id` is in `submissions`. By index: `first(where:)` copied each
+    /// snippet it passed, retaining its strings.
+    private func place(of id: SubmissionID) -> Int? {
+        for s in submissions.indices where submissions[s].id == id { return s }
+        return nil
     }
 
     public var winningSubmission: Submission? {

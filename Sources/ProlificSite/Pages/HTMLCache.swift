@@ -49,7 +49,7 @@ final class HTMLCache: @unchecked Sendable {
     func needsRewriting(_ markdown: String) -> Bool {
         // Any entry answers, a settled one without the lock (texts with images settle without
         // their HTML).
-        if let entry = settled(markdown) ?? lookup(markdown) { return entry.needsRewriting }
+        if let entry = lookup(markdown, needingHTML: false) { return entry.needsRewriting }
         let entry = Entry(markdown: markdown, needsRewriting: Markdown.mayNeedRewriting(markdown), html: nil)
         store(entry)
         return entry.needsRewriting
@@ -96,28 +96,31 @@ final class HTMLCache: @unchecked Sendable {
         }
     }
 
-    /// The settled entry of `markdown`, if any (no lock: see `settle`).
-    private func settled(_ markdown: String) -> Entry? {
+    /// The entry of `markdown`: a settled one without taking the lock when it has its HTML or
+    /// `needingHTML` is false, else the one made since, else the settled one.
+    private func lookup(_ markdown: String, needingHTML: Bool = true) -> Entry? {
         let address = Self.address(of: markdown)
         let shard = shard(markdown, address)
-        guard let address else { return shard.settledByText[markdown] }
-        return shard.settledByAddress[address].flatMap { $0.markdown == markdown ? $0 : nil }
+        guard let address else {
+            let settled = shard.settledByText[markdown]
+            if let settled, settled.html != nil || !needingHTML { return settled }
+            return shard.lock.withLock { shard.byText[markdown] } ?? settled
+        }
+        // Found by address, an entry is this text's only if its text is the same.
+        let same = { (entry: Entry) in entry.markdown == markdown ? entry : nil }
+        let settled = shard.settledByAddress[address].flatMap(same)
+        if let settled, settled.html != nil || !needingHTML { return settled }
+        return shard.lock.withLock { shard.byAddress[address] }.flatMap(same) ?? settled
     }
 
-    /// The entry of `markdown`: a settled one with its HTML without taking the lock, else the
-    /// one made since, else the settled one.
-    private func lookup(_ markdown: String) -> Entry? {
-        let address = Self.address(of: markdown)
-        let shard = shard(markdown, address)
-        if let address {
-            let settled = shard.settledByAddress[address].flatMap { $0.markdown == markdown ? $0 : nil }
-            if settled?.html != nil { return settled }
-            return shard.lock.withLock { shard.byAddress[address] }.flatMap { $0.markdown == markdown ? $0 : nil }
-                ?? settled
+    /// How many entries are settled and how many were made since (for tests).
+    var counts: (settled: Int, made: Int) {
+        shards.reduce((0, 0)) { sum, shard in
+            shard.lock.withLock {
+                (sum.0 + shard.settledByAddress.count + shard.settledByText.count,
+                 sum.1 + shard.byAddress.count + shard.byText.count)
+            }
         }
-        let settled = shard.settledByText[markdown]
-        if settled?.html != nil { return settled }
-        return shard.lock.withLock { shard.byText[markdown] } ?? settled
     }
 
     /// Keeps the entry; one that already has its HTML is not replaced by one without.
