@@ -589,7 +589,7 @@ def cmd_hosts(site):
 # ---------------------------------------------------------------- pages for the browser checks
 def page_kind(relpath):
     """A page's kind from its path: folder names at even depths are kept, names at odd depths (slugs, numbers)
-    become *, digits in the file name become N: projects/*/rounds/*/index.html, users/*/index.html, ..."""
+    become *, digits in the file name become N: projects/*/rounds/N.html, users/*/index.html, ..."""
     parts = relpath.split("/")
     dirs = ["*" if i % 2 or d.isdigit() else d for i, d in enumerate(parts[:-1])]
     return "/".join(dirs + [re.sub(r"\d+", "N", parts[-1])])

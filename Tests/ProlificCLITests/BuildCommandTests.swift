@@ -191,7 +191,7 @@ import Testing
             try FileManager.default.attributesOfItem(atPath: folder.url.appendingPathComponent(path).path)[.systemFileNumber] as? Int
         }
         try build("site")
-        let round = "site/projects/gannet-rock/rounds/0001/index.html", user = "site/users/ann/index.html"
+        let round = "site/projects/gannet-rock/rounds/0001.html", user = "site/users/ann/index.html"
         let roundInode = try inode(round)
         // Hand-edited in place (same inode): its metadata no longer matches the stamp.
         let edited = try folder.read(user) + "<!-- edited -->"
@@ -234,7 +234,7 @@ import Testing
                 try folder.write(text.replacingOccurrences(of: from, with: to), to: path)
             }
         }
-        let round = "site/projects/gannet-rock/rounds/0002/index.html"
+        let round = "site/projects/gannet-rock/rounds/0002.html"
         #expect(try folder.read(round).contains("joined 15 days before"))
         // Every player a year older: their votes weigh differently (a page shows voters by
         // handle, so only the weights' explanations change).
@@ -265,7 +265,7 @@ import Testing
         let kept = try identity()
         #expect(kept[.systemFileNumber] as? Int == saved[.systemFileNumber] as? Int, "the replay was kept, not saved again")
         #expect(kept[.modificationDate] as? Date == saved[.modificationDate] as? Date)
-        let round = "site/projects/gannet-rock/rounds/0002/index.html"
+        let round = "site/projects/gannet-rock/rounds/0002.html"
         #expect(try folder.read(round).contains("<!-- themed -->") && folder.read(round).contains("joined 15 days before"))
         #expect(try folder.snapshot("site") == Self.freshSite(in: folder, ["--templates", "game/Templates"]))
     }

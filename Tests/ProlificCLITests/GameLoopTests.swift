@@ -93,7 +93,7 @@ import Testing
         #expect(page.contains("The end."))
         #expect(!page.contains("Bo’s turn."), "a losing snippet is not part of the story")
         #expect(page.contains("Completed story"))
-        let roundPage = try folder.read("game/Site/projects/moon/rounds/0001/index.html")
+        let roundPage = try folder.read("game/Site/projects/moon/rounds/0001.html")
         #expect(roundPage.contains("Every vote, explained"))
         #expect(roundPage.contains("@ann</strong></a>: karma 3, joined 4 days before → base"), "\(roundPage)")
         #expect(roundPage.contains("Alternate takes") && roundPage.contains("Bo’s turn."), "the losing snippet is kept readable")

@@ -92,7 +92,7 @@ import Testing
         let check = try run("check", now: "2026-01-02T01:00:00Z")
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
         #expect(try run("build", "--out", "game/Site", now: "2026-01-02T01:00:00Z").status == 0)
-        let roundPage = try folder.read("game/Site/projects/moon/rounds/0001/index.html")
+        let roundPage = try folder.read("game/Site/projects/moon/rounds/0001.html")
         #expect(roundPage.contains("Cy’s kind part.") && !roundPage.contains("rude part") && !roundPage.contains("bo-2026"))
     }
 

@@ -50,7 +50,7 @@ import Testing
     /// worked out, and rendered again when any of them changes.
     @Test func aClosedRoundsPageIsKeptByItsInputsUntilOneChanges() throws {
         let original = try SiteFixtures.load(SiteFixtures.root.appendingPathComponent("check/valid/Content").path)
-        let round = "projects/moon/rounds/0001/index.html", moon = try #require(Slug("moon"))
+        let round = "projects/moon/rounds/0001.html", moon = try #require(Slug("moon"))
         func build(_ content: Content, key: String = "files-1", memory: PageMemory? = nil) throws -> [String: OutputFile] {
             try Self.build(content, projectKeys: [moon: key], memory: memory)
         }
@@ -343,7 +343,7 @@ import Testing
         let content = try SiteFixtures.load(SiteFixtures.root.appendingPathComponent("check/valid/Content").path)
         let pages = try SiteFixtures.build(content, now: Self.now)
         for path in [
-            "index.html", "projects/moon/index.html", "projects/moon/rounds/0001/index.html", "404.html", "sitemap.xml",
+            "index.html", "projects/moon/index.html", "projects/moon/rounds/0001.html", "404.html", "sitemap.xml",
             "robots.txt", "style.css", "users/index.html", "users/ann/index.html", "users/ann/feed.xml", "users/ann/card.svg",
             "badges/index.html", "leaderboard/index.html", "calendar/index.html", "calendar.ics", "feed.xml",
             "projects/moon/feed.xml", "search/index.html", "search.json", "search.js", "tags/space/index.html",
@@ -396,15 +396,15 @@ import Testing
     @Test func aClosedRoundHasItsPageWithTheWinnerTheAlternatesAndTheTally() throws {
         let content = try SiteFixtures.load(SiteFixtures.root.appendingPathComponent("check/valid/Content").path)
         let pages = try SiteFixtures.build(content, now: Self.now)
-        let page = try #require(pages["projects/moon/rounds/0001/index.html"])
+        let page = try #require(pages["projects/moon/rounds/0001.html"])
         let winner = try #require(page.range(of: "<p>Text by bo.</p>"))
         let alternate = try #require(page.range(of: "<p>Text by cy.</p>"))
         #expect(winner.lowerBound < alternate.lowerBound, "the winner comes first, then the alternate takes")
         #expect(page.contains("Counted plainly (plain-1)"))
         #expect(page.contains("<td class=\"number\">1.5</td>"))
-        #expect(page.contains("href=\"../../../../projects/moon/index.html\""), "links back to the project")
+        #expect(page.contains("href=\"../../../projects/moon/index.html\""), "links back to the project")
         #expect(
-            try #require(pages["projects/moon/index.html"]).contains("href=\"../../projects/moon/rounds/0001/index.html\""))
+            try #require(pages["projects/moon/index.html"]).contains("href=\"../../projects/moon/rounds/0001.html\""))
     }
 
     @Test func sitemapRobotsAndTheNotFoundPage() throws {
@@ -420,7 +420,7 @@ import Testing
                   <url><loc>https://example.org/calendar/</loc></url>
                   <url><loc>https://example.org/leaderboard/</loc></url>
                   <url><loc>https://example.org/projects/moon/</loc></url>
-                  <url><loc>https://example.org/projects/moon/rounds/0001/</loc></url>
+                  <url><loc>https://example.org/projects/moon/rounds/0001.html</loc></url>
                   <url><loc>https://example.org/search/</loc></url>
                   <url><loc>https://example.org/tags/space/</loc></url>
                   <url><loc>https://example.org/users/</loc></url>

@@ -37,7 +37,7 @@ import Testing
         let pages = try SiteFixtures.build(content, now: Self.now)
         let hidden = try #require(pages["projects/hidden/index.html"])
         #expect(hidden.contains("<meta name=\"robots\" content=\"noindex\">"))
-        #expect(try #require(pages["projects/hidden/rounds/0001/index.html"]).contains("noindex"))
+        #expect(try #require(pages["projects/hidden/rounds/0001.html"]).contains("noindex"))
         #expect(!(try #require(pages["projects/moon/index.html"])).contains("noindex"))
         for (path, text) in pages where !path.hasPrefix("projects/hidden/") {
             #expect(!text.contains("Hidden Story"), "\(path) does not list the unlisted project")
@@ -101,8 +101,8 @@ import Testing
         content.projects = [project]
         content.media = ["projects/moon/rounds/0001/submissions/map.png", "projects/elsewhere/x.png"]
         let pages = try SiteFixtures.build(content, now: Self.now)
-        let round = try #require(pages["projects/moon/rounds/0001/index.html"])
-        #expect(round.contains("<img src=\"../../../../projects/moon/rounds/0001/submissions/map.png\" alt=\"A map\""))
+        let round = try #require(pages["projects/moon/rounds/0001.html"])
+        #expect(round.contains("<img src=\"../../../projects/moon/rounds/0001/submissions/map.png\" alt=\"A map\""))
         #expect(!round.contains("missing.png"), "a missing image leaves its alt text")
         #expect(round.contains("Gone"))
         #expect(round.contains("<a href=\"https://evil.example/x.png\">Far</a>"), "an image on another host becomes a link")
@@ -261,7 +261,7 @@ import Testing
         for path in ["index.html", "calendar/index.html"] {
             #expect(try #require(later[path]).contains("updated <time datetime=\"2026-01-12T15:00:00Z\">"), "\(path) says when")
         }
-        for path in ["projects/moon/index.html", "projects/moon/rounds/0001/index.html", "users/ann/index.html"] {
+        for path in ["projects/moon/index.html", "projects/moon/rounds/0001.html", "users/ann/index.html"] {
             #expect(!(try #require(later[path])).contains("updated <time"), "\(path) doesn't say when the site was built")
         }
         #expect(try #require(later["projects/moon/index.html"]).contains("51% of the round has passed"))

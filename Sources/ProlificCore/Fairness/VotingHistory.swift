@@ -132,35 +132,43 @@ public struct VotingHistory: Sendable {
         let round = Moderation.counted(round)
         roundsRecorded += 1
         // Snippets and ballots are read in place, by index: copying each out of its array
-        // retained every string and list it holds, for every round of a replay.
-        var authors: [SubmissionID: Int32] = [:]
+        // retained every string and list it holds, for every round of a replay. A round has a
+        // handful of snippets and ballots, so they are looked up in short lists rather than hash
+        // tables (the rest of this function already visits every author for every ballot).
+        var ids: [SubmissionID] = [], authors: [Int32] = []
+        ids.reserveCapacity(round.submissions.count)
         authors.reserveCapacity(round.submissions.count)
-        for s in round.submissions.indices where authors[round.submissions[s].id] == nil {
+        for s in round.submissions.indices where !ids.contains(round.submissions[s].id) {
             let id = intern(round.submissions[s].author)
-            authors[round.submissions[s].id] = id
+            ids.append(round.submissions[s].id)
+            authors.append(id)
             karmaByID[Int(id)].snippets += 1
         }
-        if let winner = round.winner, let author = authors[winner] { karmaByID[Int(author)].wins += 1 }
+        func author(of snippet: SubmissionID) -> Int32? { ids.firstIndex(of: snippet).map { authors[$0] } }
+        if let winner = round.winner, let author = author(of: winner) { karmaByID[Int(author)].wins += 1 }
 
-        var seen: Set<Int32> = []
+        var seen: [Int32] = []
         seen.reserveCapacity(round.ballots.count)
         guard habits else {
             // Karma only: a ballot counts if it backs someone else's snippet, whatever it backs.
             for b in round.ballots.indices {
                 let voter = intern(round.ballots[b].voter)
-                guard round.ballots[b].choices.contains(where: { authors[$0].map { $0 != voter } ?? false }),
-                    seen.insert(voter).inserted
+                guard round.ballots[b].choices.contains(where: { author(of: $0).map { $0 != voter } ?? false }),
+                    !seen.contains(voter)
                 else { continue }
+                seen.append(voter)
                 karmaByID[Int(voter)].ballots += 1
             }
             return
         }
-        var backed: [(voter: Int32, chosen: Set<Int32>)] = []
+        // Each ballot's authors other than the voter, repeats left in: only `contains` asks.
+        var backed: [(voter: Int32, chosen: [Int32])] = []
         backed.reserveCapacity(round.ballots.count)
         for b in round.ballots.indices {
             let voter = intern(round.ballots[b].voter)
-            let chosen = Set(round.ballots[b].choices.compactMap { authors[$0] }.filter { $0 != voter })
-            guard !chosen.isEmpty, seen.insert(voter).inserted else { continue }
+            let chosen = round.ballots[b].choices.compactMap { author(of: $0) }.filter { $0 != voter }
+            guard !chosen.isEmpty, !seen.contains(voter) else { continue }
+            seen.append(voter)
             backed.append((voter, chosen))
             karmaByID[Int(voter)].ballots += 1
         }
@@ -168,12 +176,14 @@ public struct VotingHistory: Sendable {
         // The crowd for an author is the voters without a habit towards them (as of before this
         // round): a group that backs an author together can't raise its own expectation.
         var updates: [(UInt64, PairRecord)] = []
-        for author in Set(authors.values).sorted() {
+        var distinctAuthors: [Int32] = []
+        for author in authors.sorted() where distinctAuthors.last != author { distinctAuthors.append(author) }
+        for author in distinctAuthors {
             var crowd = 0, crowdBackers = 0
-            var habitual: Set<Int32> = []
+            var habitual: [Int32] = []
             for (voter, chosen) in backed where voter != author {
                 if strong.contains(Self.key(voter, author)) {
-                    habitual.insert(voter)
+                    habitual.append(voter)
                 } else {
                     crowd += 1
                     if chosen.contains(author) { crowdBackers += 1 }

@@ -29,8 +29,11 @@ enum SitePath {
     static func projectFeed(_ slug: Slug) -> String { "projects/\(slug)/feed.xml" }
     static func epub(_ project: Project) -> String { "projects/\(project.slug)/\(project.slug).epub" }
 
+    /// A closed round's page is a file of its own, `rounds/0003.html`, not a folder holding an
+    /// `index.html`: every link in the site names its file anyway, and a large game's 18,000
+    /// rounds then make 18,000 fewer folders (making folders was 4 % of a large build's CPU).
     static func round(_ slug: Slug, _ number: RoundNumber) -> String {
-        "projects/\(slug)/rounds/\(number.folderName)/index.html"
+        "projects/\(slug)/rounds/\(number.folderName).html"
     }
 
     static func user(_ handle: Handle) -> String { "users/\(handle)/index.html" }

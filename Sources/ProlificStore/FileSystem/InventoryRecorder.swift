@@ -34,12 +34,19 @@ final class InventoryRecorder: @unchecked Sendable {
     }
 
     /// `path` relative to `root`, or nil for a path outside the recorded folder.
+    ///
+    /// Asked for every file a project's reading opens (372,000 on the large benchmark), so it
+    /// compares the path's bytes where they lie and copies only the relative part.
     private func relative(_ path: String) -> [UInt8]? {
-        let bytes = Array(path.utf8)
-        guard bytes.count > prefix.count, bytes.starts(with: prefix) else { return nil }
-        let inside = Array(bytes[prefix.count...])
-        guard inside == folder || inside.starts(with: folder + [UInt8(ascii: "/")]) else { return nil }
-        return inside
+        var path = path
+        return path.withUTF8 { bytes -> [UInt8]? in
+            let start = prefix.count, end = start + folder.count
+            guard bytes.count >= end, bytes.count == end || bytes[end] == UInt8(ascii: "/"),
+                UnsafeBufferPointer(rebasing: bytes[..<start]).elementsEqual(prefix),
+                UnsafeBufferPointer(rebasing: bytes[start..<end]).elementsEqual(folder)
+            else { return nil }
+            return Array(UnsafeBufferPointer(rebasing: bytes[start...]))
+        }
     }
 
     /// What `FileSystem.list(path, observe:)` is to tell this recorder.
@@ -76,7 +83,11 @@ final class InventoryRecorder: @unchecked Sendable {
             }
             var folders: [[UInt8]] = []
             for name in entries.names.sorted(by: FileInventory.precedes) {
-                let path = next + [UInt8(ascii: "/")] + name
+                var path: [UInt8] = []
+                path.reserveCapacity(next.count + 1 + name.count)
+                path += next
+                path.append(UInt8(ascii: "/"))
+                path += name
                 let key = PathKey(path)
                 guard let stamp = read[key] ?? listed[key]?.stamp ?? metadata(path) else { return nil }
                 part.add(path, stamp, racyAfter: racyAfter)
