@@ -330,6 +330,23 @@ def table(results, runs, stolen=None):
     return "\n".join(lines) + f"\n\nMachine: {machine}.\n"
 
 
+# Free disk a run needs: its copies and the sites it moves aside are deleted only once every
+# timing is done. A large run that started with 55 GB free ran out in its `git:` rows.
+NEEDED_GB = {"small": 1, "medium": 10, "large": 60}
+
+
+def check_space(sizes):
+    """Stops before timing anything when the disk can't hold the run (a full disk fails it midway,
+    after many minutes, and leaves every program on the machine unable to write)."""
+    needed = max(NEEDED_GB.get(size, NEEDED_GB["large"]) for size in sizes)
+    os.makedirs(WORK, exist_ok=True)
+    stats = os.statvfs(WORK)
+    free = stats.f_bavail * stats.f_frsize / 1e9
+    if free < needed:
+        sys.exit(f"bench: {free:.0f} GB free in {WORK}; --sizes {','.join(sizes)} needs about {needed} GB "
+                 "(copies and moved-aside sites are deleted only at the end)")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--sizes", default="small,medium,large")
@@ -339,6 +356,7 @@ def main():
     args = parser.parse_args()
     sizes = ["small"] if args.smoke else args.sizes.split(",")
     runs = 1 if args.smoke else args.runs
+    check_space(sizes)
     start = cpu_ticks()
     results = {size: measure(size, runs) for size in sizes}
     text = table(results, runs, steal_share(start, cpu_ticks()))

@@ -85,6 +85,9 @@ public struct VotingHistory: Sendable {
         return id
     }
 
+    /// Up to this many snippets or ballots, a round's are looked up in a list searched in order.
+    private static let shortList = 16
+
     private static func key(_ voter: Int32, _ author: Int32) -> UInt64 {
         UInt64(UInt32(bitPattern: voter)) << 32 | UInt64(UInt32(bitPattern: author))
     }
@@ -133,30 +136,43 @@ public struct VotingHistory: Sendable {
         roundsRecorded += 1
         // Snippets and ballots are read in place, by index: copying each out of its array
         // retained every string and list it holds, for every round of a replay. A round has a
-        // handful of snippets and ballots, so they are looked up in short lists rather than hash
-        // tables (the rest of this function already visits every author for every ballot).
-        var ids: [SubmissionID] = [], authors: [Int32] = []
-        ids.reserveCapacity(round.submissions.count)
+        // handful of snippets and ballots, so they are looked up in short lists; hash tables
+        // only above `Self.shortList` (a ballot may name every snippet of a big round).
+        var snippetIDs: [SubmissionID] = [], authors: [Int32] = []
+        snippetIDs.reserveCapacity(round.submissions.count)
         authors.reserveCapacity(round.submissions.count)
-        for s in round.submissions.indices where !ids.contains(round.submissions[s].id) {
+        var authorByID: [SubmissionID: Int32] = [:]
+        let manySnippets = round.submissions.count > Self.shortList
+        for s in round.submissions.indices {
+            let snippet = round.submissions[s].id
+            if manySnippets ? authorByID[snippet] != nil : snippetIDs.contains(snippet) { continue }
             let id = intern(round.submissions[s].author)
-            ids.append(round.submissions[s].id)
+            snippetIDs.append(snippet)
             authors.append(id)
+            if manySnippets { authorByID[snippet] = id }
             karmaByID[Int(id)].snippets += 1
         }
-        func author(of snippet: SubmissionID) -> Int32? { ids.firstIndex(of: snippet).map { authors[$0] } }
+        func author(of snippet: SubmissionID) -> Int32? {
+            manySnippets ? authorByID[snippet] : snippetIDs.firstIndex(of: snippet).map { authors[$0] }
+        }
         if let winner = round.winner, let author = author(of: winner) { karmaByID[Int(author)].wins += 1 }
 
-        var seen: [Int32] = []
-        seen.reserveCapacity(round.ballots.count)
+        // Each voter's first counted ballot counts.
+        var seenList: [Int32] = [], seenSet: Set<Int32> = []
+        let manyBallots = round.ballots.count > Self.shortList
+        func isFirst(_ voter: Int32) -> Bool {
+            if manyBallots { return seenSet.insert(voter).inserted }
+            if seenList.contains(voter) { return false }
+            seenList.append(voter)
+            return true
+        }
         guard habits else {
             // Karma only: a ballot counts if it backs someone else's snippet, whatever it backs.
             for b in round.ballots.indices {
                 let voter = intern(round.ballots[b].voter)
                 guard round.ballots[b].choices.contains(where: { author(of: $0).map { $0 != voter } ?? false }),
-                    !seen.contains(voter)
+                    isFirst(voter)
                 else { continue }
-                seen.append(voter)
                 karmaByID[Int(voter)].ballots += 1
             }
             return
@@ -167,8 +183,7 @@ public struct VotingHistory: Sendable {
         for b in round.ballots.indices {
             let voter = intern(round.ballots[b].voter)
             let chosen = round.ballots[b].choices.compactMap { author(of: $0) }.filter { $0 != voter }
-            guard !chosen.isEmpty, !seen.contains(voter) else { continue }
-            seen.append(voter)
+            guard !chosen.isEmpty, isFirst(voter) else { continue }
             backed.append((voter, chosen))
             karmaByID[Int(voter)].ballots += 1
         }
@@ -178,24 +193,25 @@ public struct VotingHistory: Sendable {
         var updates: [(UInt64, PairRecord)] = []
         var distinctAuthors: [Int32] = []
         for author in authors.sorted() where distinctAuthors.last != author { distinctAuthors.append(author) }
+        // Whether the voter of `backed[i]` has a habit towards the author at hand (voters are
+        // distinct in `backed`), set for every ballot the author's two passes look at.
+        var habitual = [Bool](repeating: false, count: backed.count)
         for author in distinctAuthors {
             var crowd = 0, crowdBackers = 0
-            var habitual: [Int32] = []
-            for (voter, chosen) in backed where voter != author {
-                if strong.contains(Self.key(voter, author)) {
-                    habitual.append(voter)
-                } else {
+            for i in backed.indices where backed[i].voter != author {
+                habitual[i] = strong.contains(Self.key(backed[i].voter, author))
+                if !habitual[i] {
                     crowd += 1
-                    if chosen.contains(author) { crowdBackers += 1 }
+                    if backed[i].chosen.contains(author) { crowdBackers += 1 }
                 }
             }
-            for (voter, chosen) in backed where voter != author {
-                let mine = chosen.contains(author)
-                let inCrowd = !habitual.contains(voter)
+            for i in backed.indices where backed[i].voter != author {
+                let mine = backed[i].chosen.contains(author)
+                let inCrowd = !habitual[i]
                 let size = crowd - (inCrowd ? 1 : 0)
                 guard size > 0 else { continue }
                 let share = Double(crowdBackers - (inCrowd && mine ? 1 : 0)) / Double(size)
-                let key = Self.key(voter, author)
+                let key = Self.key(backed[i].voter, author)
                 var record = records[key] ?? PairRecord()
                 record.chances += 1
                 record.expected += share

@@ -222,7 +222,10 @@ struct AtomFeeds {
             title = winner.map { "Round \(number.value) of \(projectTitle): \(site.name($0.author)) won" }
                 ?? "Round \(number.value) of \(projectTitle) closed"
             link = absolute(SitePath.round(slug, number))
-            (id, author) = (link, winner?.author ?? owner)
+            // An entry's id outlives the page's address: a closed round's is the address its page
+            // had until round pages became files, so readers don't see the entry as new again.
+            id = projectURL + "rounds/\(number.folderName)/"
+            author = winner?.author ?? owner
             html = winner.map {
                 site.html($0.body, folder: Media.folder(of: slug, round: number), root: site.config.baseURL)
             } ?? "<p>The round closed without a winner.</p>"

@@ -14,7 +14,7 @@ import ProlificCore
 ///
 /// The site a build replaces is kept beside the new one as `.NAME.spare`, and the next build
 /// writes into it instead of into an empty folder: a rebuild then only replaces the files that
-/// differ and removes those the new site lacks, rather than making every folder again (27,000 on
+/// differ and removes those the new site lacks, rather than making every folder again (9,350 on
 /// the large benchmark) and deleting the old tree, which took most of a small rebuild's time.
 public enum SiteWriter {
     /// What a write did.
@@ -31,7 +31,7 @@ public enum SiteWriter {
     /// What the build before last recorded of the site that is now the spare: its entries, and a
     /// check that a folder still holds exactly those (`isAsRecorded`, given its path). When the
     /// spare passes, a rebuild removes what the new site lacks by the record instead of listing
-    /// the spare's 27,000 folders (on the large benchmark), which took 0.3 s, and 1.3 s more in
+    /// the spare's folders (27,000 on the large benchmark when round pages were folders), which took 0.3 s, and 1.3 s more in
     /// a rebuild measured once the host had dropped them from its cache.
     public struct RecordedSpare: Sendable {
         public var folders: [String]
@@ -83,7 +83,7 @@ public enum SiteWriter {
         /// folders; nil once one could not be looked at.
         private var written: [Entry]? = []
         /// The site's entries as `finish` left them, the root first, for the build stamp: taken
-        /// as the files were written instead of walking the new site again (64,000 entries on
+        /// as the files were written instead of walking the new site again (47,000 entries on
         /// the large benchmark). nil when one could not be looked at.
         public private(set) var entries: [Entry]?
 
@@ -214,7 +214,7 @@ public enum SiteWriter {
     /// each with its metadata now, the writing done: adding or removing an entry moves a
     /// folder's times. nil if one can't be looked at. The root comes first, the rest in no
     /// particular order: the stamp's inventory sorts every entry by its bytes (sorting the
-    /// 27,000 folders here too cost 15 ms on one core at the end of every rebuild).
+    /// folders here too, 27,000 then, cost 15 ms on one core at the end of every rebuild).
     static func withFolders(_ files: [Entry], folders: Set<String>, at output: String) -> [Entry]? {
         var root = stat()
         guard lstat(output, &root) == 0 else { return nil }

@@ -32,7 +32,7 @@ public struct BuildStamp: Sendable {
     public var pages: Int
     public var files: Int
     /// The fingerprints and the spare: decoded when first asked for, as a build that finds its
-    /// site up to date never needs them (37,000 fingerprints and 64,000 entries on large).
+    /// site up to date never needs them (37,000 fingerprints and 47,000 entries on large).
     private let tail: Tail
 
     /// Each page's fingerprint (`PageFingerprint`), by path: a page whose values are the same at
