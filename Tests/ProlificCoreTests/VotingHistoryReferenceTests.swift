@@ -62,20 +62,8 @@ import Testing
         }
     }
 
-    /// SplitMix64: the same rounds on every run.
-    struct Random {
-        var state: UInt64
-        mutating func next(_ bound: Int) -> Int {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return Int((z ^ (z >> 31)) % UInt64(bound))
-        }
-    }
-
     /// Round `number` of a game of 24 players, each of whom favours a few others.
-    func round(_ number: Int, _ random: inout Random) -> Round {
+    func round(_ number: Int, _ random: inout SplitMix64) -> Round {
         let day = (number % 28) + 1
         let stamp = { (hour: Int) in "2026-02-\(day < 10 ? "0" : "")\(day)T\(hour < 10 ? "0" : "")\(hour):00:00Z" }
         let player = { (index: Int) in "p\(index)" }
@@ -118,7 +106,7 @@ import Testing
     }
 
     @Test func recordCountsWhatThePlainRuleCounts() {
-        var random = Random(state: 7)
+        var random = SplitMix64(seed: 7)
         var history = VotingHistory(), karmaOnly = VotingHistory(), reference = Reference()
         var sawManySnippets = false, sawManyBallots = false, sawRepeatedID = false
         for number in 1...400 {
@@ -139,4 +127,9 @@ import Testing
         #expect(history.karma == reference.karma.filter { $0.value != Karma() })
         #expect(karmaOnly.karma == history.karma)
     }
+}
+
+extension SplitMix64 {
+    /// A number below `bound`: the same rounds on every run.
+    fileprivate mutating func next(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }

@@ -224,7 +224,7 @@ struct AtomFeeds {
             link = absolute(SitePath.round(slug, number))
             // An entry's id outlives the page's address: a closed round's is the address its page
             // had until round pages became files, so readers don't see the entry as new again.
-            id = projectURL + "rounds/\(number.folderName)/"
+            id = absolute(SitePath.roundsGroup(slug) + number.folderName + "/")
             author = winner?.author ?? owner
             html = winner.map {
                 site.html($0.body, folder: Media.folder(of: slug, round: number), root: site.config.baseURL)
