@@ -65,13 +65,22 @@ def steal_share(start, end):
     return (end[0] - start[0]) / (end[1] - start[1])
 
 
+# What the generator writes, named: content generated before a change here is generated again.
+# 2: closed rounds sealed, as `close` seals them.
+GENERATED = "2"
+
+
 def generate(size):
     content = os.path.join(WORK, size, "Content")
-    if not os.path.exists(os.path.join(content, "prolific.yml")):
+    marker = os.path.join(WORK, size, "generated")
+    current = os.path.exists(marker) and open(marker).read().strip() == GENERATED
+    if not current or not os.path.exists(os.path.join(content, "prolific.yml")):
         shutil.rmtree(os.path.join(WORK, size), ignore_errors=True)
         os.makedirs(os.path.join(WORK, size))
         started = time.time()
         subprocess.run([binary("prolific-generate"), size, content], check=True)
+        with open(marker, "w") as f:
+            f.write(GENERATED + "\n")
         print(f"bench: generated {size} in {time.time() - started:.1f} s", file=sys.stderr)
     return content
 

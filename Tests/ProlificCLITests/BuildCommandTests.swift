@@ -270,6 +270,53 @@ import Testing
         #expect(try folder.snapshot("site") == Self.freshSite(in: folder, ["--templates", "game/Templates"]))
     }
 
+    /// A sealed round's files are told by their folders' times (docs/maintaining.md): an edit in
+    /// place of a sealed snippet is tampering, which `check` reports and a build with nothing
+    /// else to do doesn't see; the next build with something else to do reads it, and its site
+    /// is the fresh one. A sealed file replaced, as git and editors that save by renaming do, is
+    /// seen at once.
+    @Test func aSealedRoundsFilesAreToldByTheirFolders() throws {
+        let folder = try Self.demoCopy(settled: true)
+        func build() throws -> String {
+            let result = try CLI.run(["build", "--content", "Content", "--out", "site", "--now", Self.now], in: folder.url)
+            #expect(result.status == 0, "\(result.stderr)")
+            return result.stderr
+        }
+        func siteShows(_ text: String) throws -> Bool {
+            try folder.snapshot("site").values.contains { String(decoding: $0, as: UTF8.self).contains(text) }
+        }
+        // The demo's rounds closed before seals existed: `close` seals this one.
+        let closed = try CLI.run(["close", "the-town-that-sold-tuesday", "--content", "Content", "--now", Self.now], in: folder.url)
+        #expect(closed.status == 0, "\(closed.stderr)")
+        Thread.sleep(forTimeInterval: 2.1)
+        _ = try build()
+        let snippet = "Content/projects/the-town-that-sold-tuesday/rounds/0004/submissions/ann-20261120100000.md"
+        let original = try folder.read(snippet)
+        let handle = try #require(FileHandle(forWritingAtPath: folder.url.appendingPathComponent(snippet).path))
+        try handle.truncate(atOffset: 0)
+        try handle.write(contentsOf: Data((original + "\nTAMPERED in place.\n").utf8))
+        try handle.close()
+        #expect(try build().hasPrefix("site/ is up to date"))
+        #expect(try !siteShows("TAMPERED in place"))
+        let check = try CLI.run(["check", "--content", "Content", "--now", Self.now], in: folder.url)
+        #expect(check.status != 0 && check.stdout.contains("ann-20261120100000.md:1:1: error: changed after round 4 closed"), "\(check.stdout)")
+        // Something else to do: a ballot in another project.
+        let vote = try CLI.run(
+            ["vote", "long-patience", "--voter", "eitan", "bram-20261119150000", "--content", "Content", "--now", Self.now], in: folder.url)
+        #expect(vote.status == 0, "\(vote.stderr)")
+        Thread.sleep(forTimeInterval: 2.1)
+        #expect(try !build().contains("up to date"))
+        #expect(try siteShows("TAMPERED in place"))
+        #expect(try folder.snapshot("site") == Self.freshSite(in: folder))
+        // Replaced by renaming: the folder's times move.
+        Thread.sleep(forTimeInterval: 2.1)
+        try folder.write(original + "\nREPLACED by renaming.\n", to: snippet + ".tmp")
+        #expect(rename(folder.url.appendingPathComponent(snippet + ".tmp").path, folder.url.appendingPathComponent(snippet).path) == 0)
+        #expect(try !build().contains("up to date"))
+        #expect(try siteShows("REPLACED by renaming"))
+        #expect(try folder.snapshot("site") == Self.freshSite(in: folder))
+    }
+
     /// Profiles and project pages are kept by their inputs too: after each thing a game does
     /// through the CLI (a ballot, a snippet, a follow, a close, a rename, a later moment), the
     /// rebuilt site is the one a fresh build makes, byte for byte.

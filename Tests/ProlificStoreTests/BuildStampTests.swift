@@ -142,4 +142,96 @@ import Testing
         }
         _ = folder
     }
+
+    /// The files of a sealed round are vouched for by their folders' times (`SealedRounds`): a
+    /// no-op build doesn't stat them. Everything else is still checked: the round's own round.md,
+    /// its folders, its dot files, the files of a round without a seal, a racy file; a file
+    /// added, removed or renamed moves its folder's times. Decoded, the stamp is the inventory
+    /// taken, vouched-for files and all.
+    @Test func aSealedRoundsFilesAreCheckedByTheirFolders() throws {
+        let round = "Content/projects/p/rounds/0001"
+        for change in [
+            "none", "sealed snippet in place", "sealed image in place", "round.md in place", "open snippet in place",
+            "sealed ballot added", "sealed ballot replaced", "dot file in place", "racy sealed ballot in place",
+        ] {
+            let folder = try TemporaryDirectory()
+            try folder.write("title: T\n", to: "Content/prolific.yml")
+            try folder.write("---\nclosed: 2026-01-01T00:00:00Z\n---\n", to: "\(round)/round.md")
+            try folder.write("A snippet.\n", to: "\(round)/submissions/a-20260101000000.md")
+            try folder.write("choices: [a-20260101000000]\n", to: "\(round)/votes/b.yml")
+            try folder.write("notes\n", to: "\(round)/.notes")
+            try folder.writeImage(to: "\(round)/images/map.png")
+            try folder.write("Still open.\n", to: "Content/projects/p/rounds/0002/submissions/a-20260102000000.md")
+            try folder.write("<p>home</p>\n", to: "Site/index.html")
+            let layout = ContentLayout(root: folder.path("Content"))
+            func inPlace(_ text: String, _ relative: String) throws {
+                let handle = try #require(FileHandle(forWritingAtPath: folder.path(relative)))
+                try handle.truncate(atOffset: 0)
+                try handle.write(contentsOf: Data(text.utf8))
+                try handle.close()
+            }
+            // A racy entry (changed just before the inventory: here the ballot alone, written
+            // again in place) is recorded as changed, and never vouched for.
+            var racyAfter = Int64.max
+            if change.hasPrefix("racy") {
+                Thread.sleep(forTimeInterval: 0.02)
+                racyAfter = FileInventory.clock()
+                Thread.sleep(forTimeInterval: 0.02)
+                try inPlace("choices: [a-20260101000000]\n", "\(round)/votes/b.yml")
+            }
+            let content = try #require(FileInventory.take(of: layout.root, skipping: BuildStamp.skipped, racyAfter: racyAfter))
+            let site = try #require(FileInventory.take(of: folder.path("Site"), skipping: [], racyAfter: .max))
+            let key = BuildStamp.key(now: Make.time("2026-01-01T00:00:00Z"), out: folder.path("Site"), templates: nil, head: "")
+            let stamp = BuildStamp(
+                key: key, content: content, sealed: SealedRounds(roundFolders: ["p/rounds/0001"]), templates: nil, site: site,
+                pages: 1, files: 1)
+            stamp.save(layout)
+            let saved = try #require(BuildStamp.Saved(layout))
+            #expect(try #require(saved.decoded()).content == content, "\(change)")
+            // Past the clock's tick: a folder's times must be able to move (builds leave the
+            // racy window for this).
+            Thread.sleep(forTimeInterval: 0.02)
+            switch change {
+            case "sealed snippet in place": try inPlace("Another snippet.\n", "\(round)/submissions/a-20260101000000.md")
+            case "sealed image in place": try inPlace("not a png", "\(round)/images/map.png")
+            case "round.md in place": try inPlace("---\nclosed: 2026-01-02T00:00:00Z\n---\n", "\(round)/round.md")
+            case "open snippet in place": try inPlace("Changed.\n", "Content/projects/p/rounds/0002/submissions/a-20260102000000.md")
+            case "sealed ballot added": try folder.write("choices: [a-20260101000000]\n", to: "\(round)/votes/c.yml")
+            case "sealed ballot replaced":
+                try folder.write("choices: []\n", to: "\(round)/votes/b.tmp")
+                try FileManager.default.removeItem(atPath: folder.path("\(round)/votes/b.yml"))
+                try FileManager.default.moveItem(atPath: folder.path("\(round)/votes/b.tmp"), toPath: folder.path("\(round)/votes/b.yml"))
+            case "dot file in place": try inPlace("more notes\n", "\(round)/.notes")
+            case "racy sealed ballot in place": try inPlace("choices: []\n", "\(round)/votes/b.yml")
+            default: break
+            }
+            let unseen = ["none", "sealed snippet in place", "sealed image in place"]
+            #expect(saved.isCurrent(key: key) == unseen.contains(change), "\(change)")
+        }
+    }
+
+    /// Which paths a seal vouches for: a sealed round's files at any depth, but not its
+    /// round.md, its folders, dot names, or anything of another round or outside `projects/`.
+    @Test func aSealVouchesForItsRoundsFilesOnly() {
+        let sealed = SealedRounds(roundFolders: ["p/rounds/0001", "q-2/rounds/0010"])
+        var last: (round: [UInt8], sealed: Bool) = ([], false)
+        func vouches(_ path: String) -> Bool {
+            Array(path.utf8).withUnsafeBufferPointer { sealed.vouchesFor($0, last: &last) }
+        }
+        for path in [
+            "projects/p/rounds/0001/submissions/a-20260101000000.md", "projects/p/rounds/0001/votes/b.yml",
+            "projects/p/rounds/0001/images/map.png", "projects/q-2/rounds/0010/votes/b.yml", "projects/p/rounds/0001/x",
+        ] {
+            #expect(vouches(path), "\(path)")
+        }
+        for path in [
+            "projects/p/rounds/0001/round.md", "projects/p/rounds/0001", "projects/p/rounds/0001/", "projects/p/rounds/0002/votes/b.yml",
+            "projects/p/rounds/0001/.notes", "projects/p/rounds/0001/votes/.b.yml", "projects/p/rounds/0001/images/.thumbs/a.png",
+            "projects/p/project.md", "projects/q-2/rounds/0001/votes/b.yml", "projects/q/rounds/0010/votes/b.yml",
+            "users/projects/p/rounds/0001/votes/b.yml", "projects/p/rounds/00010/votes/b.yml", "prolific.yml",
+        ] {
+            #expect(!vouches(path), "\(path)")
+        }
+        #expect(!Array("projects/p/rounds/0001/votes/b.yml".utf8).withUnsafeBufferPointer { SealedRounds.none.vouchesFor($0, last: &last) })
+    }
 }

@@ -86,8 +86,11 @@ import Yams
     /// Random near-YAML: pieces of the subset mixed with what lies just outside it.
     @Test func agreesWithYamsOnGeneratedText() {
         var random = SplitMix(seed: 0x5EED)
-        let goodKeys = ["a", "b", "c", "d", "e", "voter", "for", "x-y", "k_1", "2025", "a.b", "null", "_z"]
-        let badKeys = ["-a", "a b", "#c", "?", "a:b", "'q'", "\"q\"", "[a]", "é"]
+        let goodKeys = [
+            "a", "b", "c", "d", "e", "voter", "for", "x-y", "k_1", "2025", "a.b", "null", "_z", "votes/u1.yml",
+            "submissions/u1-20250101010000.md", "a/b/c", "a//b", "a/",
+        ]
+        let badKeys = ["-a", "a b", "#c", "?", "a:b", "'q'", "\"q\"", "[a]", "é", "/a", "a/:b"]
         let goodScalars = [
             "x", "u1-20250101010000", "2025-01-01T00:00:00Z", "0.175", "~", "null", "true", "a b  c", "a:b",
             "'it''s'", "''", "'a: #b'", "(x)", "x?", "x,y", "a=b", "/p/q", "+1", "_x", ".5", "...", "x ", "  x",

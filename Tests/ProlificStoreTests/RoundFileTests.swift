@@ -157,4 +157,30 @@ import Testing
         let text = try RoundFile.render(round)
         #expect(try parse(text).tally == round.tally)
     }
+
+    /// A sealed path is relative and made of plain names: the byte scan agrees with the rule
+    /// written with parts (no part empty or hidden, no NUL) on every string of up to four
+    /// characters from `a . / NUL é`, and on the paths `close` writes.
+    @Test func aSealedPathIsMadeOfPlainNames() {
+        func byParts(_ path: String) -> Bool {
+            let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+            return !parts.isEmpty && parts.allSatisfy { !$0.isEmpty && !$0.hasPrefix(".") && !$0.utf8.contains(0) }
+        }
+        let alphabet = ["a", ".", "/", "\0", "é"]
+        var strings = [""]
+        var all: [String] = [""]
+        for _ in 1...4 {
+            strings = strings.flatMap { s in alphabet.map { s + $0 } }
+            all += strings
+        }
+        for path in all {
+            #expect(RoundFile.isSealedPath(path) == byParts(path), "\(Array(path.utf8))")
+        }
+        for path in ["submissions/ann-20261102101500.md", "votes/bo.yml", "images/map.png", "a/b/c"] {
+            #expect(RoundFile.isSealedPath(path))
+        }
+        for path in ["", "/votes/bo.yml", "votes//bo.yml", "votes/", "../x", "votes/.bo.yml", ".x"] {
+            #expect(!RoundFile.isSealedPath(path), "\(path)")
+        }
+    }
 }

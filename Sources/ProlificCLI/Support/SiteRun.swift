@@ -135,9 +135,11 @@ struct SiteRun {
         // The stamp's inputs are encoded beside the stages to come, which leave a core idle at
         // times (after `git` has run, as the history cache's thread: see below).
         let stampInputs = Parallel.Handoff<BuildStamp.EncodedInputs>()
+        // The next build checks the files of these rounds by their folders' times alone.
+        let sealed = SealedRounds(content)
         let encodingInputs = contentBefore.map { content in
             Parallel.background { [key, templatesBefore] in
-                stampInputs.give(BuildStamp.EncodedInputs(key: key, content: content, templates: templatesBefore))
+                stampInputs.give(BuildStamp.EncodedInputs(key: key, content: content, sealed: sealed, templates: templatesBefore))
             }
         }
         defer { encodingInputs?.wait() }
@@ -303,7 +305,7 @@ struct SiteRun {
         let replacedSite = staging.replacedASite ? stamp.flatMap { isOut($0.site.root) ? $0.site : nil } : nil
         if let contentBefore, let site {
             let stamp = BuildStamp(
-                key: key, content: contentBefore, templates: templatesBefore, site: site, pages: pages,
+                key: key, content: contentBefore, sealed: sealed, templates: templatesBefore, site: site, pages: pages,
                 files: count, fingerprints: earlyFingerprints.take() ?? BuildStamp.EncodedFingerprints(fingerprints),
                 spare: replacedSite)
             encodingInputs?.wait()

@@ -586,13 +586,20 @@ extension FileInventory {
     /// after the length of its paths decoded), the shared parts and differences starting afresh
     /// in each chunk: a reader takes the chunks on every core, and a no-op build checks them in
     /// place, without decoding the inventory into memory (`Encoded`).
-    func encode(into writer: inout BinaryWriter) {
+    ///
+    /// A regular file a round's seal vouches for (`sealed`, relative to the content directory)
+    /// is written with its own code: a no-op build checks it by its folders' times alone.
+    func encode(into writer: inout BinaryWriter, sealed: SealedRounds = .none) {
         writer.string(root)
         writer.integer(Int64(skipping.count))
         for name in skipping.sorted() { writer.string(name) }
         writer.varint(UInt64(stamps.count))
         writer.varint(UInt64(paths.count))
         var chunk = BinaryWriter(capacity: 16 * min(stamps.count, Self.chunk))
+        // Whether each entry is vouched for, found as the paths are written.
+        var vouched: [Bool] = []
+        var lastRound: (round: [UInt8], sealed: Bool) = ([], false)
+        if sealed.count > 0 { vouched.reserveCapacity(stamps.count) }
         paths.withUnsafeBufferPointer { all in
             var previous = 0..<0, start = 0, index = 0, chunkStart = 0
             func endChunk(at end: Int) {
@@ -612,6 +619,12 @@ extension FileInventory {
                 chunk.varint(UInt64(shared))
                 chunk.varint(UInt64(path.count - shared))
                 chunk.raw(UnsafeBufferPointer(rebasing: all[(start + shared)..<end]))
+                if sealed.count > 0 {
+                    let stamp = stamps[index]
+                    vouched.append(
+                        stamp.kind == Int64(S_IFREG) && stamp != .never
+                            && sealed.vouchesFor(UnsafeBufferPointer(rebasing: all[path]), last: &lastRound))
+                }
                 previous = path
                 start = end + 1
                 index += 1
@@ -621,13 +634,13 @@ extension FileInventory {
         for start in stride(from: 0, to: stamps.count, by: Self.chunk) {
             chunk.removeAll()
             var inode: Int64 = 0, modified: Int64 = 0
-            for stamp in stamps[start..<min(stamps.count, start + Self.chunk)] {
+            for (index, stamp) in zip(start..., stamps[start..<min(stamps.count, start + Self.chunk)]) {
                 if stamp == .never {
                     chunk.varint(0)
                     continue
                 }
                 switch stamp.kind {
-                case Int64(S_IFREG): chunk.varint(1)
+                case Int64(S_IFREG): chunk.varint(index < vouched.count && vouched[index] ? 4 : 1)
                 case Int64(S_IFDIR): chunk.varint(2)
                 default:
                     chunk.varint(3)
@@ -723,7 +736,7 @@ extension FileInventory {
                     // tile them; `forEachEntry` that a chunk fills exactly its part).
                     let decoded = Parallel.map(chunks, batch: 1) { chunk in
                         var at = chunk.pathsStart, index = chunk.first
-                        return Self.forEachEntry(of: chunk, in: bytes) { path, stamp in
+                        return Self.forEachEntry(of: chunk, in: bytes) { path, stamp, _ in
                             (pathsBase + at).initialize(from: path.baseAddress!, count: path.count)
                             (stampsBase + index).initialize(to: stamp)
                             (at, index) = (at + path.count, index + 1)
@@ -742,11 +755,13 @@ extension FileInventory {
         }
 
         /// Calls `body` with each entry of `chunk` in order, its path (with its NUL, so that
-        /// `fstatat` can take it as it is) and its stamp, until `body` returns false. Whether the
+        /// `fstatat` can take it as it is), its stamp and whether a seal vouches for it, until
+        /// `body` returns false. Whether the
         /// chunk was whole and `body` never returned false: a chunk that isn't (bytes cut short
         /// or crafted) never has `body` see more than its entries or bytes.
         fileprivate static func forEachEntry(
-            of chunk: Chunk, in bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>, Stamp) -> Bool
+            of chunk: Chunk, in bytes: UnsafeBufferPointer<UInt8>,
+            _ body: (UnsafeBufferPointer<UInt8>, Stamp, _ vouched: Bool) -> Bool
         ) -> Bool {
             guard chunk.paths.upperBound <= bytes.count, chunk.stamps.upperBound <= bytes.count else { return false }
             var paths = VarintCursor(UnsafeBufferPointer(rebasing: bytes[chunk.paths]))
@@ -780,7 +795,7 @@ extension FileInventory {
                 } else {
                     let kind: Int64
                     switch code {
-                    case 1: kind = Int64(S_IFREG)
+                    case 1, 4: kind = Int64(S_IFREG)
                     case 2: kind = Int64(S_IFDIR)
                     case 3:
                         guard let raw = stamps.signed() else { return false }
@@ -794,7 +809,7 @@ extension FileInventory {
                     modified = modified &+ modifiedStep
                     stamp = Stamp(kind: kind, inode: inode, size: size, modified: modified, changed: modified &+ changedStep)
                 }
-                guard path.withUnsafeBufferPointer({ body(UnsafeBufferPointer(rebasing: $0[...length]), stamp) }) else {
+                guard path.withUnsafeBufferPointer({ body(UnsafeBufferPointer(rebasing: $0[...length]), stamp, code == 4) }) else {
                     return false
                 }
             }
@@ -830,7 +845,7 @@ extension FileInventory {
                     var info = stat()
                     var index = check.chunk.first, looked = 0
                     var root: Stamp? = nil, top: [[UInt8]] = []
-                    let unchanged = forEachEntry(of: check.chunk, in: bytes) { path, stamp in
+                    let unchanged = forEachEntry(of: check.chunk, in: bytes) { path, stamp, vouched in
                         defer { index += 1 }
                         // The root's own entry is compared with its listing, after the rest.
                         if index == 0 {
@@ -840,7 +855,8 @@ extension FileInventory {
                         if check.folders, memchr(path.baseAddress!, Int32(UInt8(ascii: "/")), path.count) == nil {
                             top.append(Array(path.dropLast()))
                         }
-                        guard stamp.isDirectory == check.folders else { return true }
+                        // A file a round's seal vouches for is checked by its folders (`SealedRounds`).
+                        guard stamp.isDirectory == check.folders, !vouched else { return true }
                         // Another worker's change ends this chunk within 64 `stat`s.
                         looked += 1
                         if looked & 63 == 0, changed.load(ordering: .relaxed) { return false }

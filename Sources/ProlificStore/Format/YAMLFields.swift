@@ -168,7 +168,7 @@ struct YAMLFields {
     /// Merges a nested reader's problems and positions (under `prefix.`) into this one.
     mutating func absorb(_ nested: YAMLFields, prefix: String) {
         diagnostics += nested.diagnostics
-        for (key, position) in nested.positions { positions["\(prefix).\(key)"] = position }
+        for (key, position) in nested.positions { positions[prefix + "." + key] = position }
     }
 
     /// Keys of the mapping in file order, each value as text if it is a scalar.

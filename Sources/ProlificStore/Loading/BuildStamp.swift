@@ -19,12 +19,14 @@ import Synchronization
 /// anything unreadable, missing or different means a full build, and a linked `.prolific/` is
 /// neither read nor written.
 public struct BuildStamp: Sendable {
-    static let magic: Int64 = 0x5052_4F4C_4255_4906  // "PROLBUI" v6: compact inventories in chunks, sealed
+    static let magic: Int64 = 0x5052_4F4C_4255_4907  // "PROLBUI" v7: compact inventories in chunks, files sealed rounds vouch for
     static let file = ".prolific/build.stamp"
 
     /// The inputs that are not files: see `key(now:out:templates:layout:)`.
     public var key: [String]
     public var content: FileInventory
+    /// The closed rounds whose files are checked by their folders' times alone (`SealedRounds`).
+    public var sealed: SealedRounds
     /// The templates folder, when the theme came from one (the built-in theme is in the binary).
     public var templates: FileInventory?
     public var site: FileInventory
@@ -47,20 +49,21 @@ public struct BuildStamp: Sendable {
     private let encodedFingerprints: [UInt8]?
 
     public init(
-        key: [String], content: FileInventory, templates: FileInventory?, site: FileInventory, pages: Int, files: Int,
-        fingerprints: [String: [UInt8]] = [:], spare: FileInventory? = nil
+        key: [String], content: FileInventory, sealed: SealedRounds = .none, templates: FileInventory?, site: FileInventory,
+        pages: Int, files: Int, fingerprints: [String: [UInt8]] = [:], spare: FileInventory? = nil
     ) {
         self.init(
-            key: key, content: content, templates: templates, site: site, pages: pages, files: files,
+            key: key, content: content, sealed: sealed, templates: templates, site: site, pages: pages, files: files,
             fingerprints: EncodedFingerprints(fingerprints), spare: spare)
     }
 
     /// The same, with the fingerprints encoded ahead.
     public init(
-        key: [String], content: FileInventory, templates: FileInventory?, site: FileInventory, pages: Int, files: Int,
-        fingerprints: EncodedFingerprints, spare: FileInventory? = nil
+        key: [String], content: FileInventory, sealed: SealedRounds = .none, templates: FileInventory?, site: FileInventory,
+        pages: Int, files: Int, fingerprints: EncodedFingerprints, spare: FileInventory? = nil
     ) {
         (self.key, self.content, self.templates, self.site, self.pages, self.files) = (key, content, templates, site, pages, files)
+        self.sealed = sealed
         tail = Tail(decoded: (fingerprints.fingerprints, spare))
         encodedFingerprints = fingerprints.bytes
     }
@@ -97,6 +100,9 @@ public struct BuildStamp: Sendable {
         (self.key, self.content, self.templates, self.site, self.pages, self.files) = (key, content, templates, site, pages, files)
         self.tail = tail
         encodedFingerprints = nil
+        // Which files were vouched for is not decoded: a build saves the stamp of the content it
+        // read, with that content's sealed rounds.
+        sealed = .none
     }
 
     /// The end of a loaded stamp, as its bytes until first asked for (the checksum vouched for
@@ -269,15 +275,15 @@ public struct BuildStamp: Sendable {
         let bytes: [UInt8]
         /// What was encoded: a stamp saved with these inputs must have them (arrays compare by
         /// their storage first, so this costs nothing when they are the same values).
-        fileprivate let key: [String], content: FileInventory, templates: FileInventory?
+        fileprivate let key: [String], content: FileInventory, sealed: SealedRounds, templates: FileInventory?
 
-        public init(key: [String], content: FileInventory, templates: FileInventory?) {
-            (self.key, self.content, self.templates) = (key, content, templates)
+        public init(key: [String], content: FileInventory, sealed: SealedRounds = .none, templates: FileInventory?) {
+            (self.key, self.content, self.sealed, self.templates) = (key, content, sealed, templates)
             var w = BinaryWriter(capacity: 32 * content.count + 4096)
             w.integer(BuildStamp.magic)
             w.integer(Int64(key.count))
             for part in key { w.string(part) }
-            content.encode(into: &w)
+            content.encode(into: &w, sealed: sealed)
             w.integer(templates == nil ? 0 : 1)
             templates?.encode(into: &w)
             bytes = w.bytes
@@ -286,15 +292,15 @@ public struct BuildStamp: Sendable {
 
     /// Saves the stamp atomically; a failure to save only costs speed next time.
     public func save(_ layout: ContentLayout) {
-        save(layout, inputs: EncodedInputs(key: key, content: content, templates: templates))
+        save(layout, inputs: EncodedInputs(key: key, content: content, sealed: sealed, templates: templates))
     }
 
     /// The same, with this stamp's key, content and templates encoded ahead (inputs of other
     /// values are encoded again).
     public func save(_ layout: ContentLayout, inputs: EncodedInputs) {
         guard HistoryCache.isUsable(layout) else { return }
-        guard inputs.key == key, inputs.content == content, inputs.templates == templates else {
-            return save(layout, inputs: EncodedInputs(key: key, content: content, templates: templates))
+        guard inputs.key == key, inputs.content == content, inputs.sealed == sealed, inputs.templates == templates else {
+            return save(layout, inputs: EncodedInputs(key: key, content: content, sealed: sealed, templates: templates))
         }
         // The site, the pages' fingerprints and the spare are encoded side by side (they end a
         // build, with nothing else left to keep the other cores busy), then put together.
