@@ -73,7 +73,10 @@ GENERATED = "2"
 def generate(size):
     content = os.path.join(WORK, size, "Content")
     marker = os.path.join(WORK, size, "generated")
-    current = os.path.exists(marker) and open(marker).read().strip() == GENERATED
+    current = False
+    if os.path.exists(marker):
+        with open(marker) as f:
+            current = f.read().strip() == GENERATED
     if not current or not os.path.exists(os.path.join(content, "prolific.yml")):
         shutil.rmtree(os.path.join(WORK, size), ignore_errors=True)
         os.makedirs(os.path.join(WORK, size))

@@ -153,6 +153,7 @@ import Testing
         for change in [
             "none", "sealed snippet in place", "sealed image in place", "round.md in place", "open snippet in place",
             "sealed ballot added", "sealed ballot replaced", "dot file in place", "racy sealed ballot in place",
+            "unsealed ballot in place",
         ] {
             let folder = try TemporaryDirectory()
             try folder.write("title: T\n", to: "Content/prolific.yml")
@@ -160,6 +161,8 @@ import Testing
             try folder.write("A snippet.\n", to: "\(round)/submissions/a-20260101000000.md")
             try folder.write("choices: [a-20260101000000]\n", to: "\(round)/votes/b.yml")
             try folder.write("notes\n", to: "\(round)/.notes")
+            // Added after the close (a warning to `check`): not in the seal, so stat-ed.
+            try folder.write("choices: [a-20260101000000]\n", to: "\(round)/votes/late.yml")
             try folder.writeImage(to: "\(round)/images/map.png")
             try folder.write("Still open.\n", to: "Content/projects/p/rounds/0002/submissions/a-20260102000000.md")
             try folder.write("<p>home</p>\n", to: "Site/index.html")
@@ -183,8 +186,9 @@ import Testing
             let site = try #require(FileInventory.take(of: folder.path("Site"), skipping: [], racyAfter: .max))
             let key = BuildStamp.key(now: Make.time("2026-01-01T00:00:00Z"), out: folder.path("Site"), templates: nil, head: "")
             let stamp = BuildStamp(
-                key: key, content: content, sealed: SealedRounds(roundFolders: ["p/rounds/0001"]), templates: nil, site: site,
-                pages: 1, files: 1)
+                key: key, content: content,
+                sealed: SealedRounds(listing: [("p/rounds/0001", ["submissions/a-20260101000000.md", "votes/b.yml", "images/map.png"])]),
+                templates: nil, site: site, pages: 1, files: 1)
             stamp.save(layout)
             let saved = try #require(BuildStamp.Saved(layout))
             #expect(try #require(saved.decoded()).content == content, "\(change)")
@@ -203,6 +207,7 @@ import Testing
                 try FileManager.default.moveItem(atPath: folder.path("\(round)/votes/b.tmp"), toPath: folder.path("\(round)/votes/b.yml"))
             case "dot file in place": try inPlace("more notes\n", "\(round)/.notes")
             case "racy sealed ballot in place": try inPlace("choices: []\n", "\(round)/votes/b.yml")
+            case "unsealed ballot in place": try inPlace("choices: []\n", "\(round)/votes/late.yml")
             default: break
             }
             let unseen = ["none", "sealed snippet in place", "sealed image in place"]
@@ -210,11 +215,15 @@ import Testing
         }
     }
 
-    /// Which paths a seal vouches for: a sealed round's files at any depth, but not its
-    /// round.md, its folders, dot names, or anything of another round or outside `projects/`.
-    @Test func aSealVouchesForItsRoundsFilesOnly() {
-        let sealed = SealedRounds(roundFolders: ["p/rounds/0001", "q-2/rounds/0010"])
-        var last: (round: [UInt8], sealed: Bool) = ([], false)
+    /// Which paths a seal vouches for: the files it lists, at any depth, and nothing else: not
+    /// its round.md, its folders, a file added since, or anything of another round or outside
+    /// `projects/`.
+    @Test func aSealVouchesForTheFilesItListsOnly() {
+        let sealed = SealedRounds(listing: [
+            ("p/rounds/0001", ["votes/b.yml", "submissions/a-20260101000000.md", "images/map.png", "x"]),
+            ("q-2/rounds/0010", ["votes/b.yml"]),
+        ])
+        var last: SealedRounds.Cursor = ([], nil)
         func vouches(_ path: String) -> Bool {
             Array(path.utf8).withUnsafeBufferPointer { sealed.vouchesFor($0, last: &last) }
         }
@@ -229,9 +238,34 @@ import Testing
             "projects/p/rounds/0001/.notes", "projects/p/rounds/0001/votes/.b.yml", "projects/p/rounds/0001/images/.thumbs/a.png",
             "projects/p/project.md", "projects/q-2/rounds/0001/votes/b.yml", "projects/q/rounds/0010/votes/b.yml",
             "users/projects/p/rounds/0001/votes/b.yml", "projects/p/rounds/00010/votes/b.yml", "prolific.yml",
+            "projects/p/rounds/0001/votes/c.yml", "projects/p/rounds/0001/votes/b.ym", "projects/p/rounds/0001/votes/b.yml2",
+            "projects/q-2/rounds/0010/x", "projects/p/rounds/0001/votes",
         ] {
             #expect(!vouches(path), "\(path)")
         }
-        #expect(!Array("projects/p/rounds/0001/votes/b.yml".utf8).withUnsafeBufferPointer { SealedRounds.none.vouchesFor($0, last: &last) })
+        #expect(!Array("projects/p/rounds/0001/votes/b.yml".utf8).withUnsafeBufferPointer { SealedRounds.empty.vouchesFor($0, last: &last) })
+    }
+
+    /// The rounds a content's seals vouch for: closed with a seal. Not a round closed before
+    /// seals existed, nor a seal on a round that is open (a hand edit `check` would question).
+    @Test func onlyClosedRoundsWithASealVouch() {
+        let seal = Seal(digest: String(repeating: "0", count: 64), files: [Seal.File(path: "votes/b.yml", digest: String(repeating: "1", count: 64))])
+        func round(_ number: Int, closed: Bool, sealed: Bool) -> Round {
+            Round(
+                number: Make.number(number), opened: Make.time("2026-01-01T00:00:00Z"), closes: Make.time("2026-01-08T00:00:00Z"),
+                closed: closed ? Make.time("2026-01-08T00:00:00Z") : nil, seal: sealed ? seal : nil, origin: Origin(path: ""))
+        }
+        let project = Project(
+            slug: Make.slug("p"), title: "P", owner: Make.handle("ann"), created: Make.time("2025-12-01T00:00:00Z"), roundLimit: 5,
+            roundLength: Make.span("7d"), starter: "Once.",
+            rounds: [round(1, closed: true, sealed: true), round(2, closed: true, sealed: false), round(3, closed: false, sealed: true)],
+            origin: Origin(path: ""))
+        let sealed = SealedRounds(Content(config: Config.defaults(), users: [:], projects: [project]))
+        var last: SealedRounds.Cursor = ([], nil)
+        let vouched = (1...3).map { number in
+            Array("projects/p/rounds/000\(number)/votes/b.yml".utf8).withUnsafeBufferPointer { sealed.vouchesFor($0, last: &last) }
+        }
+        #expect(vouched == [true, false, false])
+        #expect(sealed.count == 1)
     }
 }

@@ -159,14 +159,15 @@ import Testing
     }
 
     /// A sealed path is relative and made of plain names: the byte scan agrees with the rule
-    /// written with parts (no part empty or hidden, no NUL) on every string of up to four
-    /// characters from `a . / NUL é`, and on the paths `close` writes.
+    /// written with parts (no part empty or hidden, no NUL; hidden judged by Characters, as
+    /// `RoundSeal` lists names) on every string of up to four characters from `a . / NUL é` and a
+    /// combining acute accent, and on the paths `close` writes.
     @Test func aSealedPathIsMadeOfPlainNames() {
         func byParts(_ path: String) -> Bool {
             let parts = path.split(separator: "/", omittingEmptySubsequences: false)
             return !parts.isEmpty && parts.allSatisfy { !$0.isEmpty && !$0.hasPrefix(".") && !$0.utf8.contains(0) }
         }
-        let alphabet = ["a", ".", "/", "\0", "é"]
+        let alphabet = ["a", ".", "/", "\0", "é", "\u{301}"]
         var strings = [""]
         var all: [String] = [""]
         for _ in 1...4 {

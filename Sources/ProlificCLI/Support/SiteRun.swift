@@ -135,11 +135,11 @@ struct SiteRun {
         // The stamp's inputs are encoded beside the stages to come, which leave a core idle at
         // times (after `git` has run, as the history cache's thread: see below).
         let stampInputs = Parallel.Handoff<BuildStamp.EncodedInputs>()
-        // The next build checks the files of these rounds by their folders' times alone.
-        let sealed = SealedRounds(content)
-        let encodingInputs = contentBefore.map { content in
+        let encodingInputs = contentBefore.map { inventory in
             Parallel.background { [key, templatesBefore] in
-                stampInputs.give(BuildStamp.EncodedInputs(key: key, content: content, sealed: sealed, templates: templatesBefore))
+                // The next build checks the files these seals list by their folders' times alone.
+                stampInputs.give(
+                    BuildStamp.EncodedInputs(key: key, content: inventory, sealed: SealedRounds(content), templates: templatesBefore))
             }
         }
         defer { encodingInputs?.wait() }
@@ -304,12 +304,13 @@ struct SiteRun {
         // The site this build replaced is now the spare, as the last stamp recorded it.
         let replacedSite = staging.replacedASite ? stamp.flatMap { isOut($0.site.root) ? $0.site : nil } : nil
         if let contentBefore, let site {
-            let stamp = BuildStamp(
-                key: key, content: contentBefore, sealed: sealed, templates: templatesBefore, site: site, pages: pages,
-                files: count, fingerprints: earlyFingerprints.take() ?? BuildStamp.EncodedFingerprints(fingerprints),
-                spare: replacedSite)
             encodingInputs?.wait()
-            if let inputs = stampInputs.take() { stamp.save(layout, inputs: inputs) } else { stamp.save(layout) }
+            let inputs = stampInputs.take()
+            let stamp = BuildStamp(
+                key: key, content: contentBefore, sealed: inputs?.sealed ?? SealedRounds(content), templates: templatesBefore,
+                site: site, pages: pages, files: count,
+                fingerprints: earlyFingerprints.take() ?? BuildStamp.EncodedFingerprints(fingerprints), spare: replacedSite)
+            if let inputs { stamp.save(layout, inputs: inputs) } else { stamp.save(layout) }
             Parallel.release(stamp)
         }
         lap("stamp")

@@ -16,7 +16,8 @@ import Synchronization
 /// (ctime) moves on every write and can't be set back (`touch -d` and `cp -p` set only mtime), and
 /// a folder's times move when an entry is added, removed or renamed in it, so an unchanged
 /// inventory means unchanged files. Checking stats the recorded paths, on every core, without
-/// listing folders again. Links are recorded, never followed.
+/// listing folders again, but for the files a round's seal lists, which a stamp marks to be
+/// checked by their folders alone (`SealedRounds`). Links are recorded, never followed.
 ///
 /// A file written in the same clock tick as the inventory could change again without its times
 /// moving (git calls this "racily clean"): entries changed less than `racyWindow` before the
@@ -589,7 +590,7 @@ extension FileInventory {
     ///
     /// A regular file a round's seal vouches for (`sealed`, relative to the content directory)
     /// is written with its own code: a no-op build checks it by its folders' times alone.
-    func encode(into writer: inout BinaryWriter, sealed: SealedRounds = .none) {
+    func encode(into writer: inout BinaryWriter, sealed: SealedRounds = .empty) {
         writer.string(root)
         writer.integer(Int64(skipping.count))
         for name in skipping.sorted() { writer.string(name) }
@@ -598,7 +599,7 @@ extension FileInventory {
         var chunk = BinaryWriter(capacity: 16 * min(stamps.count, Self.chunk))
         // Whether each entry is vouched for, found as the paths are written.
         var vouched: [Bool] = []
-        var lastRound: (round: [UInt8], sealed: Bool) = ([], false)
+        var cursor: SealedRounds.Cursor = ([], nil)
         if sealed.count > 0 { vouched.reserveCapacity(stamps.count) }
         paths.withUnsafeBufferPointer { all in
             var previous = 0..<0, start = 0, index = 0, chunkStart = 0
@@ -620,10 +621,10 @@ extension FileInventory {
                 chunk.varint(UInt64(path.count - shared))
                 chunk.raw(UnsafeBufferPointer(rebasing: all[(start + shared)..<end]))
                 if sealed.count > 0 {
-                    let stamp = stamps[index]
+                    // A racy entry (`.never`) has no kind: it is never vouched for.
                     vouched.append(
-                        stamp.kind == Int64(S_IFREG) && stamp != .never
-                            && sealed.vouchesFor(UnsafeBufferPointer(rebasing: all[path]), last: &lastRound))
+                        stamps[index].kind == Int64(S_IFREG)
+                            && sealed.vouchesFor(UnsafeBufferPointer(rebasing: all[path]), last: &cursor))
                 }
                 previous = path
                 start = end + 1

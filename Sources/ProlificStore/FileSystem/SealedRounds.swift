@@ -1,46 +1,84 @@
 import ProlificCore
 
-/// The closed rounds whose seal vouches for their files, so that a build checks those files by
-/// their folders' times alone (`vouchesFor`).
+/// The files whose round's seal vouches for them, so that a build checks them by their folders'
+/// times alone (`vouchesFor`).
 ///
-/// A sealed round's files can't change without `check` reporting it: round.md records the
-/// SHA-256 of every file in the round's folder but itself and dot files (`RoundSeal`). Whatever
-/// replaces, adds, removes or renames such a file (git, `prolific`, rsync, `sed -i`, most editors)
-/// moves its folder's times, which are still stat-ed; only an edit in place leaves them, and that
-/// is tampering with a closed round. Stat-ing the 280,000 files of the large benchmark's 18,000
-/// closed rounds was two thirds of a build that found nothing to do. The decision is written down
-/// in `docs/maintaining.md` ("Publishing"). A build with anything else to do still stats every
-/// file of the projects it keeps (`RecordedParts`), so it reads such an edit.
+/// A sealed file can't change without `check` reporting it as an error: round.md records the
+/// SHA-256 of every file in the round's folder when it closed (`RoundSeal`). Whatever replaces,
+/// adds, removes or renames a file (git, `prolific`, rsync, `sed -i`, editors that save by
+/// renaming) moves its folder's times, which are still stat-ed; only an edit in place leaves
+/// them, and for a sealed file that is tampering with a closed round. Only the files the seal
+/// lists are vouched for: a file added after the close is only a warning to `check`, so it is
+/// stat-ed like any other. Stat-ing the 250,000 sealed files of the large benchmark's 18,000
+/// closed rounds was two thirds of a build that found nothing to do. The decision is written
+/// down in `docs/maintaining.md` ("Publishing"). A build with anything else to do still stats
+/// every file of the projects it keeps (`RecordedParts`), so it reads such an edit.
 public struct SealedRounds: Sendable, Equatable {
-    /// Each sealed round's folder under `projects/`: `<slug>/rounds/<NNNN>`.
-    private let folders: Set<[UInt8]>
+    /// Each sealed round by its folder under `projects/` (`<slug>/rounds/<NNNN>`): the paths its
+    /// seal lists, relative to that folder.
+    private let rounds: [[UInt8]: Listed]
 
-    /// No round vouched for: every file is stat-ed.
-    public static let none = SealedRounds(roundFolders: [])
+    /// A seal's paths in byte order, one after the other: one allocation a round rather than
+    /// one a file (there are 250,000 of them on large).
+    struct Listed: Equatable {
+        var bytes: [UInt8] = []
+        var ends: [Int] = []
 
-    /// The rounds whose folders are `roundFolders`, each `<slug>/rounds/<NNNN>` under `projects/`.
-    init(roundFolders: some Sequence<String>) {
-        folders = Set(roundFolders.map { Array($0.utf8) })
+        init(_ paths: [String]) {
+            for path in paths.map({ Array($0.utf8) }).sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+                bytes += path
+                ends.append(bytes.count)
+            }
+        }
+
+        func contains(_ path: UnsafeBufferPointer<UInt8>) -> Bool {
+            var (low, high) = (0, ends.count)
+            while low < high {
+                let middle = (low + high) / 2
+                let listed = bytes[(middle == 0 ? 0 : ends[middle - 1])..<ends[middle]]
+                if listed.elementsEqual(path) { return true }
+                if listed.lexicographicallyPrecedes(path) { low = middle + 1 } else { high = middle }
+            }
+            return false
+        }
     }
 
-    /// The rounds of `content` that have a seal: closed by a `close` that recorded one.
+    /// No file vouched for: every file is stat-ed.
+    public static let empty = SealedRounds(rounds: [:])
+
+    private init(rounds: [[UInt8]: Listed]) {
+        self.rounds = rounds
+    }
+
+    /// Rounds by their folders under `projects/` (`<slug>/rounds/<NNNN>`), each with the paths
+    /// its seal lists.
+    init(listing: [(folder: String, paths: [String])]) {
+        var rounds: [[UInt8]: Listed] = [:]
+        for (folder, paths) in listing { rounds[Array(folder.utf8)] = Listed(paths) }
+        self.init(rounds: rounds)
+    }
+
+    /// The closed rounds of `content` that have a seal (`close` records one), with its files.
     public init(_ content: Content) {
         self.init(
-            roundFolders: content.projects.flatMap { project in
-                project.rounds.filter { $0.seal != nil && $0.closed != nil }.map { "\(project.slug)/rounds/\($0.number.folderName)" }
+            listing: content.projects.flatMap { project in
+                project.rounds.compactMap { round in
+                    guard round.closed != nil, let seal = round.seal else { return nil }
+                    return ("\(project.slug)/rounds/\(round.number.folderName)", seal.files.map(\.path))
+                }
             })
     }
 
-    public var count: Int { folders.count }
+    /// How many rounds are sealed.
+    public var count: Int { rounds.count }
 
-    /// Whether the file at `path` (relative to the content directory, without a NUL) is one a
-    /// round's seal covers: `projects/<slug>/rounds/<NNNN>/…` of a sealed round, not its
-    /// `round.md`, and no part of it a dot name. Such a file's own metadata need not be checked
-    /// while its folders' is unchanged. Folders are never vouched for.
+    /// Whether the entry at `path` (relative to the content directory, without a NUL) is a file
+    /// its round's seal lists: `projects/<slug>/rounds/<NNNN>/<listed path>`. The caller says it
+    /// is a regular file; folders are never vouched for.
     ///
     /// `last` keeps the round the previous call found: a round's entries come one after another.
-    func vouchesFor(_ path: UnsafeBufferPointer<UInt8>, last: inout (round: [UInt8], sealed: Bool)) -> Bool {
-        guard !folders.isEmpty, path.starts(with: Self.projects) else { return false }
+    func vouchesFor(_ path: UnsafeBufferPointer<UInt8>, last: inout Cursor) -> Bool {
+        guard !rounds.isEmpty, path.starts(with: Self.projects) else { return false }
         // `<slug>/rounds/<NNNN>`: up to the third slash after `projects/`.
         var slashes = 0, end = Self.projects.count
         while end < path.count {
@@ -54,20 +92,14 @@ public struct SealedRounds: Sendable, Equatable {
         let round = UnsafeBufferPointer(rebasing: path[Self.projects.count..<end])
         if !round.elementsEqual(last.round) {
             let key = Array(round)
-            last = (key, folders.contains(key))
+            last = (key, rounds[key])
         }
-        guard last.sealed else { return false }
-        let rest = UnsafeBufferPointer(rebasing: path[(end + 1)...])
-        guard !rest.isEmpty, !rest.elementsEqual(Self.roundFile), rest.first != Self.dot else { return false }
-        // No dot name deeper down (`images/.thumbs/…`): the seal leaves those out.
-        for index in rest.indices.dropLast() where rest[index] == Self.slash && rest[index + 1] == Self.dot {
-            return false
-        }
-        return true
+        return last.listed?.contains(UnsafeBufferPointer(rebasing: path[(end + 1)...])) ?? false
     }
 
+    /// What `vouchesFor` keeps between calls.
+    typealias Cursor = (round: [UInt8], listed: Listed?)
+
     private static let projects = Array("projects/".utf8)
-    private static let roundFile = Array("round.md".utf8)
     private static let slash = UInt8(ascii: "/")
-    private static let dot = UInt8(ascii: ".")
 }

@@ -148,6 +148,8 @@ enum FlatYAML {
             guard i < line.end, Byte.isAlphanumeric(bytes[i]) || bytes[i] == Byte.underscore else { return nil }
             while i < line.end, Byte.isKey(bytes[i]) { i += 1 }
             guard i < line.end, bytes[i] == Byte.colon, i + 1 == line.end || bytes[i + 1] == Byte.space else { return nil }
+            // libyaml refuses a key longer than 1,024 characters: Yams says so.
+            guard i - line.textStart < 1_000 else { return nil }
             return i
         }
 

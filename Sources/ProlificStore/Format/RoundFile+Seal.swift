@@ -51,13 +51,20 @@ extension RoundFile {
     /// Byte by byte: a sealed round.md lists a dozen paths, and splitting each into parts was
     /// 1 % of a large build's CPU.
     static func isSealedPath(_ path: String) -> Bool {
+        // Names are judged by Characters, as `RoundSeal` lists them (`.` or `/` followed by a
+        // combining mark is another Character): beyond ASCII, the rule is asked as written.
+        guard path.utf8.allSatisfy({ $0 < 0x80 }) else { return hasPlainNames(path) }
         var atPartStart = true
         for byte in path.utf8 {
-            // An empty part (a leading, doubled or trailing `/`) or a hidden one.
-            if atPartStart && (byte == UInt8(ascii: "/") || byte == UInt8(ascii: ".")) { return false }
-            if byte == 0 { return false }
+            // An empty part (a leading, doubled or trailing `/`), a hidden one, a NUL.
+            if (atPartStart && (byte == UInt8(ascii: "/") || byte == UInt8(ascii: "."))) || byte == 0 { return false }
             atPartStart = byte == UInt8(ascii: "/")
         }
         return !atPartStart
+    }
+
+    private static func hasPlainNames(_ path: String) -> Bool {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        return !parts.isEmpty && parts.allSatisfy { !$0.isEmpty && !$0.hasPrefix(".") && !$0.utf8.contains(0) }
     }
 }

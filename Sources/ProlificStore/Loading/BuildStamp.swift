@@ -13,7 +13,7 @@ import Synchronization
 /// write, and `build` ends at once instead of reading and rendering everything again.
 ///
 /// The inputs are every file under the content directory and the templates folder (by their
-/// metadata, `FileInventory`), and a key for the rest: the binary itself, `--now`, `--out`, which
+/// metadata, `FileInventory`; a file a round's seal lists by its folders', `SealedRounds`), and a key for the rest: the binary itself, `--now`, `--out`, which
 /// templates, and git's `HEAD` (tallies weigh who committed what). The output is every file of the
 /// site, so a site edited or deleted by hand is built again. Like `HistoryCache`, it is only speed:
 /// anything unreadable, missing or different means a full build, and a linked `.prolific/` is
@@ -49,7 +49,7 @@ public struct BuildStamp: Sendable {
     private let encodedFingerprints: [UInt8]?
 
     public init(
-        key: [String], content: FileInventory, sealed: SealedRounds = .none, templates: FileInventory?, site: FileInventory,
+        key: [String], content: FileInventory, sealed: SealedRounds = .empty, templates: FileInventory?, site: FileInventory,
         pages: Int, files: Int, fingerprints: [String: [UInt8]] = [:], spare: FileInventory? = nil
     ) {
         self.init(
@@ -59,7 +59,7 @@ public struct BuildStamp: Sendable {
 
     /// The same, with the fingerprints encoded ahead.
     public init(
-        key: [String], content: FileInventory, sealed: SealedRounds = .none, templates: FileInventory?, site: FileInventory,
+        key: [String], content: FileInventory, sealed: SealedRounds = .empty, templates: FileInventory?, site: FileInventory,
         pages: Int, files: Int, fingerprints: EncodedFingerprints, spare: FileInventory? = nil
     ) {
         (self.key, self.content, self.templates, self.site, self.pages, self.files) = (key, content, templates, site, pages, files)
@@ -102,7 +102,7 @@ public struct BuildStamp: Sendable {
         encodedFingerprints = nil
         // Which files were vouched for is not decoded: a build saves the stamp of the content it
         // read, with that content's sealed rounds.
-        sealed = .none
+        sealed = .empty
     }
 
     /// The end of a loaded stamp, as its bytes until first asked for (the checksum vouched for
@@ -275,9 +275,11 @@ public struct BuildStamp: Sendable {
         let bytes: [UInt8]
         /// What was encoded: a stamp saved with these inputs must have them (arrays compare by
         /// their storage first, so this costs nothing when they are the same values).
-        fileprivate let key: [String], content: FileInventory, sealed: SealedRounds, templates: FileInventory?
+        fileprivate let key: [String], content: FileInventory, templates: FileInventory?
+        /// The sealed rounds whose files were written as vouched for.
+        public let sealed: SealedRounds
 
-        public init(key: [String], content: FileInventory, sealed: SealedRounds = .none, templates: FileInventory?) {
+        public init(key: [String], content: FileInventory, sealed: SealedRounds = .empty, templates: FileInventory?) {
             (self.key, self.content, self.sealed, self.templates) = (key, content, sealed, templates)
             var w = BinaryWriter(capacity: 32 * content.count + 4096)
             w.integer(BuildStamp.magic)
