@@ -300,6 +300,12 @@ import Testing
         #expect(try !siteShows("TAMPERED in place"))
         let check = try CLI.run(["check", "--content", "Content", "--now", Self.now], in: folder.url)
         #expect(check.status != 0 && check.stdout.contains("ann-20261120100000.md:1:1: error: changed after round 4 closed"), "\(check.stdout)")
+        // Its note points at the line round.md lists the snippet on, at the hash.
+        let roundFile = "Content/projects/the-town-that-sold-tuesday/rounds/0004/round.md"
+        let lines = try folder.read(roundFile).split(separator: "\n", omittingEmptySubsequences: false)
+        let listed = try #require(lines.firstIndex { $0.hasPrefix("    submissions/ann-20261120100000.md: ") })
+        let column = "    submissions/ann-20261120100000.md: ".count + 1
+        #expect(check.stdout.contains("\(roundFile):\(listed + 1):\(column): note: sealed here when the round closed"), "\(check.stdout)")
         // Something else to do: a ballot in another project.
         let vote = try CLI.run(
             ["vote", "long-patience", "--voter", "eitan", "bram-20261119150000", "--content", "Content", "--now", Self.now], in: folder.url)

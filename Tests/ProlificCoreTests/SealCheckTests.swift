@@ -24,19 +24,26 @@ import Testing
         #expect(SealCheck.changes(Seal(digest: "d", files: [a]), found: [a], manifestDigest: "e") == [.listEdited])
     }
 
+    /// The note points at the line round.md lists the file on, else at `sealed`.
     @Test func problemsNameTheFileAndPointAtTheSeal() {
         var origin = Origin(path: "C/projects/moon/rounds/0001/round.md")
-        origin.positions["sealed.files.\(b.path)"] = TextPosition(line: 12, column: 20)
+        origin.positions["sealed"] = TextPosition(line: 9, column: 1)
+        var listed = b
+        listed.position = TextPosition(line: 12, column: 20)
         let round = Round(
             number: RoundNumber(1)!, opened: Timestamp(iso8601: "2026-11-01T00:00:00Z")!,
             closes: Timestamp(iso8601: "2026-11-08T00:00:00Z")!, closed: Timestamp(iso8601: "2026-11-08T00:00:00Z")!,
-            origin: origin)
-        let problems = SealCheck.problems([.changed(b.path), .added("votes/cat.yml")], folder: "C/projects/moon/rounds/0001", round: round)
+            seal: Seal(digest: "d", files: [a, listed]), origin: origin)
+        let problems = SealCheck.problems(
+            [.removed(a.path), .changed(b.path), .added("votes/cat.yml")], folder: "C/projects/moon/rounds/0001", round: round)
         #expect(
             problems.map(\.description) == [
+                "C/projects/moon/rounds/0001/submissions/ann-20261102101500.md:1:1: error: removed after round 1 closed on 2026-11-08T00:00:00Z; it is sealed in round.md\nC/projects/moon/rounds/0001/round.md:9:1: note: sealed here when the round closed",
                 "C/projects/moon/rounds/0001/votes/bob.yml:1:1: error: changed after round 1 closed on 2026-11-08T00:00:00Z: it no longer matches the SHA-256 sealed in round.md\nC/projects/moon/rounds/0001/round.md:12:20: note: sealed here when the round closed",
                 "C/projects/moon/rounds/0001/votes/cat.yml:1:1: warning: added after round 1 closed on 2026-11-08T00:00:00Z: it is not part of the sealed round",
             ])
+        // A position is not part of what a sealed file is.
+        #expect(listed == b && Set([listed]).contains(b))
     }
 
     @Test func digestsAreLowercaseHexOfSixtyFourDigits() {

@@ -32,10 +32,23 @@ public struct Seal: Hashable, Sendable {
         public var path: String
         /// The SHA-256 of the file's bytes, lowercase hex.
         public var digest: String
+        /// Where round.md lists it, when read from one, for `check`'s notes. Not part of what the
+        /// file is: equality, hashing and order ignore it. Kept here rather than as a key of the
+        /// round's positions (`sealed.files.<path>`): a round.md lists 14 files, and building
+        /// those keys was a fifth of reading a sealed round.md.
+        public var position: TextPosition?
 
-        public init(path: String, digest: String) {
+        public init(path: String, digest: String, position: TextPosition? = nil) {
             self.path = path
             self.digest = digest
+            self.position = position
+        }
+
+        public static func == (a: File, b: File) -> Bool { a.path == b.path && a.digest == b.digest }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(path)
+            hasher.combine(digest)
         }
 
         public static func < (a: File, b: File) -> Bool { (a.path, a.digest) < (b.path, b.digest) }

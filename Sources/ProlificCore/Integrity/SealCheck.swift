@@ -40,8 +40,12 @@ public enum SealCheck {
     public static func problems(_ changes: [Change], folder: String, round: Round) -> [Diagnostic] {
         let closed = round.closed.map { " on \($0)" } ?? ""
         func sealed(_ path: String) -> [Diagnostic.Note] {
-            let key = round.origin.positions["sealed.files.\(path)"] == nil ? "sealed" : "sealed.files.\(path)"
-            return [Diagnostic.Note(path: round.origin.path, position: round.origin.position(of: key), message: "sealed here when the round closed")]
+            let listed = round.seal?.files.first { $0.path == path }?.position
+            return [
+                Diagnostic.Note(
+                    path: round.origin.path, position: listed ?? round.origin.position(of: "sealed"),
+                    message: "sealed here when the round closed")
+            ]
         }
         return changes.map { change in
             switch change {

@@ -28,9 +28,10 @@ extension RoundFile {
                     listed.report("the hash of '\(pair.key)' must be 64 lowercase hex digits", at: pair.key)
                     continue
                 }
-                files.append(Seal.File(path: pair.key, digest: value))
+                files.append(Seal.File(path: pair.key, digest: value, position: pair.position))
             }
-            nested.absorb(listed, prefix: "files")
+            // Each file keeps its own position (`Seal.File.position`), not a key of the round's.
+            nested.absorbDiagnostics(listed)
         }
         nested.finish()
         guard let digest, nested.isValid else { return nil }

@@ -171,6 +171,11 @@ struct YAMLFields {
         for (key, position) in nested.positions { positions[prefix + "." + key] = position }
     }
 
+    /// Merges a nested reader's problems only, its positions kept elsewhere by the caller.
+    mutating func absorbDiagnostics(_ nested: YAMLFields) {
+        diagnostics += nested.diagnostics
+    }
+
     /// Keys of the mapping in file order, each value as text if it is a scalar.
     mutating func scalarPairs() -> [(key: String, value: String?, position: TextPosition)] {
         pairs.map { pair in
