@@ -757,9 +757,9 @@ extension FileInventory {
 
         /// Calls `body` with each entry of `chunk` in order, its path (with its NUL, so that
         /// `fstatat` can take it as it is), its stamp and whether a seal vouches for it, until
-        /// `body` returns false. Whether the
-        /// chunk was whole and `body` never returned false: a chunk that isn't (bytes cut short
-        /// or crafted) never has `body` see more than its entries or bytes.
+        /// `body` returns false. Whether the chunk was whole and `body` never returned false: a
+        /// chunk that isn't (bytes cut short or crafted) never has `body` see more than its
+        /// entries or bytes.
         fileprivate static func forEachEntry(
             of chunk: Chunk, in bytes: UnsafeBufferPointer<UInt8>,
             _ body: (UnsafeBufferPointer<UInt8>, Stamp, _ vouched: Bool) -> Bool
