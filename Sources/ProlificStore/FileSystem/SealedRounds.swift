@@ -10,7 +10,7 @@ import ProlificCore
 /// them, and for a sealed file that is tampering with a closed round. Only the files the seal
 /// lists are vouched for: a file added after the close is only a warning to `check`, so it is
 /// stat-ed like any other. Stat-ing the 250,000 sealed files of the large benchmark's 18,000
-/// closed rounds was two thirds of a build that found nothing to do. The decision is written
+/// closed rounds was more than half of a build that found nothing to do. The decision is written
 /// down in `docs/maintaining.md` ("Publishing"). A build with anything else to do still stats
 /// every file of the projects it keeps (`RecordedParts`), so it reads such an edit.
 public struct SealedRounds: Sendable, Equatable {
