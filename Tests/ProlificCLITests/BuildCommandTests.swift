@@ -292,10 +292,7 @@ import Testing
         _ = try build()
         let snippet = "Content/projects/the-town-that-sold-tuesday/rounds/0004/submissions/ann-20261120100000.md"
         let original = try folder.read(snippet)
-        let handle = try #require(FileHandle(forWritingAtPath: folder.url.appendingPathComponent(snippet).path))
-        try handle.truncate(atOffset: 0)
-        try handle.write(contentsOf: Data((original + "\nTAMPERED in place.\n").utf8))
-        try handle.close()
+        try folder.writeInPlace(original + "\nTAMPERED in place.\n", to: snippet)
         #expect(try build().hasPrefix("site/ is up to date"))
         #expect(try !siteShows("TAMPERED in place"))
         let check = try CLI.run(["check", "--content", "Content", "--now", Self.now], in: folder.url)

@@ -167,12 +167,6 @@ import Testing
             try folder.write("Still open.\n", to: "Content/projects/p/rounds/0002/submissions/a-20260102000000.md")
             try folder.write("<p>home</p>\n", to: "Site/index.html")
             let layout = ContentLayout(root: folder.path("Content"))
-            func inPlace(_ text: String, _ relative: String) throws {
-                let handle = try #require(FileHandle(forWritingAtPath: folder.path(relative)))
-                try handle.truncate(atOffset: 0)
-                try handle.write(contentsOf: Data(text.utf8))
-                try handle.close()
-            }
             // A racy entry (changed just before the inventory: here the ballot alone, written
             // again in place) is recorded as changed, and never vouched for.
             var racyAfter = Int64.max
@@ -180,7 +174,7 @@ import Testing
                 Thread.sleep(forTimeInterval: 0.02)
                 racyAfter = FileInventory.clock()
                 Thread.sleep(forTimeInterval: 0.02)
-                try inPlace("choices: [a-20260101000000]\n", "\(round)/votes/b.yml")
+                try folder.writeInPlace("choices: [a-20260101000000]\n", to: "\(round)/votes/b.yml")
             }
             let content = try #require(FileInventory.take(of: layout.root, skipping: BuildStamp.skipped, racyAfter: racyAfter))
             let site = try #require(FileInventory.take(of: folder.path("Site"), skipping: [], racyAfter: .max))
@@ -196,18 +190,18 @@ import Testing
             // racy window for this).
             Thread.sleep(forTimeInterval: 0.02)
             switch change {
-            case "sealed snippet in place": try inPlace("Another snippet.\n", "\(round)/submissions/a-20260101000000.md")
-            case "sealed image in place": try inPlace("not a png", "\(round)/images/map.png")
-            case "round.md in place": try inPlace("---\nclosed: 2026-01-02T00:00:00Z\n---\n", "\(round)/round.md")
-            case "open snippet in place": try inPlace("Changed.\n", "Content/projects/p/rounds/0002/submissions/a-20260102000000.md")
+            case "sealed snippet in place": try folder.writeInPlace("Another snippet.\n", to: "\(round)/submissions/a-20260101000000.md")
+            case "sealed image in place": try folder.writeInPlace("not a png", to: "\(round)/images/map.png")
+            case "round.md in place": try folder.writeInPlace("---\nclosed: 2026-01-02T00:00:00Z\n---\n", to: "\(round)/round.md")
+            case "open snippet in place": try folder.writeInPlace("Changed.\n", to: "Content/projects/p/rounds/0002/submissions/a-20260102000000.md")
             case "sealed ballot added": try folder.write("choices: [a-20260101000000]\n", to: "\(round)/votes/c.yml")
             case "sealed ballot replaced":
                 try folder.write("choices: []\n", to: "\(round)/votes/b.tmp")
                 try FileManager.default.removeItem(atPath: folder.path("\(round)/votes/b.yml"))
                 try FileManager.default.moveItem(atPath: folder.path("\(round)/votes/b.tmp"), toPath: folder.path("\(round)/votes/b.yml"))
-            case "dot file in place": try inPlace("more notes\n", "\(round)/.notes")
-            case "racy sealed ballot in place": try inPlace("choices: []\n", "\(round)/votes/b.yml")
-            case "unsealed ballot in place": try inPlace("choices: []\n", "\(round)/votes/late.yml")
+            case "dot file in place": try folder.writeInPlace("more notes\n", to: "\(round)/.notes")
+            case "racy sealed ballot in place": try folder.writeInPlace("choices: []\n", to: "\(round)/votes/b.yml")
+            case "unsealed ballot in place": try folder.writeInPlace("choices: []\n", to: "\(round)/votes/late.yml")
             default: break
             }
             let unseen = ["none", "sealed snippet in place", "sealed image in place"]

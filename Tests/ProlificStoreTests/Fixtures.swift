@@ -40,6 +40,16 @@ final class TemporaryDirectory {
         try String(contentsOfFile: path(relative), encoding: .utf8)
     }
 
+    /// Writes `text` into the existing file at `relative` in place: the same inode, truncated
+    /// and written through, so its folder's times don't move (as `>>` or an editor that writes
+    /// in place leaves them; `write(_:to:)` may replace the file).
+    func writeInPlace(_ text: String, to relative: String) throws {
+        guard let handle = FileHandle(forWritingAtPath: path(relative)) else { throw CocoaError(.fileNoSuchFile) }
+        defer { try? handle.close() }
+        try handle.truncate(atOffset: 0)
+        try handle.write(contentsOf: Data(text.utf8))
+    }
+
     /// A tiny file whose first bytes are those of the image kind its extension names.
     func writeImage(to relative: String, padding: Int = 0) throws {
         let file = path(relative)

@@ -31,8 +31,9 @@ public enum SiteWriter {
     /// What the build before last recorded of the site that is now the spare: its entries, and a
     /// check that a folder still holds exactly those (`isAsRecorded`, given its path). When the
     /// spare passes, a rebuild removes what the new site lacks by the record instead of listing
-    /// the spare's folders (27,000 on the large benchmark when round pages were folders), which took 0.3 s, and 1.3 s more in
-    /// a rebuild measured once the host had dropped them from its cache.
+    /// the spare's folders (27,000 on the large benchmark when round pages were folders), which
+    /// took 0.3 s, and 1.3 s more in a rebuild measured once the host had dropped them from its
+    /// cache.
     public struct RecordedSpare: Sendable {
         public var folders: [String]
         /// Files and links.

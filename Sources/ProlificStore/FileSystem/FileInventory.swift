@@ -600,7 +600,7 @@ extension FileInventory {
         // Whether each entry is vouched for, found as the paths are written.
         var vouched: [Bool] = []
         var cursor: SealedRounds.Cursor = ([], nil)
-        if sealed.count > 0 { vouched.reserveCapacity(stamps.count) }
+        if !sealed.isEmpty { vouched.reserveCapacity(stamps.count) }
         paths.withUnsafeBufferPointer { all in
             var previous = 0..<0, start = 0, index = 0, chunkStart = 0
             func endChunk(at end: Int) {
@@ -620,7 +620,7 @@ extension FileInventory {
                 chunk.varint(UInt64(shared))
                 chunk.varint(UInt64(path.count - shared))
                 chunk.raw(UnsafeBufferPointer(rebasing: all[(start + shared)..<end]))
-                if sealed.count > 0 {
+                if !sealed.isEmpty {
                     // A racy entry (`.never`) has no kind: it is never vouched for.
                     vouched.append(
                         stamps[index].kind == Int64(S_IFREG)

@@ -71,6 +71,7 @@ public struct SealedRounds: Sendable, Equatable {
 
     /// How many rounds are sealed.
     public var count: Int { rounds.count }
+    public var isEmpty: Bool { rounds.isEmpty }
 
     /// Whether the entry at `path` (relative to the content directory, without a NUL) is a file
     /// its round's seal lists: `projects/<slug>/rounds/<NNNN>/<listed path>`. The caller says it

@@ -13,7 +13,8 @@ import Synchronization
 /// write, and `build` ends at once instead of reading and rendering everything again.
 ///
 /// The inputs are every file under the content directory and the templates folder (by their
-/// metadata, `FileInventory`; a file a round's seal lists by its folders', `SealedRounds`), and a key for the rest: the binary itself, `--now`, `--out`, which
+/// metadata, `FileInventory`; a file a closed round's seal lists by its folders' metadata,
+/// `SealedRounds`), and a key for the rest: the binary itself, `--now`, `--out`, which
 /// templates, and git's `HEAD` (tallies weigh who committed what). The output is every file of the
 /// site, so a site edited or deleted by hand is built again. Like `HistoryCache`, it is only speed:
 /// anything unreadable, missing or different means a full build, and a linked `.prolific/` is

@@ -66,6 +66,16 @@ final class TemporaryFolder {
         try String(contentsOf: url.appendingPathComponent(relative), encoding: .utf8)
     }
 
+    /// Writes `text` into the existing file at `relative` in place: the same inode, truncated
+    /// and written through, so its folder's times don't move (as `>>` or an editor that writes
+    /// in place leaves them; `write(_:to:)` may replace the file).
+    func writeInPlace(_ text: String, to relative: String) throws {
+        let handle = try FileHandle(forWritingTo: url.appendingPathComponent(relative))
+        defer { try? handle.close() }
+        try handle.truncate(atOffset: 0)
+        try handle.write(contentsOf: Data(text.utf8))
+    }
+
     /// A small PNG file: the PNG signature and `padding` zero bytes.
     @discardableResult
     func writePNG(to relative: String, padding: Int = 8) throws -> Data {
