@@ -83,6 +83,19 @@ import Yams
         #expect(FlatYAML.parse(yaml) == nil)
     }
 
+    /// Duplicates are found by scanning a mapping's first keys and by a set past them.
+    @Test(arguments: [3, 31, 32, 33, 100])
+    func findsADuplicateKeyAmongMany(_ count: Int) throws {
+        let keys = (0..<count).map { "votes/u\($0).yml" }
+        let distinct = keys.map { "\($0): x\n" }.joined()
+        let flat = try #require(FlatYAML.parse(distinct))
+        #expect(flat == composed(distinct))
+        for twice in [0, count / 2, count - 1] {
+            #expect(FlatYAML.parse(distinct + "\(keys[twice]): y\n") == nil, "key \(twice) of \(count) again")
+        }
+        #expect(FlatYAML.parse(distinct + "votes/u\(count).ym: y\n") != nil, "a key one byte shorter than another")
+    }
+
     /// Random near-YAML: pieces of the subset mixed with what lies just outside it.
     @Test func agreesWithYamsOnGeneratedText() {
         var random = SplitMix(seed: 0x5EED)

@@ -43,6 +43,18 @@ import Testing
             errors(text) == ["\(path):4:5: error: YAML anchors ('&name') and aliases ('*name') are not allowed in content files"])
     }
 
+    /// Quoted text that looks like an anchor and an alias is no bomb: in the flat subset it is read
+    /// as the text it is; outside it (a comment here) the scan still errs on the side of refusing.
+    @Test func quotedLookAlikesAreReadWhereTheFlatReaderReadsThem() throws {
+        let flat = "---\nname: 'a: &b'\njoined: 2026-01-01\navatar: 'c: *b'\n---\n"
+        #expect(try UserFile.parse(flat, path: path, handle: Make.handle("ann")).name == "a: &b")
+        let withComment = "---\nname: 'a: &b'  # a comment\njoined: 2026-01-01\navatar: 'c: *b'\n---\n"
+        #expect(
+            errors(withComment) == [
+                "\(path):2:11: error: YAML anchors ('&name') and aliases ('*name') are not allowed in content files"
+            ])
+    }
+
     /// What the CLI writes with `&` in its texts reads back.
     @Test func textsWithAmpersandsRoundTrip() throws {
         for name in ["R&D", "&co", "a: &b", "[&x]", "Tom & Jerry", "- &x", "*new*", "a: *b", "&x *y", "- *x"] {

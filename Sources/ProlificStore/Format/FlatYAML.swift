@@ -89,13 +89,13 @@ enum FlatYAML {
             let first = lines[next]
             let at = TextPosition(line: first.number, column: indent + 1)
             var pairs: [YAMLValue.Pair] = []
-            var keys: Set<String> = []
+            var keys = Keys()
             while next < lines.count {
                 let line = lines[next]
                 if line.indent < indent { break }
                 guard line.indent == indent, let colon = keyEnd(line) else { return nil }
+                guard keys.insert(line.textStart..<colon, of: bytes) else { return nil }  // Yams's duplicate-key error
                 let key = String(decoding: UnsafeBufferPointer(rebasing: bytes[line.textStart..<colon]), as: UTF8.self)
-                guard keys.insert(key).inserted else { return nil }  // Yams's duplicate-key error
                 let keyValue = YAMLValue.scalar(key, plain: true, at: position(line, line.textStart))
                 var valueStart = colon + 1
                 while valueStart < line.end && bytes[valueStart] == Byte.space { valueStart += 1 }
@@ -185,6 +185,27 @@ enum FlatYAML {
 
         func position(_ line: Line, _ index: Int) -> TextPosition {
             TextPosition(line: line.number, column: index - line.start + 1)
+        }
+    }
+
+    /// A mapping's keys so far, to find a duplicate. Compared byte by byte while there are few:
+    /// a content file's mapping has a handful, and hashing each into a `Set` was 0.7 % of a large
+    /// build. Past `scanned` keys they go into a set, so a file of many keys stays linear.
+    private struct Keys {
+        static let scanned = 32
+        var ranges: [Range<Int>] = []
+        var set: Set<ArraySlice<UInt8>>? = nil
+
+        /// Adds the key at `range`; false if it was there already.
+        mutating func insert(_ range: Range<Int>, of bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            let key = bytes[range]
+            if set == nil {
+                for other in ranges where other.count == range.count && bytes[other].elementsEqual(key) { return false }
+                ranges.append(range)
+                if ranges.count == Self.scanned { set = Set(ranges.map { Array(bytes[$0])[...] }) }
+                return true
+            }
+            return set?.insert(Array(key)[...]).inserted ?? false
         }
     }
 

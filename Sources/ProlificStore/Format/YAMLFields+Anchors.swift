@@ -7,8 +7,8 @@ extension YAMLFields {
     /// Content files never need anchors and aliases, and together they make a "billion laughs":
     /// a few lines that stand for a tree of billions of nodes. Yams shares the nodes, so a bomb
     /// used as a value costs nothing, but one used as a mapping key is hashed whole while Yams
-    /// looks for duplicate keys: the command hangs. So such a file is refused before it is
-    /// composed.
+    /// looks for duplicate keys: the command hangs. So such a file is refused before Yams
+    /// composes it. A file `FlatYAML` reads is not scanned: its subset has no anchors or aliases.
     ///
     /// The scan errs on the side of finding them. An `&` or `*` followed by a name counts
     /// wherever YAML could start a node: at the start of a line, after `[`, `{`, a `:` that ends

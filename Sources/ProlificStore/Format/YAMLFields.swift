@@ -25,18 +25,20 @@ struct YAMLFields {
     init(yaml: String, path: String, firstLine: Int = 1) {
         self.path = path
         self.lineOffset = firstLine - 1
-        if let anchor = Self.aliasedAnchor(in: yaml) {
-            diagnostics.append(
-                Diagnostic(
-                    path: path, position: TextPosition(line: anchor.line + lineOffset, column: anchor.column),
-                    message: "YAML anchors ('&name') and aliases ('*name') are not allowed in content files"))
-            unreadable = true
-            return
-        }
         let root: YAMLValue
         if let flat = FlatYAML.parse(yaml) {
+            // The flat subset has no anchors or aliases, so there is no bomb to look for first:
+            // the scan is two passes over every file a build reads.
             root = flat
         } else {
+            if let anchor = Self.aliasedAnchor(in: yaml) {
+                diagnostics.append(
+                    Diagnostic(
+                        path: path, position: TextPosition(line: anchor.line + lineOffset, column: anchor.column),
+                        message: "YAML anchors ('&name') and aliases ('*name') are not allowed in content files"))
+                unreadable = true
+                return
+            }
             do {
                 guard let node = try Yams.compose(yaml: yaml, .basic, .default, .utf8) else { return }  // an empty document: every key is missing
                 root = YAMLValue(node)
