@@ -19,9 +19,30 @@ import Testing
         return world
     }
 
+    /// The seal problems as `check` finds them: against the digests of the files the loader read.
     func sealProblems(_ world: Playground) throws -> [String] {
-        let content = try world.reader.loadValid()
-        return RoundSeal(layout: world.reader.layout).problems(in: content).map(\.description)
+        var reader = world.reader
+        let digests = ReadDigests()
+        reader.digests = digests
+        let content = try reader.loadValid()
+        return RoundSeal(layout: reader.layout).problems(in: content, read: digests).map(\.description)
+    }
+
+    /// `check` tests a seal against the bytes it parsed: a file the loader read is not read again.
+    @Test func theSealsAreTestedAgainstTheBytesTheLoaderRead() throws {
+        let world = try closedRound()
+        let ballot = world.directory.path("Content/projects/moon/rounds/0001/votes/ann.yml")
+        var reader = world.reader
+        let digests = ReadDigests()
+        reader.digests = digests
+        let content = try reader.loadValid()
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: ballot))
+        #expect(digests.digests(in: world.reader.layout.votesFolder(moon, Make.number(1))) == ["ann.yml": RoundSeal.sha256(Array(bytes))])
+        // An edit after the load goes unseen with the loader's digests, and is seen by a new read.
+        try (try String(contentsOfFile: ballot, encoding: .utf8) + "\n").write(toFile: ballot, atomically: true, encoding: .utf8)
+        #expect(RoundSeal(layout: reader.layout).problems(in: content, read: digests).isEmpty)
+        let reread = RoundSeal(layout: reader.layout).problems(in: content).map(\.description)
+        #expect(reread.count == 1 && reread.first?.hasPrefix("\(ballot):1:1: error: changed after round 1") == true)
     }
 
     @Test func closeRecordsTheSha256OfEverySnippetAndBallot() throws {

@@ -58,7 +58,10 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         try Terminal.guarded {
-            let reader = global.game.reader
+            var reader = global.game.reader
+            // The seals are tested against the bytes the loader read and parsed.
+            let digests = ReadDigests()
+            reader.digests = digests
             // First, so that a bad revision is one clear error rather than a line after a report.
             let changes: PullRequestCheck.Report?
             do {
@@ -86,7 +89,7 @@ struct CheckCommand: ParsableCommand {
                 // history takes a minute or more, and gives the same), but not saved: `check` changes nothing.
                 problems += ContentCheck.problems(
                     in: content, evidence: reader.evidence(content.config, kept: true, saving: false))
-                problems += RoundSeal(layout: reader.layout).problems(in: content)
+                problems += RoundSeal(layout: reader.layout).problems(in: content, read: digests)
             }
             problems.sort()
             let refused = changes?.problems ?? []

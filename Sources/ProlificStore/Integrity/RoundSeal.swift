@@ -20,7 +20,10 @@ public struct RoundSeal: Sendable {
 
     /// Every closed round's changes since its seal, as `check` reports them. Rounds without a
     /// seal (closed before seals existed) are not checked.
-    public func problems(in content: Content) -> [Diagnostic] {
+    ///
+    /// A file whose digest is in `read` (the loader's, for the same content) is taken by it
+    /// rather than read again.
+    public func problems(in content: Content, read: ReadDigests? = nil) -> [Diagnostic] {
         let found = Parallel.map(content.projects) { project in
             var problems: [Diagnostic] = []
             for round in project.rounds {
@@ -28,7 +31,7 @@ public struct RoundSeal: Sendable {
                 let folder = layout.roundFolder(project.slug, round.number)
                 do throws(Diagnostics) {
                     let changes = SealCheck.changes(
-                        seal, found: try files(in: folder), manifestDigest: Self.sha256(Array(Seal.manifest(seal.files).utf8)))
+                        seal, found: try files(in: folder, read: read), manifestDigest: Self.sha256(Array(Seal.manifest(seal.files).utf8)))
                     problems += SealCheck.problems(changes, folder: folder, round: round)
                 } catch {
                     problems += error.all
@@ -40,28 +43,35 @@ public struct RoundSeal: Sendable {
     }
 
     /// The files of a round folder with their hashes, sorted by path.
-    func files(in folder: String) throws(Diagnostics) -> [Seal.File] {
+    func files(in folder: String, read: ReadDigests? = nil) throws(Diagnostics) -> [Seal.File] {
         var files: [Seal.File] = []
-        try collect(folder, prefix: "", into: &files)
+        try collect(folder, prefix: "", read: read, into: &files)
         return files.sorted()
     }
 
-    private func collect(_ folder: String, prefix: String, into files: inout [Seal.File]) throws(Diagnostics) {
+    private func collect(
+        _ folder: String, prefix: String, read: ReadDigests?, into files: inout [Seal.File]
+    ) throws(Diagnostics) {
         let entries: [FileSystem.Entry]
         do throws(FileSystem.Failure) { entries = try FileSystem.list(folder) ?? [] } catch {
             throw Diagnostics([Diagnostic(path: error.path, message: error.message)])
         }
+        let known = read?.digests(in: folder) ?? [:]
         for entry in entries where !entry.name.hasPrefix(".") {
             let relative = prefix + entry.name
             switch entry.kind {
             case .file where relative != "round.md":
+                if let digest = known[entry.name] {
+                    files.append(Seal.File(path: relative, digest: digest))
+                    continue
+                }
                 let bytes: [UInt8]
                 do throws(FileSystem.Failure) { bytes = try FileSystem.readBytes("\(folder)/\(entry.name)") } catch {
                     throw Diagnostics([Diagnostic(path: error.path, message: error.message)])
                 }
                 files.append(Seal.File(path: relative, digest: Self.sha256(bytes)))
             case .directory:
-                try collect("\(folder)/\(entry.name)", prefix: relative + "/", into: &files)
+                try collect("\(folder)/\(entry.name)", prefix: relative + "/", read: read, into: &files)
             default:
                 continue
             }

@@ -17,6 +17,9 @@ public struct ContentReader: Sendable {
     /// Records what reading a project sees of its folder, for the build's inventory
     /// (`loadAllTakingInventory`); nil when reading needn't say.
     var recorder: InventoryRecorder? = nil
+    /// Collects the digest of each snippet and ballot read, for `check`'s seal test; nil when
+    /// nothing tests seals.
+    public var digests: ReadDigests? = nil
 
     public init(layout: ContentLayout) {
         self.layout = layout
@@ -415,6 +418,7 @@ public struct ContentReader: Sendable {
         named name: (Substring) -> Name?, _ parse: (_ text: String, _ path: String, _ name: Name) throws(Diagnostics) -> Parsed
     ) -> [Parsed] {
         var parsed: [Parsed] = []
+        var digests: [String: String] = [:]
         listing(folder, into: &problems) { open, entries, problems in
             for entry in entries {
                 let file = "\(open.path)/\(entry.name)"
@@ -424,10 +428,13 @@ public struct ContentReader: Sendable {
                     continue
                 }
                 do throws(Diagnostics) {
-                    parsed.append(try parse(try read(file, in: open), file, named))
+                    let text = try read(file, in: open)
+                    if self.digests != nil { digests[entry.name] = ReadDigests.digest(of: text) }
+                    parsed.append(try parse(text, file, named))
                 } catch { problems += error.all }
             }
         }
+        self.digests?.record(digests, in: folder)
         return parsed
     }
 
