@@ -25,7 +25,7 @@ import Testing
         let digests = ReadDigests()
         reader.digests = digests
         let content = try reader.loadValid()
-        return RoundSeal(layout: reader.layout).problems(in: content, read: digests).map(\.description)
+        return RoundSeal(layout: reader.layout).problems(in: content, loaderDigests: digests).map(\.description)
     }
 
     /// `check` tests a seal against the bytes it parsed: a file the loader read is not read again.
@@ -40,7 +40,7 @@ import Testing
         #expect(digests.digests(in: world.reader.layout.votesFolder(moon, Make.number(1))) == ["ann.yml": RoundSeal.sha256(Array(bytes))])
         // An edit after the load goes unseen with the loader's digests, and is seen by a new read.
         try (try String(contentsOfFile: ballot, encoding: .utf8) + "\n").write(toFile: ballot, atomically: true, encoding: .utf8)
-        #expect(RoundSeal(layout: reader.layout).problems(in: content, read: digests).isEmpty)
+        #expect(RoundSeal(layout: reader.layout).problems(in: content, loaderDigests: digests).isEmpty)
         let reread = RoundSeal(layout: reader.layout).problems(in: content).map(\.description)
         #expect(reread.count == 1 && reread.first?.hasPrefix("\(ballot):1:1: error: changed after round 1") == true)
     }
@@ -80,12 +80,31 @@ import Testing
         let round = "Content/projects/moon/rounds/0001"
         try world.directory.write("ann: 1\n", to: "\(round)/votes/zed.yml")
         try FileManager.default.removeItem(atPath: world.directory.path("\(round)/submissions/cat-20261102110000.md"))
-        let reader = world.reader
+        var reader = world.reader
+        let digests = ReadDigests()
+        reader.digests = digests
         let (content, _) = reader.loadAll()
-        let problems = RoundSeal(layout: reader.layout).problems(in: try #require(content)).map(\.description)
+        let problems = RoundSeal(layout: reader.layout).problems(in: try #require(content), loaderDigests: digests)
+            .map(\.description)
         #expect(problems.count == 2)
         #expect(problems[0].hasPrefix(world.directory.path("\(round)/submissions/cat-20261102110000.md:1:1: error: removed after round 1")))
         #expect(problems[1].hasPrefix(world.directory.path("\(round)/votes/zed.yml:1:1: warning: added after round 1")))
+    }
+
+    /// A sealed file the loader read but couldn't parse is tested by the digest of what it read.
+    @Test func aSealedFileThatNoLongerParsesIsChanged() throws {
+        let world = try closedRound()
+        let ballot = world.directory.path("Content/projects/moon/rounds/0001/votes/ann.yml")
+        try "for: [\n".write(toFile: ballot, atomically: true, encoding: .utf8)
+        var reader = world.reader
+        let digests = ReadDigests()
+        reader.digests = digests
+        let (content, loadProblems) = reader.loadAll()
+        #expect(loadProblems.contains { $0.path == ballot && $0.severity == .error })
+        #expect(digests.digests(in: reader.layout.votesFolder(moon, Make.number(1)))["ann.yml"] == RoundSeal.sha256(Array("for: [\n".utf8)))
+        let problems = RoundSeal(layout: reader.layout).problems(in: try #require(content), loaderDigests: digests)
+        #expect(problems.map(\.path) == [ballot])
+        #expect(problems.first?.message.hasPrefix("changed after round 1 closed") == true)
     }
 
     @Test func aHandEditedListIsReported() throws {

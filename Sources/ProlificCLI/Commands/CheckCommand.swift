@@ -89,7 +89,7 @@ struct CheckCommand: ParsableCommand {
                 // history takes a minute or more, and gives the same), but not saved: `check` changes nothing.
                 problems += ContentCheck.problems(
                     in: content, evidence: reader.evidence(content.config, kept: true, saving: false))
-                problems += RoundSeal(layout: reader.layout).problems(in: content, read: digests)
+                problems += RoundSeal(layout: reader.layout).problems(in: content, loaderDigests: digests)
             }
             problems.sort()
             let refused = changes?.problems ?? []

@@ -190,22 +190,24 @@ enum FlatYAML {
 
     /// A mapping's keys so far, to find a duplicate. Compared byte by byte while there are few:
     /// a content file's mapping has a handful, and hashing each into a `Set` was 0.7 % of a large
-    /// build. Past `scanned` keys they go into a set, so a file of many keys stays linear.
+    /// build. Past `linearLimit` keys they go into a set, so a file of many keys stays linear.
     private struct Keys {
-        static let scanned = 32
+        static let linearLimit = 32
+        /// Where each key is in the text, while there are at most `linearLimit`.
         var ranges: [Range<Int>] = []
-        var set: Set<ArraySlice<UInt8>>? = nil
+        /// Every key, once there are more.
+        var hashed: Set<[UInt8]> = []
 
         /// Adds the key at `range`; false if it was there already.
         mutating func insert(_ range: Range<Int>, of bytes: UnsafeBufferPointer<UInt8>) -> Bool {
             let key = bytes[range]
-            if set == nil {
+            guard ranges.count == Self.linearLimit else {
                 for other in ranges where other.count == range.count && bytes[other].elementsEqual(key) { return false }
                 ranges.append(range)
-                if ranges.count == Self.scanned { set = Set(ranges.map { Array(bytes[$0])[...] }) }
                 return true
             }
-            return set?.insert(Array(key)[...]).inserted ?? false
+            if hashed.isEmpty { hashed = Set(ranges.map { Array(bytes[$0]) }) }
+            return hashed.insert(Array(key)).inserted
         }
     }
 

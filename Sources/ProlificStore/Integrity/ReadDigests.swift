@@ -6,9 +6,11 @@ import Synchronization
 /// against the bytes it parsed instead of opening and reading all of them a second time (on the
 /// large bench content, 280,000 files: the second read was an eighth of `check`'s CPU).
 ///
-/// Kept by folder, each folder's recorded at once, as the loading threads finish it: one lock
-/// and one small table a folder rather than a table of every file. `RoundSeal` reads any file
-/// it finds no digest for (images, stray files, a file the reader refused).
+/// A file is recorded once it is read as text, whether or not it then parses: a seal covers
+/// bytes, not meaning. `RoundSeal` reads any file it finds no digest for: images, files named
+/// as no snippet or ballot is, and files that couldn't be read as text (a NUL byte, invalid
+/// UTF-8, too big). Kept by folder, each folder's recorded at once, as the loading threads
+/// finish it: one lock and one small table a folder rather than a table of every file.
 public final class ReadDigests: Sendable {
     private let folders = Mutex<[String: [String: String]]>([:])
 

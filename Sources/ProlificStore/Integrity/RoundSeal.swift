@@ -21,9 +21,9 @@ public struct RoundSeal: Sendable {
     /// Every closed round's changes since its seal, as `check` reports them. Rounds without a
     /// seal (closed before seals existed) are not checked.
     ///
-    /// A file whose digest is in `read` (the loader's, for the same content) is taken by it
-    /// rather than read again.
-    public func problems(in content: Content, read: ReadDigests? = nil) -> [Diagnostic] {
+    /// A file whose digest is in `loaderDigests` is taken by it rather than read again; they must
+    /// come from the load that gave `content`, so that the seal is tested against what it parsed.
+    public func problems(in content: Content, loaderDigests: ReadDigests? = nil) -> [Diagnostic] {
         let found = Parallel.map(content.projects) { project in
             var problems: [Diagnostic] = []
             for round in project.rounds {
@@ -31,7 +31,8 @@ public struct RoundSeal: Sendable {
                 let folder = layout.roundFolder(project.slug, round.number)
                 do throws(Diagnostics) {
                     let changes = SealCheck.changes(
-                        seal, found: try files(in: folder, read: read), manifestDigest: Self.sha256(Array(Seal.manifest(seal.files).utf8)))
+                        seal, found: try files(in: folder, loaderDigests: loaderDigests),
+                        manifestDigest: Self.sha256(Array(Seal.manifest(seal.files).utf8)))
                     problems += SealCheck.problems(changes, folder: folder, round: round)
                 } catch {
                     problems += error.all
@@ -43,20 +44,20 @@ public struct RoundSeal: Sendable {
     }
 
     /// The files of a round folder with their hashes, sorted by path.
-    func files(in folder: String, read: ReadDigests? = nil) throws(Diagnostics) -> [Seal.File] {
+    func files(in folder: String, loaderDigests: ReadDigests? = nil) throws(Diagnostics) -> [Seal.File] {
         var files: [Seal.File] = []
-        try collect(folder, prefix: "", read: read, into: &files)
+        try collect(folder, prefix: "", loaderDigests: loaderDigests, into: &files)
         return files.sorted()
     }
 
     private func collect(
-        _ folder: String, prefix: String, read: ReadDigests?, into files: inout [Seal.File]
+        _ folder: String, prefix: String, loaderDigests: ReadDigests?, into files: inout [Seal.File]
     ) throws(Diagnostics) {
         let entries: [FileSystem.Entry]
         do throws(FileSystem.Failure) { entries = try FileSystem.list(folder) ?? [] } catch {
             throw Diagnostics([Diagnostic(path: error.path, message: error.message)])
         }
-        let known = read?.digests(in: folder) ?? [:]
+        let known = loaderDigests?.digests(in: folder) ?? [:]
         for entry in entries where !entry.name.hasPrefix(".") {
             let relative = prefix + entry.name
             switch entry.kind {
@@ -71,7 +72,7 @@ public struct RoundSeal: Sendable {
                 }
                 files.append(Seal.File(path: relative, digest: Self.sha256(bytes)))
             case .directory:
-                try collect("\(folder)/\(entry.name)", prefix: relative + "/", read: read, into: &files)
+                try collect("\(folder)/\(entry.name)", prefix: relative + "/", loaderDigests: loaderDigests, into: &files)
             default:
                 continue
             }
