@@ -99,6 +99,20 @@ import Testing
         #expect(part("projects/broken") != nil)
     }
 
+    /// The last build's record serves however the content folder is spelt, and only that folder.
+    @Test func recordedPartsServeAnotherSpellingOfTheSameFolder() throws {
+        let world = try world()
+        let inventory = try taken(world, racyAfter: .max)
+        let spelt = world.root + "/./projects/.."
+        let recorded = try #require(RecordedParts(inventory, of: spelt))
+        let root = open(spelt, O_RDONLY | O_DIRECTORY)
+        defer { close(root) }
+        let part = try #require(recorded.unchangedPart(Array("projects/sun".utf8), root: root))
+        #expect(part == FileInventory.walk(world.root, Array("projects/sun".utf8), racyAfter: .max))
+        let other = try TemporaryDirectory()
+        #expect(RecordedParts(inventory, of: other.path) == nil)
+    }
+
     /// A rebuild whose inventory comes from the last one reads what changed and nothing else,
     /// and records what a walk would.
     @Test func aRebuildFromTheRecordedInventoryReadsWhatChanged() throws {

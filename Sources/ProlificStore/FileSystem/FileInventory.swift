@@ -900,11 +900,21 @@ public struct RecordedParts: Sendable {
     let inventory: FileInventory
     private let ranges: [[UInt8]: (stamps: Range<Int>, paths: Range<Int>)]
 
-    /// The parts of `inventory`, an inventory of `root` as a build records it.
+    /// The parts of `inventory`, an inventory of `root` as a build records it, however either
+    /// spells the folder (`Content`, `./Content`, its absolute path): parts are paths relative to
+    /// it, stat-ed from the folder as this build opened it, and each entry's inode is compared,
+    /// so a folder that merely resolves to the same path can't pass for an unchanged one. Spelt
+    /// otherwise than the last build, a rebuild used to walk every kept project again.
     public init?(_ inventory: FileInventory, of root: String) {
-        guard inventory.root == root else { return nil }
+        guard inventory.root == root || Self.isSameFolder(inventory.root, root) else { return nil }
         self.inventory = inventory
         ranges = inventory.partRanges()
+    }
+
+    /// Whether both paths resolve to the same existing folder.
+    private static func isSameFolder(_ a: String, _ b: String) -> Bool {
+        guard let resolved = FileSystem.realPath(a) else { return false }
+        return resolved == FileSystem.realPath(b)
     }
 
     /// The entries recorded under the folder at `path` (relative to the root), if each of them is
