@@ -383,7 +383,12 @@ def main():
         _, after = rest.split(end, 1)
         with open(args.out, "w") as f:
             f.write(before + begin + "\n" + text + end + after)
-    # Last: removing millions of files takes minutes.
+    # Last: removing millions of files takes minutes. The last scratch copies go too: left in
+    # place, the next run's space check counted them as used (5 GB with large) until that run
+    # moved them aside and deleted them at its end.
+    for size in sizes:
+        for leftover in ("scratch", "git-scratch"):
+            discard(os.path.join(WORK, size, leftover))
     for moved in DISCARDED:
         shutil.rmtree(moved, ignore_errors=True)
 
