@@ -31,6 +31,7 @@ import Testing
     /// `check` tests a seal against the bytes it parsed: a file the loader read is not read again.
     @Test func theSealsAreTestedAgainstTheBytesTheLoaderRead() throws {
         let world = try closedRound()
+        _ = try world.game("2026-11-06T00:00:00Z").submit(to: moon, by: Make.handle("bob"), ending: false, body: "Next.")
         let ballot = world.directory.path("Content/projects/moon/rounds/0001/votes/ann.yml")
         var reader = world.reader
         let digests = ReadDigests()
@@ -38,6 +39,8 @@ import Testing
         let content = try reader.loadValid()
         let bytes = try Data(contentsOf: URL(fileURLWithPath: ballot))
         #expect(digests.digests(in: world.reader.layout.votesFolder(moon, Make.number(1))) == ["ann.yml": RoundSeal.sha256(Array(bytes))])
+        #expect(digests.digests(in: world.reader.layout.submissionsFolder(moon, Make.number(2))).isEmpty, "the open round is not hashed")
+        #expect(try world.reader.loadProjectStrictly(moon, depth: .all).rounds.last?.submissions.count == 1)
         // An edit after the load goes unseen with the loader's digests, and is seen by a new read.
         try (try String(contentsOfFile: ballot, encoding: .utf8) + "\n").write(toFile: ballot, atomically: true, encoding: .utf8)
         #expect(RoundSeal(layout: reader.layout).problems(in: content, loaderDigests: digests).isEmpty)

@@ -1,10 +1,10 @@
-import Crypto
 import ProlificCore
 import Synchronization
 
-/// The SHA-256 of each snippet and ballot the reader read, so that `check` tests the seals
-/// against the bytes it parsed instead of opening and reading all of them a second time (on the
-/// large bench content, 280,000 files: the second read was an eighth of `check`'s CPU).
+/// The SHA-256 of each snippet and ballot of a sealed round the reader read, so that `check`
+/// tests the seals against the bytes it parsed instead of opening and reading all of them a
+/// second time (on the large bench content, 280,000 files: the second read was an eighth of
+/// `check`'s CPU).
 ///
 /// A file is recorded once it is read as text, whether or not it then parses: a seal covers
 /// bytes, not meaning. `RoundSeal` reads any file it finds no digest for: images, files named
@@ -16,16 +16,10 @@ public final class ReadDigests: Sendable {
 
     public init() {}
 
-    /// The lowercase hex SHA-256 of `text`'s bytes, as `RoundSeal` writes a file's.
-    static func digest(of text: String) -> String {
-        var text = text
-        return text.withUTF8 { RoundSeal.hex(SHA256.hash(data: $0)) }
-    }
-
-    /// Records the digests of files read in `folder`, by name.
+    /// Records the digests of the files read in `folder`, by name: all of them at once.
     func record(_ digests: [String: String], in folder: String) {
         guard !digests.isEmpty else { return }
-        folders.withLock { $0[folder, default: [:]].merge(digests) { _, new in new } }
+        folders.withLock { $0[folder] = digests }
     }
 
     /// The digests of the files read in `folder`, by name (empty when none was).

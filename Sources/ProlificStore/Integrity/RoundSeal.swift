@@ -84,6 +84,12 @@ public struct RoundSeal: Sendable {
         hex(SHA256.hash(data: bytes))
     }
 
+    /// Lowercase hex SHA-256 of `text`'s UTF-8 bytes: a file's, when `text` is all of it.
+    static func sha256(text: String) -> String {
+        var text = text
+        return text.withUTF8 { hex(SHA256.hash(data: $0)) }
+    }
+
     /// A digest in lowercase hex.
     static func hex(_ digest: some Sequence<UInt8>) -> String {
         let digits = Array("0123456789abcdef".utf8)

@@ -386,10 +386,12 @@ public struct ContentReader: Sendable {
     }
 
     /// `round` with the snippets and ballots in its folder, each read by name from its open
-    /// folder (`FileSystem.withListing`).
+    /// folder (`FileSystem.withListing`). Only a sealed round's files are hashed for `digests`:
+    /// no other round's are tested against a seal.
     private func withEntries(_ round: Round, of slug: Slug, problems: inout [Diagnostic]) -> Round {
         var round = round
         let number = round.number
+        let sealTest = round.seal == nil ? nil : digests
         let present = expect(
             listing(layout.roundFolder(slug, number), into: &problems), in: layout.roundFolder(slug, number),
             files: ["round.md"], folders: ["submissions", "votes"], describing: "round.md, submissions/, votes/ or images",
@@ -397,14 +399,15 @@ public struct ContentReader: Sendable {
         if present.contains("submissions") {
             round.submissions += parsedFiles(
                 in: layout.submissionsFolder(slug, number), suffix: ".md", imagesAllowed: true,
-                expected: "a snippet named <author>-<yyyymmddhhmmss>.md", into: &problems, named: SubmissionID.init
+                expected: "a snippet named <author>-<yyyymmddhhmmss>.md", hashingFor: sealTest, into: &problems,
+                named: SubmissionID.init
             ) { (text, path, id) throws(Diagnostics) in try SubmissionFile.parse(text, path: path, id: id) }
         }
         round.submissions.sort { ($0.submitted, $0.id) < ($1.submitted, $1.id) }
         if present.contains("votes") {
             round.ballots += parsedFiles(
                 in: layout.votesFolder(slug, number), suffix: ".yml", imagesAllowed: false,
-                expected: "a ballot named <voter>.yml", into: &problems, named: Handle.init
+                expected: "a ballot named <voter>.yml", hashingFor: sealTest, into: &problems, named: Handle.init
             ) { (text, path, voter) throws(Diagnostics) in try BallotFile.parse(text, path: path, voter: voter) }
         }
         return round
@@ -412,13 +415,15 @@ public struct ContentReader: Sendable {
 
     /// Each file of `folder` named by an identifier (`named`) and `suffix`, parsed, in name
     /// order; read by name from the open folder (`FileSystem.withListing`). Any other entry is a
-    /// problem, but images where `imagesAllowed`.
+    /// problem, but images where `imagesAllowed`. Each file read is hashed into `sealTest` when
+    /// one is given.
     private func parsedFiles<Name, Parsed>(
-        in folder: String, suffix: String, imagesAllowed: Bool, expected: String, into problems: inout [Diagnostic],
-        named name: (Substring) -> Name?, _ parse: (_ text: String, _ path: String, _ name: Name) throws(Diagnostics) -> Parsed
+        in folder: String, suffix: String, imagesAllowed: Bool, expected: String, hashingFor sealTest: ReadDigests?,
+        into problems: inout [Diagnostic], named name: (Substring) -> Name?,
+        _ parse: (_ text: String, _ path: String, _ name: Name) throws(Diagnostics) -> Parsed
     ) -> [Parsed] {
         var parsed: [Parsed] = []
-        var digests: [String: String] = [:]
+        var hashed: [String: String] = [:]
         listing(folder, into: &problems) { open, entries, problems in
             for entry in entries {
                 let file = "\(open.path)/\(entry.name)"
@@ -429,12 +434,12 @@ public struct ContentReader: Sendable {
                 }
                 do throws(Diagnostics) {
                     let text = try read(file, in: open)
-                    if self.digests != nil { digests[entry.name] = ReadDigests.digest(of: text) }
+                    if sealTest != nil { hashed[entry.name] = RoundSeal.sha256(text: text) }
                     parsed.append(try parse(text, file, named))
                 } catch { problems += error.all }
             }
         }
-        self.digests?.record(digests, in: folder)
+        sealTest?.record(hashed, in: folder)
         return parsed
     }
 
