@@ -314,27 +314,32 @@ public struct SiteBuilder {
         while keptStart < kept.files.count { try emitKept() }
         if keptStart > lastKept { progress?(total, total) }
         phase?("pages")
-        // The search index, every feed, the calendar, sitemap and robots.txt, in one pool: the
-        // search index alone keeps a core busy for a third of the time all feeds take, so it goes
-        // first, in a first batch with enough feeds (a quarter of the large benchmark's) to keep
-        // the other core busy meanwhile. Workers take 8 items at a time: the other index files
-        // come 8 places later, in the next worker's share, not behind the search index; at the
-        // end, the calendar left one core working alone in a rebuild, whose feeds are mostly kept.
+        // The search index on a thread of its own while every feed, the calendar, the sitemap
+        // and robots.txt render on every core, a small batch at a time: the index alone keeps a
+        // core busy for a third of the time all feeds take, and the kernel shares the cores
+        // among the three threads. The index used to lead one first batch of 2,048 files, big
+        // enough to keep the other core busy meanwhile, so all of them waited in memory for it:
+        // with the writer's queue, some 120 MB of feeds at once, all of it in new pages of memory,
+        // which are dear on this machine (docs/performance.md, "Fresh memory").
         let listedPages = jobs.filter(\.isListed).map(\.context.path) + kept.listed
         let feeds = AtomFeeds(site: site)
-        var files: [() -> OutputFile] = feeds.plans().map { plan in { feeds.feed(plan, memory: memory) } }
-        let others: [() -> OutputFile] = [
-            { ICalendar(site: site).file() }, { SiteMap.file(pages: listedPages, baseURL: site.config.baseURL) },
-            { SiteMap.robots(baseURL: site.config.baseURL) },
-        ]
-        files.insert(contentsOf: others, at: min(files.count, 7))
-        files.insert({ SearchIndex(site: site).file(memory: memory) }, at: 0)
-        var start = 0
-        while start < files.count {
-            let end = min(files.count, start + (start == 0 ? 4 * batch : batch))
-            try emit(Parallel.map(Array(files[start..<end])) { $0() })
-            start = end
+        let files: [() -> OutputFile] =
+            [
+                { ICalendar(site: site).file() }, { SiteMap.file(pages: listedPages, baseURL: site.config.baseURL) },
+                { SiteMap.robots(baseURL: site.config.baseURL) },
+            ] + feeds.plans().map { plan in { feeds.feed(plan, memory: memory) } }
+        let (search, failure) = Parallel.beside({ SearchIndex(site: site).file(memory: memory) }) { () -> Diagnostics? in
+            do throws(Diagnostics) {
+                for start in stride(from: 0, to: files.count, by: 128) {
+                    try emit(Parallel.map(Array(files[start..<min(files.count, start + 128)])) { $0() })
+                }
+                return nil
+            } catch {
+                return error
+            }
         }
+        if let failure { throw failure }
+        try emit([search])
         phase?("indexes and feeds")
         try emit(try EpubBooks(site: site).files(memory: memory))
         phase?("books")

@@ -158,4 +158,21 @@ import Testing
         #expect(pair(history, "dan", "cat").backs == 0)
         #expect(pair(history, "dan", "cat").chances == 1)
     }
+
+    /// A cache writer takes the records one at a time (`forEachRecord`) and the rest from
+    /// `snapshotLeavingOutRecords`: together they must be the whole snapshot.
+    @Test func theRecordsHandedOverOneAtATimeAreTheSnapshots() {
+        let history = Make.history(
+            rounds: VoteWeight.habitMinimumBacks, authors: ["ann", "bob", "dan"],
+            votes: ["ann": ["bob"], "bob": ["ann"], "cat": ["dan", "bob"]])
+        let whole = history.snapshot
+        #expect(!whole.strong.isEmpty && whole.records.count > 3)
+        var handed: [(key: UInt64, chances: Int, backs: Int, expected: Double)] = []
+        history.forEachRecord { handed.append(($0, $1, $2, $3)) }
+        #expect(history.recordCount == whole.records.count)
+        var rest = history.snapshotLeavingOutRecords
+        #expect(rest.records.isEmpty)
+        rest.records = handed
+        #expect(rest == whole)
+    }
 }

@@ -191,6 +191,30 @@ import Testing
         #expect(HistoryCache.load(layout)?.entries.first?.stamp == now, "the close read sun's round again")
     }
 
+    /// The history file is written into a buffer of the size worked out beforehand (a debug
+    /// build asserts the two agree): entries with stamps, handles with karma, records and strong
+    /// pairs all come back as saved.
+    @Test func aSavedHistoryWithEveryPartComesBackWhole() throws {
+        let world = try Playground()
+        let layout = ContentLayout(root: world.root)
+        let ann = Make.handle("ann"), longer = Make.handle("a-rather-longer-handle")
+        let snapshot = VotingHistory.Snapshot(
+            handles: [ann, longer],
+            records: [(0 << 32 | 1, 7, 6, 1.5), (1 << 32 | 0, 3, 0, 0.25)],
+            karma: [Karma(snippets: 4, ballots: 9, wins: 2, projects: 1), Karma(snippets: 1, ballots: 0, wins: 0, projects: 0)],
+            strong: [0 << 32 | 1], roundsRecorded: 7)
+        let history = try #require(VotingHistory(snapshot: snapshot))
+        let entries = [
+            HistoryCache.Entry(
+                slug: Make.slug("sun"), number: try #require(RoundNumber(3)),
+                closed: Timestamp(secondsSinceEpoch: 1_790_000_000), stamp: HistoryCache.Stamp(round: [1, 2, 3, 4, 5, 6]))
+        ]
+        HistoryCache(entries: entries, scanned: [:], history: history).save(layout)
+        let loaded = try #require(HistoryCache.load(layout))
+        #expect(loaded.entries == entries)
+        #expect(loaded.history.snapshot == snapshot)
+    }
+
     @Test func binaryReaderNeverTrapsOnBadInput() {
         var reader = BinaryReader([1, 2, 3])
         #expect(reader.integer() == nil)

@@ -24,10 +24,12 @@ public struct Positions: Hashable, Sendable, Sequence, ExpressibleByDictionaryLi
     public init() {}
 
     public init(dictionaryLiteral elements: (String, TextPosition)...) {
+        pairs.reserveCapacity(elements.count)
         for (key, position) in elements { self[key] = position }
     }
 
     public init(_ dictionary: [String: TextPosition]) {
+        pairs.reserveCapacity(dictionary.count)
         for (key, position) in dictionary { self[key] = position }
     }
 

@@ -272,10 +272,24 @@ extension VotingHistory {
 
     /// The state as plain values (records in no particular order: a cache needs no canonical form).
     public var snapshot: Snapshot {
-        Snapshot(
-            handles: handles,
-            records: records.map { ($0.key, $0.value.chances, $0.value.backs, $0.value.expected) },
-            karma: karmaByID, strong: strong.sorted(), roundsRecorded: roundsRecorded)
+        var whole = snapshotLeavingOutRecords
+        whole.records = records.map { ($0.key, $0.value.chances, $0.value.backs, $0.value.expected) }
+        return whole
+    }
+
+    /// `snapshot` with no records: a cache writer takes those one at a time from `forEachRecord`
+    /// rather than copied into an array first (850,000 records, 27 MB of fresh memory, on the
+    /// large benchmark).
+    public var snapshotLeavingOutRecords: Snapshot {
+        Snapshot(handles: handles, records: [], karma: karmaByID, strong: strong.sorted(), roundsRecorded: roundsRecorded)
+    }
+
+    /// How many records `forEachRecord` hands over.
+    public var recordCount: Int { records.count }
+
+    /// Each record as `snapshot` lists it, in the same (no particular) order.
+    public func forEachRecord(_ body: (_ key: UInt64, _ chances: Int, _ backs: Int, _ expected: Double) -> Void) {
+        for (key, record) in records { body(key, record.chances, record.backs, record.expected) }
     }
 
     /// Restores a state; nil if the snapshot is inconsistent (ids out of range, duplicate handles).

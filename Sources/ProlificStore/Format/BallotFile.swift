@@ -45,17 +45,19 @@ enum BallotFile {
             guard let named = lines.value(after: "voter: ").flatMap(Handle.init), named == voter,
                 let cast = lines.value(after: "cast: ").flatMap({ Timestamp(iso8601: $0) }), lines.skip("for:\n")
             else { return nil }
-            var positions: Positions = [
-                "voter": TextPosition(line: 1, column: 8), "cast": TextPosition(line: 2, column: 7),
-                "for": TextPosition(line: 4, column: 1),
-            ]
             var choices: [SubmissionID] = []
             while !lines.isAtEnd {
                 guard let choice = lines.value(after: "- ").flatMap(SubmissionID.init) else { return nil }
-                positions["for.\(choices.count)"] = TextPosition(line: 4 + choices.count, column: 3)
                 choices.append(choice)
             }
             guard !choices.isEmpty else { return nil }
+            // Made once the choices are counted, in one array of the right length.
+            var positions = Positions()
+            positions.reserveCapacity(3 + choices.count)
+            positions["voter"] = TextPosition(line: 1, column: 8)
+            positions["cast"] = TextPosition(line: 2, column: 7)
+            positions["for"] = TextPosition(line: 4, column: 1)
+            for i in choices.indices { positions["for.\(i)"] = TextPosition(line: 4 + i, column: 3) }
             return Ballot(voter: voter, cast: cast, choices: choices, origin: Origin(path: path, positions: positions))
         }
     }

@@ -205,7 +205,9 @@ struct YAMLFields {
     /// Records the pairs of a mapping; a key that is not a scalar is reported at the root and
     /// skipped in nested mappings.
     private mutating func read(_ mapping: [YAMLValue.Pair], reportingKeys: Bool) {
-        positions.reserveCapacity(mapping.count)
+        // One more for the snippet's `body` (`SubmissionFile`), which would otherwise copy the
+        // positions of 100,000 snippets into arrays twice as long.
+        positions.reserveCapacity(mapping.count + 1)
         pairs.reserveCapacity(mapping.count)
         for pair in mapping {
             guard let key = pair.key.text else {

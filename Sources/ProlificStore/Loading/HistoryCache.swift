@@ -354,7 +354,13 @@ public struct HistoryCache {
     /// Saves the history atomically; a failure to save only costs speed next time.
     func save(_ layout: ContentLayout) {
         guard Self.isUsable(layout) else { return }
-        var w = BinaryWriter()
+        let snapshot = history.snapshotLeavingOutRecords
+        // Sized exactly: grown by doubling, the buffer touched twice its final size in fresh
+        // memory (27 MB on the large benchmark, where a new page is dear: docs/performance.md).
+        var size = 8 * 6 + 8 * snapshot.strong.count + 32 * history.recordCount
+        for e in entries { size += 8 * 4 + e.slug.rawValue.utf8.count + 8 * e.stamp.round.count }
+        for handle in snapshot.handles { size += 8 * 5 + handle.rawValue.utf8.count }
+        var w = BinaryWriter(capacity: size)
         w.integer(Self.magic)
         w.integer(Int64(entries.count))
         for e in entries {
@@ -364,22 +370,22 @@ public struct HistoryCache {
             w.integer(Int64(e.stamp.round.count))
             for v in e.stamp.round { w.integer(v) }
         }
-        let snapshot = history.snapshot
         w.integer(Int64(snapshot.handles.count))
         for (handle, karma) in zip(snapshot.handles, snapshot.karma) {
             w.string(handle.rawValue)
             for v in [karma.snippets, karma.ballots, karma.wins, karma.projects] { w.integer(Int64(v)) }
         }
-        w.integer(Int64(snapshot.records.count))
-        for r in snapshot.records {
-            w.unsigned(r.key)
-            w.integer(Int64(r.chances))
-            w.integer(Int64(r.backs))
-            w.double(r.expected)
+        w.integer(Int64(history.recordCount))
+        history.forEachRecord { key, chances, backs, expected in
+            w.unsigned(key)
+            w.integer(Int64(chances))
+            w.integer(Int64(backs))
+            w.double(expected)
         }
         w.integer(Int64(snapshot.strong.count))
         for key in snapshot.strong { w.unsigned(key) }
         w.integer(Int64(snapshot.roundsRecorded))
+        assert(w.bytes.count == size, "HistoryCache.save sized its buffer wrong")
         try? AtomicFile.write(bytes: w.bytes, to: Self.path(layout), durable: false)
     }
 }

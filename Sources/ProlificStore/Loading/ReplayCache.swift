@@ -246,8 +246,9 @@ public struct ReplayCache: Sendable {
     /// bytes, so without them every round page would be rendered again, in this build and in the
     /// next.
     public static func encoded(_ replayed: [TallyTimeline.Replayed]) -> ReplayedRounds {
-        var w = BinaryWriter(capacity: 4096 + 160 * replayed.count)
-        let ranges = ReplayCodec.encode(replayed, into: &w)
+        let bound = ReplayCodec.bodiesBound(replayed)
+        var w = BinaryWriter(capacity: 4096 + 32 * replayed.count + bound)
+        let ranges = ReplayCodec.encode(replayed, bound: bound, into: &w)
         return ReplayedRounds(replayed, bytes: w.bytes, ranges: ranges)
     }
 
@@ -257,10 +258,11 @@ public struct ReplayCache: Sendable {
     /// failure to write only costs speed.
     @discardableResult
     public func save(_ replayed: [TallyTimeline.Replayed]) -> ReplayedRounds {
-        var w = BinaryWriter(capacity: 4096 + 160 * replayed.count)
+        let bound = ReplayCodec.bodiesBound(replayed)
+        var w = BinaryWriter(capacity: 4096 + 32 * replayed.count + bound)
         let digest = savedDigest(files: filesDigests().second, rounds: replayed.lazy.map { IdentityEvidence.key($0.slug, $0.round.number) })
         header(digest, into: &w)
-        let ranges = ReplayCodec.encode(replayed, into: &w)
+        let ranges = ReplayCodec.encode(replayed, bound: bound, into: &w)
         finish(&w, saving: digest != nil)
         return ReplayedRounds(replayed, bytes: w.bytes, ranges: ranges)
     }
@@ -270,7 +272,8 @@ public struct ReplayCache: Sendable {
     /// decoded when a page asks for it.
     @discardableResult
     public func save(adding replayed: [TallyTimeline.Replayed], to base: Base) -> ReplayedRounds {
-        var bodies = BinaryWriter(capacity: (base.ranges.last?.upperBound ?? 0) - (base.ranges.first?.lowerBound ?? 0))
+        var bodies = BinaryWriter(
+            capacity: (base.ranges.last?.upperBound ?? 0) - (base.ranges.first?.lowerBound ?? 0) + ReplayCodec.bodiesBound(replayed))
         if let first = base.ranges.first, let last = base.ranges.last { bodies.raw(base.bytes[first.lowerBound..<last.upperBound]) }
         var entries: [ReplayCodec.Entry] = zip(base.rounds, base.ranges).map { round, range in
             (round.slug, round.number, round.isExplained, range.count)

@@ -11,10 +11,11 @@ enum ReplayCodec {
     /// Writes `replayed` as an index (each round's slug, number, whether it has an explanation
     /// and the length of its bytes) followed by each round's bytes (`body`), and returns where
     /// each round's bytes are in `w.bytes`: a reader finds any one round without reading the
-    /// others.
-    static func encode(_ replayed: [TallyTimeline.Replayed], into w: inout BinaryWriter) -> [Range<Int>] {
-        var bodies = BinaryWriter(capacity: 160 * replayed.count)
+    /// others. `bound` is `bodiesBound(replayed)`, which the caller sizes `w` by too.
+    static func encode(_ replayed: [TallyTimeline.Replayed], bound: Int, into w: inout BinaryWriter) -> [Range<Int>] {
+        var bodies = BinaryWriter(capacity: bound)
         let entries = bodies.appending(replayed)
+        assert(bodies.bytes.count <= bound, "ReplayCodec.bodiesBound counted too few bytes")
         return write(entries, bodies: bodies.bytes[...], into: &w)
     }
 
@@ -63,6 +64,28 @@ enum ReplayCodec {
         }
         guard start + trailer == r.position + r.remaining else { return nil }
         return (rounds, ranges)
+    }
+
+    /// At least as many bytes as `body` writes for all of `replayed` (every varint counted at
+    /// its longest), so the buffer that takes them never grows: grown by doubling, it touched
+    /// twice the 19 MB of the large benchmark's replay in fresh memory, which is dear on this
+    /// machine (docs/performance.md). Reserved room that is never written costs no memory.
+    static func bodiesBound(_ replayed: [TallyTimeline.Replayed]) -> Int {
+        let number = 10
+        func id(_ id: SubmissionID) -> Int { 2 * number + id.author.rawValue.utf8.count }
+        var total = 0
+        for result in replayed {
+            guard let explained = result.explained else { continue }
+            let record = explained.record
+            total += 4 * number + record.method.utf8.count + 1 + (explained.winner.map(id) ?? 0)
+            for score in record.scores { total += id(score.id) + number }
+            for ballot in explained.ballots {
+                total += 9 * number + 4 * 8 + ballot.voter.rawValue.utf8.count
+                for factor in ballot.factors { total += number + 8 + factor.reason.utf8.count }
+                for share in ballot.shares { total += id(share.id) + 2 * number + 3 * 8 + 1 }
+            }
+        }
+        return total
     }
 
     /// What pages show of one round's replay, the fair tally's explanation (without the slug and
