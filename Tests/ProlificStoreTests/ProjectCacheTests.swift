@@ -250,6 +250,12 @@ import Testing
         let before = try #require(try digest())
         let inventory = try #require(FileInventory.take(of: world.root, skipping: [".prolific"], racyAfter: .max))
         #expect(before != inventory.subtreeDigest("projects/moon"))
+        // Leaving out nothing, it is the digest of the whole folder, which hashes the same bytes
+        // as it goes; and the key is that digest's 32 bytes.
+        let whole = try #require(inventory.subtreeDigest("projects/moon"))
+        #expect(inventory.subtreeDigest("projects/moon", leavingOut: "projects/moon/nothing-here") == whole)
+        #expect(inventory.subtreeKey("projects/moon").map { RoundSeal.hex($0) } == whole)
+        #expect(inventory.subtreeKey("projects/moon")?.count == 32)
         _ = try world.game("2026-11-05T02:00:00Z").vote(in: Make.slug("moon"), by: Make.handle("bob"), for: ["ann-20261105000000"])
         #expect(try digest() == before, "a ballot")
         try world.directory.write("", to: "Content/\(votes)s-not/x.md")

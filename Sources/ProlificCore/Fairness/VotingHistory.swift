@@ -18,19 +18,32 @@ public struct VotingHistory: Sendable {
     }
 
     /// How a voter treated an author's snippets in the past.
+    ///
+    /// The counts are kept in 32 bits (a count of rounds), so a record takes 16 bytes rather
+    /// than 24: a large game's history holds 850,000 of them in one table, every page of it new
+    /// memory (docs/performance.md, "Fresh memory").
     public struct PairRecord: Hashable, Sendable {
+        private var chanceCount: Int32 = 0
+        private var backCount: Int32 = 0
         /// Rounds in which the voter voted and the author had a snippet (and others, without a
         /// habit towards the author, voted too).
-        public var chances = 0
+        public var chances: Int {
+            get { Int(chanceCount) }
+            set { chanceCount = Int32(clamping: newValue) }
+        }
         /// How many of those the voter approved the author's snippet in.
-        public var backs = 0
+        public var backs: Int {
+            get { Int(backCount) }
+            set { backCount = Int32(clamping: newValue) }
+        }
         /// How many backs the crowd's own rates predict: the sum, over those rounds, of the share
         /// of the other voters who approved the author's snippet, leaving out voters who already
         /// had a habit towards the author.
         public var expected = 0.0
 
         public init(chances: Int = 0, backs: Int = 0, expected: Double = 0) {
-            (self.chances, self.backs, self.expected) = (chances, backs, expected)
+            (chanceCount, backCount) = (Int32(clamping: chances), Int32(clamping: backs))
+            self.expected = expected
         }
     }
 

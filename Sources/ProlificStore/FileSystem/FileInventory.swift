@@ -205,10 +205,10 @@ public struct FileInventory: Sendable, Equatable {
     }
 
     /// What identifies the folder `path` (a second-level one, such as `projects/moon`) and
-    /// everything under it: every entry's path and metadata, as bytes. Equal keys from two
-    /// inventories mean the same files with the same contents (see the type's note), so what was
-    /// read from them then is what reading them now gives. nil when the folder was not walked on
-    /// its own, or when an entry in it is racy (changed too recently to vouch for).
+    /// everything under it: the SHA-256 (32 bytes) of every entry's path and metadata. Equal keys
+    /// from two inventories mean the same files with the same contents (see the type's note), so
+    /// what was read from them then is what reading them now gives. nil when the folder was not
+    /// walked on its own, or when an entry in it is racy (changed too recently to vouch for).
     public func subtreeKey(_ path: String) -> [UInt8]? {
         guard let span = subtrees[path] else { return nil }
         return Self.subtreeKey(
@@ -223,22 +223,37 @@ public struct FileInventory: Sendable, Equatable {
         subtreeKey(entryPath: (path + [0])[...], own: own, paths: part.paths[...], stamps: part.stamps[...])
     }
 
+    /// The SHA-256 of the folder's path, the paths under it, then its metadata and theirs (five
+    /// little-endian numbers each), hashed as it goes. The bytes themselves (18 KB a project on
+    /// the large benchmark) used to be the key: held for every project a build read until its
+    /// cache was written, then written into each cache file, 36 MB of new memory and 36 MB of
+    /// writes (docs/performance.md, "Fresh memory").
     private static func subtreeKey(
         entryPath: ArraySlice<UInt8>, own: Stamp, paths: ArraySlice<UInt8>, stamps: ArraySlice<Stamp>
     ) -> [UInt8]? {
         guard own != .never, !stamps.contains(.never) else { return nil }
-        var key: [UInt8] = []
-        key.reserveCapacity(entryPath.count + paths.count + 40 * (stamps.count + 1))
-        key += entryPath
-        key += paths
-        own.append(to: &key)
-        for stamp in stamps { stamp.append(to: &key) }
-        return key
+        var hasher = SHA256()
+        entryPath.withUnsafeBytes { hasher.update(bufferPointer: $0) }
+        paths.withUnsafeBytes { hasher.update(bufferPointer: $0) }
+        let chunk = 40 * 64
+        var numbers: [UInt8] = []
+        numbers.reserveCapacity(chunk)
+        own.append(to: &numbers)
+        for stamp in stamps {
+            if numbers.count == chunk {
+                hasher.update(data: numbers)
+                numbers.removeAll(keepingCapacity: true)
+            }
+            stamp.append(to: &numbers)
+        }
+        hasher.update(data: numbers)
+        return Array(hasher.finalize())
     }
 
-    /// `subtreeKey(path)` in 64 hex digits (SHA-256): short enough to keep for every project.
+    /// `subtreeKey(path)` in 64 hex digits: short enough to keep for every project, and the
+    /// digest `subtreeDigest(path, leavingOut:)` gives when it leaves nothing out.
     public func subtreeDigest(_ path: String) -> String? {
-        subtreeKey(path).map(RoundSeal.sha256)
+        subtreeKey(path).map(RoundSeal.hex)
     }
 
     /// The same, leaving out the entry at `excluded` (a path inside the folder, relative to the

@@ -11,8 +11,8 @@ import ProlificCore
 /// directory, so a rebuild reads and parses only the projects whose files changed.
 ///
 /// A project's files are its folder and everything under it, so an entry is keyed by that
-/// subtree's inventory (`FileInventory.subtreeKey`): every path with its inode, size and times,
-/// taken before the build reads anything. An equal key means the same files with the same bytes,
+/// subtree's inventory (`FileInventory.subtreeKey`): the SHA-256 of every path with its inode,
+/// size and times, taken before the build reads anything. An equal key means the same files with the same bytes,
 /// and what `ContentReader.loadProject` made of them then is what it would make of them now.
 /// Only projects read without any problem are kept, never one with a racy entry, and the key also
 /// holds the running binary (a rebuilt prolific may read differently) and the content directory,
@@ -25,7 +25,7 @@ import ProlificCore
 /// Entries are written in place without `fsync` (there are thousands, and a lost one costs one
 /// project's reading); a checksum over each file catches one torn by a crash.
 public struct ProjectCache: Sendable {
-    static let magic: Int64 = 0x5052_4F4C_5052_4A01  // "PROLPRJ" v1
+    static let magic: Int64 = 0x5052_4F4C_5052_4A02  // "PROLPRJ" v2: the key is a SHA-256
     static let folder = ".prolific/projects"
 
     let layout: ContentLayout
