@@ -317,7 +317,7 @@ public struct SiteBuilder {
         // The search index on a thread of its own while every feed, the calendar, the sitemap
         // and robots.txt render on every core, a small batch at a time: the index alone keeps a
         // core busy for a third of the time all feeds take, and the kernel shares the cores
-        // among the three threads. The index used to lead one first batch of 2,048 files, big
+        // among the threads (on two cores: the index's and the two workers'). The index used to lead one first batch of 2,048 files, big
         // enough to keep the other core busy meanwhile, so all of them waited in memory for it:
         // with the writer's queue, some 120 MB of feeds at once, all of it in new pages of memory,
         // which are dear on this machine (docs/performance.md, "Fresh memory").

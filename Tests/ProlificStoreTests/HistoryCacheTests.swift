@@ -213,6 +213,29 @@ import Testing
         let loaded = try #require(HistoryCache.load(layout))
         #expect(loaded.entries == entries)
         #expect(loaded.history.snapshot == snapshot)
+
+        // A file with a count no history keeps (one a pull request could commit) is refused,
+        // not read into a record that a replay's encoding would trap on.
+        var negative = snapshot
+        negative.records[0].chances = -1
+        HistoryCache(entries: entries, scanned: [:], history: try #require(VotingHistory(snapshot: negative))).save(layout)
+        #expect(HistoryCache.load(layout) == nil)
+        var badKarma = snapshot
+        badKarma.karma[1] = Karma(snippets: -3, ballots: 0, wins: 0, projects: 0)
+        HistoryCache(entries: entries, scanned: [:], history: try #require(VotingHistory(snapshot: badKarma))).save(layout)
+        #expect(HistoryCache.load(layout) == nil)
+    }
+
+    /// A subtree's key is hashed as it goes, its entries' numbers 64 at a time: it must be the
+    /// digest of the same bytes the digest leaving something out hashes whole, for a folder of
+    /// more than 64 entries too.
+    @Test func aBigFoldersKeyIsTheDigestOfItsWholeEntries() throws {
+        let world = try world()
+        for i in 0..<150 { try world.directory.write("x", to: "Content/projects/moon/extra/f\(i).md") }
+        let inventory = try #require(FileInventory.take(of: world.root, skipping: [".prolific"], racyAfter: .max))
+        let whole = try #require(inventory.subtreeDigest("projects/moon"))
+        #expect(inventory.subtreeDigest("projects/moon", leavingOut: "projects/moon/nothing-here") == whole)
+        #expect(inventory.subtreeDigest("projects/moon", leavingOut: "projects/moon/extra") != whole)
     }
 
     @Test func binaryReaderNeverTrapsOnBadInput() {

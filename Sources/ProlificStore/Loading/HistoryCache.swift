@@ -264,7 +264,7 @@ public struct HistoryCache {
         var karma: [Karma] = []
         for _ in 0..<handleCount {
             guard let text = r.string(), let handle = Handle(text), let s = r.integer(), let b = r.integer(),
-                let w = r.integer(), let p = r.integer()
+                let w = r.integer(), let p = r.integer(), [s, b, w, p].allSatisfy(Self.isCount)
             else { return nil }
             if keeping {
                 handles.append(handle)
@@ -275,9 +275,9 @@ public struct HistoryCache {
         var records: [(key: UInt64, chances: Int, backs: Int, expected: Double)] = []
         if keeping { records.reserveCapacity(recordCount) }
         for _ in 0..<recordCount {
-            guard let key = r.unsigned(), let chances = r.integer(), let backs = r.integer(), let expected = r.double() else {
-                return nil
-            }
+            guard let key = r.unsigned(), let chances = r.integer(), let backs = r.integer(), let expected = r.double(),
+                Self.isCount(chances), Self.isCount(backs), expected.isFinite, expected >= 0
+            else { return nil }
             if keeping { records.append((key, Int(chances), Int(backs), expected)) }
         }
         guard let strongCount = r.count(minimumSize: 8) else { return nil }
@@ -291,6 +291,11 @@ public struct HistoryCache {
             handles: handles, records: records, karma: karma, strong: strong, roundsRecorded: Int(rounds))
         return (entries, keeping ? snapshot : nil)
     }
+
+    /// Whether a number read from the file can be a count the history keeps: a file committed
+    /// by a pull request is read like any other, and a negative count would trap where a replay
+    /// encodes it (`UInt64(_:)`).
+    private static func isCount(_ value: Int64) -> Bool { (0...Int64(Int32.max)).contains(value) }
 
     /// The magic number and the entries, from the start of the history file.
     private static func readEntries(_ r: inout BinaryReader) -> [Entry]? {

@@ -12,8 +12,9 @@ import ProlificCore
 ///
 /// A project's files are its folder and everything under it, so an entry is keyed by that
 /// subtree's inventory (`FileInventory.subtreeKey`): the SHA-256 of every path with its inode,
-/// size and times, taken before the build reads anything. An equal key means the same files with the same bytes,
-/// and what `ContentReader.loadProject` made of them then is what it would make of them now.
+/// size and times, taken before the build reads anything. An equal key means the same files
+/// with the same bytes, and what `ContentReader.loadProject` made of them then is what it would
+/// make of them now.
 /// Only projects read without any problem are kept, never one with a racy entry, and the key also
 /// holds the running binary (a rebuilt prolific may read differently) and the content directory,
 /// resolved (`ContentLayout.resolvedRoot`): `Content` and `./Content` share the entries. The paths
