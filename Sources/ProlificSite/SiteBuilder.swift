@@ -317,10 +317,11 @@ public struct SiteBuilder {
         // The search index on a thread of its own while every feed, the calendar, the sitemap
         // and robots.txt render on every core, a small batch at a time: the index alone keeps a
         // core busy for a third of the time all feeds take, and the kernel shares the cores
-        // among the threads (on two cores: the index's and the two workers'). The index used to lead one first batch of 2,048 files, big
-        // enough to keep the other core busy meanwhile, so all of them waited in memory for it:
-        // with the writer's queue, some 120 MB of feeds at once, all of it in new pages of memory,
-        // which are dear on this machine (docs/performance.md, "Fresh memory").
+        // among the threads (on two cores: the index's and the two workers'). The index used to
+        // lead one first batch of 2,048 files, big enough to keep the other core busy meanwhile,
+        // so all of them waited in memory for it: with the writer's queue, up to about 4,000
+        // feeds of 29 KB at once, all in new pages of memory, which are dear on this machine
+        // (docs/performance.md, "Fresh memory").
         let listedPages = jobs.filter(\.isListed).map(\.context.path) + kept.listed
         let feeds = AtomFeeds(site: site)
         let files: [() -> OutputFile] =
@@ -330,8 +331,9 @@ public struct SiteBuilder {
             ] + feeds.plans().map { plan in { feeds.feed(plan, memory: memory) } }
         let (search, failure) = Parallel.beside({ SearchIndex(site: site).file(memory: memory) }) { () -> Diagnostics? in
             do throws(Diagnostics) {
-                for start in stride(from: 0, to: files.count, by: 128) {
-                    try emit(Parallel.map(Array(files[start..<min(files.count, start + 128)])) { $0() })
+                let feedBatch = 128
+                for start in stride(from: 0, to: files.count, by: feedBatch) {
+                    try emit(Parallel.map(Array(files[start..<min(files.count, start + feedBatch)])) { $0() })
                 }
                 return nil
             } catch {

@@ -10,9 +10,10 @@ import ProlificCore
 /// when this was measured (every page was a folder's `index.html`; 9,350 folders now), which
 /// took `FileManager.removeItem` 2.5–3 s, mostly waiting on the file system, in the swap stage.
 /// Every entry is reached through the descriptor of its folder (`openat`, `unlinkat`), by the
-/// kind `readdir` gives and by its name's bytes as they are: no path is looked up again, so a folder swapped for a link meanwhile is never followed,
-/// and a name that isn't UTF-8 goes too. Links are removed, never followed; folders of another
-/// file system (a mount point) are not entered.
+/// kind `readdir` gives and by its name's bytes as they are: no path is looked up again, so a
+/// folder swapped for a link meanwhile is never followed, and a name that isn't UTF-8 goes too.
+/// Links are removed, never followed; folders of another file system (a mount point) are not
+/// entered.
 enum TreeRemoval {
     /// Removes `path` and all it holds; whatever can't be removed stays (a build removes only
     /// folders it made, and the next build retries leftovers). Removing a path that isn't there

@@ -224,10 +224,10 @@ public struct FileInventory: Sendable, Equatable {
     }
 
     /// The SHA-256 of the folder's path, the paths under it, then its metadata and theirs (five
-    /// little-endian numbers each), hashed as it goes. The bytes themselves (18 KB a project on
-    /// the large benchmark) used to be the key: held for every project a build read until its
-    /// cache was written, then written into each cache file, 36 MB of new memory and 36 MB of
-    /// writes (docs/performance.md, "Fresh memory").
+    /// little-endian numbers each), hashed as it goes. The bytes themselves (about 16 KB a
+    /// project on the large benchmark) used to be the key: held for every project a build read
+    /// until its cache was written, then written into each cache file (the project caches were
+    /// 169 MB, 138 MB since; docs/performance.md, "Fresh memory").
     private static func subtreeKey(
         entryPath: ArraySlice<UInt8>, own: Stamp, paths: ArraySlice<UInt8>, stamps: ArraySlice<Stamp>
     ) -> [UInt8]? {
