@@ -272,9 +272,10 @@ import Testing
 
     /// A sealed round's files are told by their folders' times (docs/maintaining.md): an edit in
     /// place of a sealed snippet is tampering, which `check` reports and a build with nothing
-    /// else to do doesn't see; the next build with something else to do reads it, and its site
-    /// is the fresh one. A sealed file replaced, as git and editors that save by renaming do, is
-    /// seen at once.
+    /// else to do doesn't see, nor a rebuild after a change in another project (it checks the
+    /// projects it keeps the same way); the next build after a change in its project reads it,
+    /// and its site is the fresh one. A sealed file replaced, as git and editors that save by
+    /// renaming do, is seen at once.
     @Test func aSealedRoundsFilesAreToldByTheirFolders() throws {
         let folder = try Self.demoCopy(settled: true)
         func build() throws -> String {
@@ -303,10 +304,18 @@ import Testing
         let listed = try #require(lines.firstIndex { $0.hasPrefix("    submissions/ann-20261120100000.md: ") })
         let column = "    submissions/ann-20261120100000.md: ".count + 1
         #expect(check.stdout.contains("\(roundFile):\(listed + 1):\(column): note: sealed here when the round closed"), "\(check.stdout)")
-        // Something else to do: a ballot in another project.
+        // Something else to do, in another project: a ballot. The tampered project is kept.
         let vote = try CLI.run(
             ["vote", "long-patience", "--voter", "eitan", "bram-20261119150000", "--content", "Content", "--now", Self.now], in: folder.url)
         #expect(vote.status == 0, "\(vote.stderr)")
+        Thread.sleep(forTimeInterval: 2.1)
+        #expect(try !build().contains("up to date"))
+        #expect(try !siteShows("TAMPERED in place"))
+        // A change in its project: its project.md written again, as a new file.
+        let project = "Content/projects/the-town-that-sold-tuesday/project.md"
+        let text = try folder.read(project)
+        try FileManager.default.removeItem(at: folder.url.appendingPathComponent(project))
+        try folder.write(text, to: project)
         Thread.sleep(forTimeInterval: 2.1)
         #expect(try !build().contains("up to date"))
         #expect(try siteShows("TAMPERED in place"))

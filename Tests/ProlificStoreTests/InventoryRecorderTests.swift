@@ -99,6 +99,44 @@ import Testing
         #expect(part("projects/broken") != nil)
     }
 
+    /// A file a round's seal vouched for when the last build recorded it (its stamp marks it)
+    /// is checked by its folders alone, as a no-op checks it: written in place, its project's
+    /// part is still the recorded one; a file the seal doesn't list, written in place, or a
+    /// file added beside the sealed one, still gives none.
+    @Test func recordedPartsCheckSealedFilesByTheirFolders() throws {
+        let round = "Content/projects/moon/rounds/0001"
+        let sealed = "\(round)/submissions/ann-20261105000000.md"
+        for change in ["sealed file in place", "unsealed file in place", "file added beside"] {
+            let world = try world()
+            let layout = ContentLayout(root: world.root)
+            let site = try TemporaryDirectory()
+            let stamp = BuildStamp(
+                key: ["k"], content: try taken(world, racyAfter: .max),
+                sealed: SealedRounds(listing: [("moon/rounds/0001", ["submissions/ann-20261105000000.md"])]), templates: nil,
+                site: try #require(FileInventory.take(of: site.path, skipping: [], racyAfter: .max)), pages: 0, files: 0)
+            stamp.save(layout)
+            let inventory = try #require(BuildStamp.Saved(layout)?.decoded()).content
+            let recorded = try #require(RecordedParts(inventory, of: world.root))
+            let root = open(world.root, O_RDONLY | O_DIRECTORY)
+            defer { close(root) }
+            func part(_ path: String) -> FileInventory? { recorded.unchangedPart(Array(path.utf8), root: root) }
+            let before = try #require(part("projects/moon"))
+            // Past the clock's tick, so that a folder's times can move.
+            Thread.sleep(forTimeInterval: 0.02)
+            switch change {
+            case "sealed file in place": try world.directory.writeInPlace("Tampered.\n", to: sealed)
+            case "unsealed file in place": try world.directory.writeInPlace("Tampered.\n", to: "\(round)/round.md")
+            default: try world.directory.write("More.\n", to: "\(round)/submissions/bea-20261105000000.md")
+            }
+            if change == "sealed file in place" {
+                #expect(part("projects/moon") == before, "\(change)")
+            } else {
+                #expect(part("projects/moon") == nil, "\(change)")
+            }
+            #expect(part("projects/sun") != nil, "\(change)")
+        }
+    }
+
     /// The last build's record serves however the content folder is spelt, and only that folder.
     @Test func recordedPartsServeAnotherSpellingOfTheSameFolder() throws {
         let world = try world()

@@ -34,11 +34,16 @@ public struct FileInventory: Sendable, Equatable {
     /// `lstat` once `root/` is put before it), in walk order.
     fileprivate(set) var paths: [UInt8] = []
     fileprivate(set) var stamps: [Stamp] = []
+    /// Whether a round's seal vouched for each entry when the inventory was recorded (`encode`'s
+    /// `sealed`), so that a later build checks it by its folders alone (`SealedRounds`). Only an
+    /// inventory decoded from a stamp has them; left out of `==`, like `subtrees`.
+    fileprivate(set) var vouched: [Bool] = []
     /// Where each second-level folder walked on its own (`projects/<slug>`) sits in `paths` and
     /// `stamps`, by its path: see `subtreeKey(_:)`. Only an inventory just taken has them.
     private var subtrees: [String: Span] = [:]
 
-    /// Equal when they record the same entries (`subtrees` only indexes them).
+    /// Equal when they record the same entries (`subtrees` only indexes them, and `vouched` says
+    /// how the next build checks them).
     public static func == (a: FileInventory, b: FileInventory) -> Bool {
         a.root == b.root && a.skipping == b.skipping && a.paths == b.paths && a.stamps == b.stamps
     }
@@ -745,28 +750,35 @@ extension FileInventory {
         /// read from) don't hold one.
         func decoded(in bytes: UnsafeBufferPointer<UInt8>) -> FileInventory? {
             var stamps: [Stamp] = []
-            let paths = [UInt8](unsafeUninitializedCapacity: length) { pathsOut, pathsDecoded in
-                stamps = [Stamp](unsafeUninitializedCapacity: count) { stampsOut, stampsDecoded in
-                    guard let pathsBase = pathsOut.baseAddress, let stampsBase = stampsOut.baseAddress else { return }
-                    // Each chunk into its own part of both arrays (`read` checked that the parts
-                    // tile them; `forEachEntry` that a chunk fills exactly its part).
-                    let decoded = Parallel.map(chunks, batch: 1) { chunk in
-                        var at = chunk.pathsStart, index = chunk.first
-                        return Self.forEachEntry(of: chunk, in: bytes) { path, stamp, _ in
-                            (pathsBase + at).initialize(from: path.baseAddress!, count: path.count)
-                            (stampsBase + index).initialize(to: stamp)
-                            (at, index) = (at + path.count, index + 1)
-                            return true
+            var vouched = [Bool](repeating: false, count: count)
+            let paths = vouched.withUnsafeMutableBufferPointer { vouchedOut in
+                [UInt8](unsafeUninitializedCapacity: length) { pathsOut, pathsDecoded in
+                    stamps = [Stamp](unsafeUninitializedCapacity: count) { stampsOut, stampsDecoded in
+                        guard let pathsBase = pathsOut.baseAddress, let stampsBase = stampsOut.baseAddress,
+                            let vouchedBase = vouchedOut.baseAddress
+                        else { return }
+                        // Each chunk into its own part of the arrays (`read` checked that the parts
+                        // tile them; `forEachEntry` that a chunk fills exactly its part).
+                        let decoded = Parallel.map(chunks, batch: 1) { chunk in
+                            var at = chunk.pathsStart, index = chunk.first
+                            return Self.forEachEntry(of: chunk, in: bytes) { path, stamp, isVouched in
+                                (pathsBase + at).initialize(from: path.baseAddress!, count: path.count)
+                                (stampsBase + index).initialize(to: stamp)
+                                vouchedBase[index] = isVouched
+                                (at, index) = (at + path.count, index + 1)
+                                return true
+                            }
                         }
+                        stampsDecoded = decoded.allSatisfy { $0 } ? count : 0
                     }
-                    stampsDecoded = decoded.allSatisfy { $0 } ? count : 0
+                    pathsDecoded = stamps.count == count ? length : 0
                 }
-                pathsDecoded = stamps.count == count ? length : 0
             }
             guard paths.count == length, stamps.count == count, paths.first == 0 else { return nil }
             var inventory = FileInventory(root: root, skipping: skipping)
             inventory.paths = paths
             inventory.stamps = stamps
+            inventory.vouched = vouched
             return inventory
         }
 
@@ -934,11 +946,16 @@ public struct RecordedParts: Sendable {
 
     /// The entries recorded under the folder at `path` (relative to the root), if each of them is
     /// still as recorded; nil when one is not (or is racy), or none were recorded there.
+    ///
+    /// A file a round's seal vouched for is checked by its folders alone, as a build that finds
+    /// nothing to do checks it (`SealedRounds`): its folders are entries of the same part. On
+    /// the large benchmark that spares a rebuild after a ballot 250,000 of its 440,000 stats.
     func unchangedPart(_ path: [UInt8], root: Int32) -> FileInventory? {
         guard let range = ranges[path] else { return nil }
         var part = FileInventory(root: inventory.root, skipping: [])
         part.paths = Array(inventory.paths[range.paths])
         part.stamps = Array(inventory.stamps[range.stamps])
+        let vouched = inventory.vouched.count == inventory.stamps.count ? inventory.vouched[range.stamps] : []
         var info = stat()
         var start = 0, index = 0
         let unchanged = part.paths.withUnsafeBufferPointer { bytes in
@@ -950,8 +967,10 @@ public struct RecordedParts: Sendable {
                     // the rest is passed over.
                     guard unchanged else { return }
                     unchanged =
-                        index < part.stamps.count && fstatat(root, base + start, &info, AT_SYMLINK_NOFOLLOW) == 0
-                        && FileInventory.Stamp(info) == part.stamps[index]
+                        index < part.stamps.count
+                        && (index < vouched.count && vouched[range.stamps.lowerBound + index]
+                            || fstatat(root, base + start, &info, AT_SYMLINK_NOFOLLOW) == 0
+                                && FileInventory.Stamp(info) == part.stamps[index])
                     index += 1
                     start = i + 1
                 }
