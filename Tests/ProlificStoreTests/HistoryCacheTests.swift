@@ -226,6 +226,50 @@ import Testing
         #expect(HistoryCache.load(layout) == nil)
     }
 
+    /// Records are written in batches of 512 and read in place: a history of more than two
+    /// batches comes back whole, the entries alone are read without it, and a record whose
+    /// pair names no handle, or whose expectation isn't finite, makes the file no history.
+    @Test func manyRecordsComeBackWholeAndABadOneIsRefused() throws {
+        let world = try Playground()
+        let layout = ContentLayout(root: world.root)
+        let handles = (0..<40).map { Make.handle("p\($0)") }
+        var records: [(key: UInt64, chances: Int, backs: Int, expected: Double)] = []
+        for voter in 0..<40 {
+            for author in 0..<30 where author != voter {
+                records.append((UInt64(voter) << 32 | UInt64(author), voter + author, author % 3, Double(voter) / 8))
+            }
+        }
+        #expect(records.count > 2 * 512)
+        let snapshot = VotingHistory.Snapshot(
+            handles: handles, records: records, karma: Array(repeating: Karma(), count: 40), strong: [records[600].key],
+            roundsRecorded: 12)
+        let entries = [
+            HistoryCache.Entry(
+                slug: Make.slug("sun"), number: try #require(RoundNumber(1)),
+                closed: Timestamp(secondsSinceEpoch: 1_790_000_000), stamp: HistoryCache.Stamp(round: [1, 2]))
+        ]
+        HistoryCache(entries: entries, scanned: [:], history: try #require(VotingHistory(snapshot: snapshot))).save(layout)
+        #expect(try #require(HistoryCache.load(layout)).history.snapshot == snapshot)
+        #expect(HistoryCache.loadEntries(layout) == entries)
+
+        // The saved file with one record's bytes changed: its key's author (handle 50 of 40),
+        // then its expectation (infinity).
+        let path = HistoryCache.path(layout)
+        let saved = try Data(contentsOf: URL(fileURLWithPath: path))
+        let handleBytes = handles.reduce(0) { $0 + 8 + $1.rawValue.utf8.count + 32 }
+        let entryBytes = 8 + 8 + "sun".utf8.count + 8 + 8 + 8 + 2 * 8
+        let firstRecord = 8 + entryBytes + 8 + handleBytes + 8
+        // There is a record there (records come in no particular order).
+        let key = saved[firstRecord..<(firstRecord + 8)].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        #expect(records.contains { $0.key == key })
+        for (offset, value) in [(0, UInt64(50)), (24, Double.infinity.bitPattern)] {
+            var bytes = saved
+            withUnsafeBytes(of: value.littleEndian) { bytes.replaceSubrange((firstRecord + offset)..<(firstRecord + offset + 8), with: $0) }
+            try bytes.write(to: URL(fileURLWithPath: path))
+            #expect(HistoryCache.load(layout) == nil, "\(offset)")
+        }
+    }
+
     /// A subtree's key is hashed as it goes, its entries' numbers 64 at a time: it must be the
     /// digest of the same bytes the digest leaving something out hashes whole, for a folder of
     /// more than 64 entries too.

@@ -183,9 +183,7 @@ public struct HistoryCache {
     /// build after `close` does it while it derives the stamps (`Stamps.from`), on the other
     /// core. nil when the file is missing, damaged or cut short.
     public static func saved(_ layout: ContentLayout) -> Saved? {
-        guard let (entries, snapshot) = read(layout, keepingHistory: true), let snapshot,
-            let history = VotingHistory(snapshot: snapshot)
-        else { return nil }
+        guard let (entries, history) = read(layout, keepingHistory: true), let history else { return nil }
         return Saved(entries: entries, history: history)
     }
 
@@ -256,7 +254,7 @@ public struct HistoryCache {
     /// when the file is missing, damaged or cut short.
     private static func read(
         _ layout: ContentLayout, keepingHistory keeping: Bool
-    ) -> (entries: [Entry], snapshot: VotingHistory.Snapshot?)? {
+    ) -> (entries: [Entry], history: VotingHistory?)? {
         guard isUsable(layout), let bytes = try? FileSystem.readBytes(path(layout), limit: 1 << 30) else { return nil }
         var r = BinaryReader(bytes)
         guard let entries = readEntries(&r), let handleCount = r.count(minimumSize: 8) else { return nil }
@@ -271,25 +269,56 @@ public struct HistoryCache {
                 karma.append(Karma(snippets: Int(s), ballots: Int(b), wins: Int(w), projects: Int(p)))
             }
         }
-        guard let recordCount = r.count(minimumSize: 32) else { return nil }
-        var records: [(key: UInt64, chances: Int, backs: Int, expected: Double)] = []
-        if keeping { records.reserveCapacity(recordCount) }
-        for _ in 0..<recordCount {
-            guard let key = r.unsigned(), let chances = r.integer(), let backs = r.integer(), let expected = r.double(),
-                Self.isCount(chances), Self.isCount(backs), expected.isFinite, expected >= 0
-            else { return nil }
-            if keeping { records.append((key, Int(chances), Int(backs), expected)) }
-        }
-        guard let strongCount = r.count(minimumSize: 8) else { return nil }
+        // The records are read in place once the rest is known to be whole: four numbers of 8
+        // bytes each, handed to the history one by one (`Records`).
+        guard let recordCount = r.count(minimumSize: Records.size), let recordBytes = r.skip(recordCount * Records.size),
+            let strongCount = r.count(minimumSize: 8)
+        else { return nil }
         var strong: [UInt64] = []
         for _ in 0..<strongCount {
             guard let key = r.unsigned() else { return nil }
             if keeping { strong.append(key) }
         }
         guard let rounds = r.integer(), r.isAtEnd else { return nil }
-        let snapshot = VotingHistory.Snapshot(
-            handles: handles, records: records, karma: karma, strong: strong, roundsRecorded: Int(rounds))
-        return (entries, keeping ? snapshot : nil)
+        let records = Records(count: recordCount)
+        guard keeping else {
+            return bytes.withUnsafeBytes { records.read(UnsafeRawBufferPointer(rebasing: $0[recordBytes])) { _, _, _, _ in true } }
+                ? (entries, nil) : nil
+        }
+        let snapshot = VotingHistory.Snapshot(handles: handles, records: [], karma: karma, strong: strong, roundsRecorded: Int(rounds))
+        let history = bytes.withUnsafeBytes { all in
+            VotingHistory(snapshot: snapshot, recordCount: recordCount) { add in
+                records.read(UnsafeRawBufferPointer(rebasing: all[recordBytes]), add)
+            }
+        }
+        guard let history else { return nil }
+        return (entries, history)
+    }
+
+    /// The records of the history file: `count` of them, each its pair's key, chances, backs
+    /// and expectation, 8 bytes each, least significant byte first (`BinaryWriter.integer`).
+    struct Records {
+        static let size = 32
+        let count: Int
+
+        /// Hands each record of `bytes` (exactly `count` of them) to `body`, until `body`
+        /// returns false; whether every record was whole and handed over. A count outside what
+        /// the history keeps, or an expectation negative or not finite, is no record: a file
+        /// committed by a pull request is read like any other (`isCount`).
+        func read(
+            _ bytes: UnsafeRawBufferPointer, _ body: (_ key: UInt64, _ chances: Int, _ backs: Int, _ expected: Double) -> Bool
+        ) -> Bool {
+            guard bytes.count == count * Self.size else { return false }
+            for start in stride(from: 0, to: bytes.count, by: Self.size) {
+                func number(_ at: Int) -> UInt64 { UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: start + at, as: UInt64.self)) }
+                let (key, chances, backs) = (number(0), Int64(bitPattern: number(8)), Int64(bitPattern: number(16)))
+                let expected = Double(bitPattern: number(24))
+                guard HistoryCache.isCount(chances), HistoryCache.isCount(backs), expected.isFinite, expected >= 0,
+                    body(key, Int(chances), Int(backs), expected)
+                else { return false }
+            }
+            return true
+        }
     }
 
     /// Whether a number read from the file can be a count the history keeps: a file committed
@@ -381,12 +410,22 @@ public struct HistoryCache {
             for v in [karma.snippets, karma.ballots, karma.wins, karma.projects] { w.integer(Int64(v)) }
         }
         w.integer(Int64(history.recordCount))
-        history.forEachRecord { key, chances, backs, expected in
-            w.unsigned(key)
-            w.integer(Int64(chances))
-            w.integer(Int64(backs))
-            w.double(expected)
+        // Records in batches, each batch's numbers copied in at once (`integers`): written a
+        // byte at a time, they were most of the time saving took.
+        var batch: [Int64] = []
+        batch.reserveCapacity(4 * 512)
+        func flush() {
+            batch.withUnsafeBufferPointer { w.integers($0) }
+            batch.removeAll(keepingCapacity: true)
         }
+        history.forEachRecord { key, chances, backs, expected in
+            batch.append(Int64(bitPattern: key))
+            batch.append(Int64(chances))
+            batch.append(Int64(backs))
+            batch.append(Int64(bitPattern: expected.bitPattern))
+            if batch.count == 4 * 512 { flush() }
+        }
+        flush()
         w.integer(Int64(snapshot.strong.count))
         for key in snapshot.strong { w.unsigned(key) }
         w.integer(Int64(snapshot.roundsRecorded))
