@@ -51,7 +51,7 @@ public struct VotingHistory: Sendable {
     // hundreds of thousands of ballots is updated and looked up without hashing strings.
     private var ids: [Handle: Int32] = [:]
     private var handles: [Handle] = []
-    private var records: [UInt64: PairRecord] = [:]
+    private var records = PairTable()
     private var karmaByID: [Karma] = []
     private var strong: Set<UInt64> = [] {
         didSet { mutualGroupsAreCurrent = false }
@@ -64,7 +64,9 @@ public struct VotingHistory: Sendable {
 
     /// Every voter–author pair with a record.
     public var pairs: [Pair: PairRecord] {
-        Dictionary(uniqueKeysWithValues: records.map { (pair(of: $0.key), $0.value) })
+        var pairs: [Pair: PairRecord] = [:]
+        records.forEach { pairs[pair(of: $0)] = $1 }
+        return pairs
     }
 
     /// The pairs whose habit is strong (`VoteWeight.isHabitual`): the mutual-support graph's edges,
@@ -138,8 +140,8 @@ public struct VotingHistory: Sendable {
     }
 
     /// Adds a closed round to the karma only, leaving out the voter–author records: what
-    /// standings need, at a fraction of the cost (the records of a large game are a dictionary of
-    /// a million pairs). Such a history must not weigh votes.
+    /// standings need, at a fraction of the cost (the records of a large game are a table of
+    /// nearly a million pairs). Such a history must not weigh votes.
     public mutating func recordKarma(_ round: Round) {
         record(round, habits: false)
     }
@@ -286,7 +288,8 @@ extension VotingHistory {
     /// The state as plain values (records in no particular order: a cache needs no canonical form).
     public var snapshot: Snapshot {
         var whole = snapshotLeavingOutRecords
-        whole.records = records.map { ($0.key, $0.value.chances, $0.value.backs, $0.value.expected) }
+        whole.records.reserveCapacity(records.count)
+        records.forEach { whole.records.append(($0, $1.chances, $1.backs, $1.expected)) }
         return whole
     }
 
@@ -302,7 +305,7 @@ extension VotingHistory {
 
     /// Each record as `snapshot` lists it, in the same (no particular) order.
     public func forEachRecord(_ body: (_ key: UInt64, _ chances: Int, _ backs: Int, _ expected: Double) -> Void) {
-        for (key, record) in records { body(key, record.chances, record.backs, record.expected) }
+        records.forEach { body($0, $1.chances, $1.backs, $1.expected) }
     }
 
     /// Restores a state; nil if the snapshot is inconsistent (ids out of range, duplicate handles).
@@ -328,8 +331,7 @@ extension VotingHistory {
         for (i, handle) in handles.enumerated() { ids[handle] = Int32(i) }
         karmaByID = snapshot.karma
         let count = UInt64(handles.count)
-        var table: [UInt64: PairRecord] = [:]
-        table.reserveCapacity(recordCount)
+        var table = PairTable(minimumCapacity: recordCount)
         let whole = records { key, chances, backs, expected in
             guard key >> 32 < count, key & 0xFFFF_FFFF < count else { return false }
             table[key] = PairRecord(chances: chances, backs: backs, expected: expected)
