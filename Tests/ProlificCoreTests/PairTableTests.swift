@@ -57,16 +57,28 @@ import Testing
         for n in 0..<5000 { #expect(reserved[Self.key(n % 97, n)] == grown[Self.key(n % 97, n)]) }
     }
 
-    /// No seeded hashing: two tables filled alike visit their records in the same order, so a
-    /// cache written from one is the same bytes on every run.
+    /// No seeded hashing: two tables filled alike visit their records in the same order, and
+    /// a small table's order is the one it had when this test was written, on every run.
     @Test func theOrderOfAVisitIsTheSameForTheSameInserts() {
-        func filled() -> [UInt64] {
+        func filled(_ count: Int) -> [UInt64] {
             var table = PairTable()
-            for n in 0..<3000 { table[Self.key(n % 41, n / 41)] = Self.record(n) }
+            for n in 0..<count { table[Self.key(n % 41, n / 41)] = Self.record(n) }
             var order: [UInt64] = []
             table.forEach { key, _ in order.append(key) }
             return order
         }
-        #expect(filled() == filled())
+        #expect(filled(3000) == filled(3000))
+        #expect(filled(5).map { "\($0 >> 32).\($0 & 0xFFFF_FFFF)" } == ["0.0", "4.0", "1.0", "3.0", "2.0"])
+    }
+
+    /// The key no pair has (both halves all ones) is the table's mark for an empty slot: it is
+    /// never found, in an empty table or a full one, and storing it stores nothing.
+    @Test func theEmptyMarkIsNeverAKey() {
+        var table = PairTable()
+        #expect(table[.max] == nil)
+        table[.max] = Self.record(1)
+        #expect(table[.max] == nil && table.count == 0)
+        for n in 0..<100 { table[Self.key(n, n + 1)] = Self.record(n) }
+        #expect(table[.max] == nil && table.count == 100)
     }
 }

@@ -270,6 +270,42 @@ import Testing
         }
     }
 
+    /// A strong pair the file names must be a pair of its handles with a record: not the key no
+    /// pair has (the table's empty mark), nor one past the handles. Such a file (a pull request
+    /// can commit one) is no history, rather than one whose tally traps.
+    @Test func aStrongPairOutsideTheHandlesIsRefused() throws {
+        let world = try Playground()
+        let layout = ContentLayout(root: world.root)
+        let snapshot = VotingHistory.Snapshot(
+            handles: [Make.handle("ann"), Make.handle("bob")], records: [(0 << 32 | 1, 9, 9, 1.0)], karma: [Karma(), Karma()],
+            strong: [0 << 32 | 1], roundsRecorded: 1)
+        HistoryCache(entries: [], scanned: [:], history: try #require(VotingHistory(snapshot: snapshot))).save(layout)
+        #expect(try #require(HistoryCache.load(layout)).history.snapshot == snapshot)
+        // The file ends with the strong pairs' keys, then the rounds recorded.
+        let path = HistoryCache.path(layout)
+        let saved = try Data(contentsOf: URL(fileURLWithPath: path))
+        for key: UInt64 in [.max, 2 << 32 | 1, 0 << 32 | 0] {
+            var bytes = saved
+            withUnsafeBytes(of: key.littleEndian) { bytes.replaceSubrange((bytes.count - 16)..<(bytes.count - 8), with: $0) }
+            try bytes.write(to: URL(fileURLWithPath: path))
+            #expect(HistoryCache.load(layout) == nil, "\(String(key, radix: 16))")
+        }
+    }
+
+    /// The last scan's row for a file that is missing (stamped -1) never stands in for it: a
+    /// committed scan file naming a project without its project.md doesn't make that project's
+    /// start count; `close` reads the folder and refuses it, as it does without the scan file.
+    @Test func aScanRowForAMissingFileIsNotTaken() throws {
+        let world = try world()
+        try world.directory.write("", to: "Content/projects/ghost/rounds/.keep")
+        let missing = HistoryCache.Stamp(round: [-1, -1])
+        HistoryCache(
+            entries: [], scanned: ["ghost": HistoryCache.Scan(stamp: missing, time: Make.time("2026-10-02T00:00:00Z"), owner: Make.handle("dan"))],
+            history: VotingHistory()
+        ).saveScan(ContentLayout(root: world.root))
+        #expect(throws: Diagnostics.self) { try closeMoon(world) }
+    }
+
     /// A subtree's key is hashed as it goes, its entries' numbers 64 at a time: it must be the
     /// digest of the same bytes the digest leaving something out hashes whole, for a folder of
     /// more than 64 entries too.

@@ -5,9 +5,11 @@
 /// the process's seeded SipHash, and restoring the history from its cache was a quarter of a
 /// `close` (docs/performance.md). Here a key is spread by one multiplication (Fibonacci
 /// hashing), slots are probed in order, and keys and records sit in two arrays. The order of
-/// `forEach` depends only on what was inserted, in which order: the same on every run.
+/// `forEach` depends only on what was stored, in which order, and on the room reserved: never
+/// on the run (a `Dictionary`'s hashing is seeded per process).
 struct PairTable: Sendable {
-    /// No key is this: a key's halves are ids below 2^31 (`Int32` handles' indices).
+    /// No key is this: a key's halves are ids below 2^31 (`Int32` handles' indices). The table
+    /// never holds it, and looking it up finds nothing (a cache file could name it).
     private static let empty = UInt64.max
     /// The table grows past this share of its slots in use (7/8 would probe far longer).
     private static func limit(ofSlots slots: Int) -> Int { slots / 4 * 3 }
@@ -20,7 +22,8 @@ struct PairTable: Sendable {
 
     init(minimumCapacity: Int = 0) {
         var bits = 3
-        while Self.limit(ofSlots: 1 << bits) < minimumCapacity { bits += 1 }
+        // Past 2^40 slots the arrays couldn't be allocated anyway; `1 << 64` would be 0.
+        while bits < 40, Self.limit(ofSlots: 1 << bits) < minimumCapacity { bits += 1 }
         self.bits = bits
         keys = Array(repeating: Self.empty, count: 1 << bits)
         values = Array(repeating: VotingHistory.PairRecord(), count: 1 << bits)
@@ -39,14 +42,16 @@ struct PairTable: Sendable {
         return slot
     }
 
-    /// The record of `key`; setting stores it (records are never removed).
+    /// The record of `key`; setting stores it. Records are never removed: setting nil, or a
+    /// record for the key no pair has (`empty`), changes nothing.
     subscript(key: UInt64) -> VotingHistory.PairRecord? {
         get {
+            guard key != Self.empty else { return nil }
             let slot = slot(of: key)
             return keys[slot] == key ? values[slot] : nil
         }
         set {
-            guard let newValue else { return }
+            guard let newValue, key != Self.empty else { return }
             var slot = slot(of: key)
             if keys[slot] != key {
                 if count + 1 > Self.limit(ofSlots: keys.count) {

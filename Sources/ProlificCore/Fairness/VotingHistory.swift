@@ -316,13 +316,13 @@ extension VotingHistory {
     }
 
     /// Restores a state whose records (`snapshot`'s own are left out) come one at a time:
-    /// `records` hands each of about `recordCount` to `add`, stops when `add` returns false (a
+    /// `feed` hands each of about `recordCount` to `add`, stops when `add` returns false (a
     /// key out of range), and returns whether it handed over all it had. A cache reader takes
     /// them straight from the file's bytes: gathered into a snapshot first, the large benchmark's
     /// 850,000 records were 27 MB of fresh memory and a third of reading the history cache.
     public init?(
         snapshot: Snapshot, recordCount: Int,
-        records: (_ add: (_ key: UInt64, _ chances: Int, _ backs: Int, _ expected: Double) -> Bool) -> Bool
+        records feed: (_ add: (_ key: UInt64, _ chances: Int, _ backs: Int, _ expected: Double) -> Bool) -> Bool
     ) {
         guard snapshot.karma.count == snapshot.handles.count, Set(snapshot.handles).count == snapshot.handles.count
         else { return nil }
@@ -331,15 +331,18 @@ extension VotingHistory {
         for (i, handle) in handles.enumerated() { ids[handle] = Int32(i) }
         karmaByID = snapshot.karma
         let count = UInt64(handles.count)
-        var table = PairTable(minimumCapacity: recordCount)
-        let whole = records { key, chances, backs, expected in
-            guard key >> 32 < count, key & 0xFFFF_FFFF < count else { return false }
+        // Room for the records said to come, up to 4 million (the large benchmark has 850,000):
+        // a count read from a file is not allocated for before that many distinct records came.
+        var table = PairTable(minimumCapacity: min(recordCount, 1 << 22))
+        func isPair(_ key: UInt64) -> Bool { key >> 32 < count && key & 0xFFFF_FFFF < count }
+        let whole = feed { key, chances, backs, expected in
+            guard isPair(key) else { return false }
             table[key] = PairRecord(chances: chances, backs: backs, expected: expected)
             return true
         }
         guard whole else { return nil }
         self.records = table
-        guard snapshot.strong.allSatisfy({ self.records[$0] != nil }) else { return nil }
+        guard snapshot.strong.allSatisfy({ isPair($0) && self.records[$0] != nil }) else { return nil }
         strong = Set(snapshot.strong)
         roundsRecorded = snapshot.roundsRecorded
         mutualGroupsAreCurrent = strong.isEmpty

@@ -11,9 +11,9 @@ import ProlificCore
 /// lists are vouched for: a file added after the close is only a warning to `check`, so it is
 /// stat-ed like any other. Stat-ing the 250,000 sealed files of the large benchmark's 18,000
 /// closed rounds was more than half of a build that found nothing to do. The decision is written
-/// down in `docs/maintaining.md` ("Publishing"). Since the twenty-first session a rebuild
-/// checks the projects it keeps the same way (`RecordedParts`): such an edit is read when
-/// anything else in its project changes, or by a build from nothing.
+/// down in `docs/maintaining.md` ("Publishing"). A rebuild checks the projects it keeps the
+/// same way (`RecordedParts`): such an edit is read once its project is read again (anything
+/// else in it changes, another binary) or by a build from nothing.
 public struct SealedRounds: Sendable, Equatable {
     /// Each sealed round by its folder under `projects/` (`<slug>/rounds/<NNNN>`): the paths its
     /// seal lists, relative to that folder.

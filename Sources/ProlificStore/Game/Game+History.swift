@@ -19,8 +19,8 @@ extension Game {
             do throws(Diagnostics) { return .success(try scanRounds(before: cutoff, previous: previous)) } catch { return .failure(error) }
         }
         let cache = saved.map { HistoryCache(entries: $0.entries, scanned: previous, history: $0.history) }
-        let (found, starts, scanned) = try scan.get()
-        let needed = found.sorted { ($0.closed, $0.slug, $0.number) < ($1.closed, $1.slug, $1.number) }
+        let (scannedRounds, starts, scanned) = try scan.get()
+        let needed = scannedRounds.sorted { ($0.closed, $0.slug, $0.number) < ($1.closed, $1.slug, $1.number) }
 
         // Reuse the cached history when its rounds are the first of those needed, in order.
         var history: VotingHistory
@@ -75,7 +75,11 @@ extension Game {
         for entry in (try? FileSystem.list(layout.projectsFolder)) ?? [] where entry.kind == .directory {
             guard let slug = Slug(entry.name) else { continue }
             let projectStamp = HistoryCache.stamp(file: layout.projectFile(slug))
-            if let seen = previous[slug.rawValue], seen.stamp == projectStamp, let created = seen.time, let owner = seen.owner {
+            // The stamp of a missing file (-1) is never matched with the last scan: a scan file
+            // a pull request commits could otherwise stand in for a project.md or a round.md.
+            if let seen = previous[slug.rawValue], seen.stamp == projectStamp, projectStamp.round.first != -1,
+                let created = seen.time, let owner = seen.owner
+            {
                 starts.append((created, owner))
                 scanned[slug.rawValue] = seen
             } else {
@@ -92,7 +96,7 @@ extension Game {
                 let key = "\(slug)/\(number.folderName)"
                 let stamp = HistoryCache.stamp(layout, slug, number)
                 var closed: Timestamp?
-                if let seen = previous[key], seen.stamp == stamp {
+                if let seen = previous[key], seen.stamp == stamp, stamp.round.first != -1 {
                     closed = seen.time
                 } else {
                     let path = layout.roundFile(slug, number)
