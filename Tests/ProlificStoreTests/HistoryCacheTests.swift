@@ -191,6 +191,24 @@ import Testing
         #expect(HistoryCache.load(layout)?.entries.first?.stamp == now, "the close read sun's round again")
     }
 
+    /// A build right after `close` finds the closed round racy (changed less than 2 s before its
+    /// inventory): it leaves the history as `close` left it, lacking only that round, which the
+    /// next `close` adds, rather than save one that lists a racy stamp, which no `close` could
+    /// take. Once the round's stamp vouches for it, a build lists it.
+    @Test func aBuildRightAfterACloseLeavesTheHistoryAsCloseLeftIt() throws {
+        let (_, world, layout, stamps, content) = try uncachedWorld()
+        HistoryCache.warm(from: content, stamps: stamps, layout: layout)
+        let before = try #require(HistoryCache.loadEntries(layout))
+        _ = try closeMoon(world)
+        let closed = try world.reader.loadValid()
+        var racy = HistoryCache.Stamps.take(layout)
+        racy.stamps["moon/0001"] = HistoryCache.Stamp(round: Array(repeating: HistoryCache.Stamps.racy.round[0], count: 6))
+        HistoryCache.warm(from: closed, stamps: racy, layout: layout)
+        #expect(HistoryCache.loadEntries(layout) == before)
+        HistoryCache.warm(from: closed, stamps: HistoryCache.Stamps.take(layout), layout: layout)
+        #expect(HistoryCache.loadEntries(layout)?.count == before.count + 1)
+    }
+
     /// The history file is written into a buffer of the size worked out beforehand (a debug
     /// build asserts the two agree): entries with stamps, handles with karma, records and strong
     /// pairs all come back as saved.
