@@ -981,14 +981,16 @@ public struct RecordedParts: Sendable {
                     // the rest is passed over.
                     guard unchanged else { return }
                     defer { (index, start) = (index + 1, i + 1) }
-                    guard index < part.stamps.count else { return unchanged = false }
-                    if index < vouched.count, vouched[range.stamps.lowerBound + index] {
+                    if index >= part.stamps.count {
+                        unchanged = false
+                    } else if index < vouched.count, vouched[range.stamps.lowerBound + index] {
                         unchanged = isCheckedFolder(of: start..<i)
-                        return
+                    } else {
+                        unchanged =
+                            fstatat(root, base + start, &info, AT_SYMLINK_NOFOLLOW) == 0
+                            && FileInventory.Stamp(info) == part.stamps[index]
+                        if unchanged, part.stamps[index].isDirectory { folders.append(start..<i) }
                     }
-                    unchanged =
-                        fstatat(root, base + start, &info, AT_SYMLINK_NOFOLLOW) == 0 && FileInventory.Stamp(info) == part.stamps[index]
-                    if unchanged, part.stamps[index].isDirectory { folders.append(start..<i) }
                 }
                 return unchanged && index == part.stamps.count
             }

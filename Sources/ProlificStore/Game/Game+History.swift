@@ -75,9 +75,9 @@ extension Game {
         for entry in (try? FileSystem.list(layout.projectsFolder)) ?? [] where entry.kind == .directory {
             guard let slug = Slug(entry.name) else { continue }
             let projectStamp = HistoryCache.stamp(file: layout.projectFile(slug))
-            // The stamp of a missing file (-1) is never matched with the last scan: a scan file
-            // a pull request commits could otherwise stand in for a project.md or a round.md.
-            if let seen = previous[slug.rawValue], seen.stamp == projectStamp, projectStamp.round.first != -1,
+            // The stamp of a missing file is never matched with the last scan (`hasFile`): a scan
+            // file a pull request commits could otherwise stand in for a project.md or a round.md.
+            if let seen = previous[slug.rawValue], seen.stamp == projectStamp, projectStamp.hasFile,
                 let created = seen.time, let owner = seen.owner
             {
                 starts.append((created, owner))
@@ -96,7 +96,7 @@ extension Game {
                 let key = "\(slug)/\(number.folderName)"
                 let stamp = HistoryCache.stamp(layout, slug, number)
                 var closed: Timestamp?
-                if let seen = previous[key], seen.stamp == stamp, stamp.round.first != -1 {
+                if let seen = previous[key], seen.stamp == stamp, stamp.hasFile {
                     closed = seen.time
                 } else {
                     let path = layout.roundFile(slug, number)
