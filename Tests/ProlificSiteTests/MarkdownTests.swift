@@ -1,6 +1,4 @@
-import ProlificCore
 import Testing
-
 @testable import ProlificSite
 
 @Suite struct MarkdownTests {
@@ -21,18 +19,11 @@ import Testing
     /// The byte scan that lets most bodies skip the page-aware renderer: it must never miss an
     /// image or a `data:` target, in any case, at either end of the text.
     @Test func theQuickScanFindsEveryImageAndDataLink() {
-        // A packed text (a snippet decoded from the cache) is scanned in place, with the same answer.
-        func packed(_ text: String) -> PackedText {
-            let bytes = Array("![x](y)".utf8) + Array(text.utf8) + Array("data:".utf8)
-            return PackedText(utf8: PackedBytes(bytes), range: 7..<(7 + text.utf8.count))
-        }
         for text in ["![a](b.png)", "x ![", "[a](DATA:x)", "[a](dAtA:x)", "data:", "é data: é", "[a]( data:image/png;base64,AA)"] {
             #expect(Markdown.mayNeedRewriting(text), "\(text)")
-            #expect(Markdown.mayNeedRewriting(packed(text)), "\(text)")
         }
         for text in ["", "!", "[", "plain text", "! [a](b)", "[a](b)", "dat:a", "data :", "date:", "ata:", "datum: x", "d\u{0}ata:"] {
             #expect(!Markdown.mayNeedRewriting(text), "\(text)")
-            #expect(!Markdown.mayNeedRewriting(packed(text)), "\(text)")
         }
         #expect(Markdown.mentionsData("x DaTa:y") && !Markdown.mentionsData("![a](b.png)"))
         let bridged = String(decoding: Array("a ![b](c)".utf8), as: UTF8.self)

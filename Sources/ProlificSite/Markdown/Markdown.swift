@@ -1,5 +1,4 @@
 internal import CCmark
-import ProlificCore
 
 #if canImport(Glibc)
     import Glibc
@@ -109,11 +108,6 @@ public enum Markdown {
     /// asks: `memchr` finds each `[` and `:`, and only those are looked back from.
     static func mayNeedRewriting(_ markdown: String) -> Bool {
         scan(markdown, images: true)
-    }
-
-    /// The same for a text however it is held, a packed one read in place (`PackedText`).
-    static func mayNeedRewriting(_ text: PackedText) -> Bool {
-        text.withUTF8 { scan($0, images: true) }
     }
 
     private static func scan(_ text: String, images: Bool) -> Bool {

@@ -97,7 +97,7 @@ struct SiteModel {
         withImages = Set(
             Parallel.map(built) { project in
                 Markdown.mayNeedRewriting(project.starter)
-                    || project.rounds.contains { $0.submissions.contains { Markdown.mayNeedRewriting($0.text) } }
+                    || project.rounds.contains { $0.submissions.contains { Markdown.mayNeedRewriting($0.body) } }
             }.enumerated().compactMap { $0.element ? built[$0.offset].slug : nil })
         let replayDone = HTMLCache.Flag()
         let (replayed, (standing, inProgress)) = Parallel.beside(

@@ -5,7 +5,6 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import ProlificCore
 
 /// A tiny little-endian binary encoding for derived caches: numbers and strings, nothing else.
 /// Reading never traps: any malformed or truncated input gives nil, and the cache is rebuilt.
@@ -53,27 +52,28 @@ struct BinaryWriter {
         bytes.append(contentsOf: utf8)
     }
 
-    /// A number in as few bytes as it needs (`LEB128`), for caches of many small numbers.
-    mutating func varint(_ value: UInt64) { LEB128.append(value, to: &bytes) }
+    /// A number in as few bytes as it needs (LEB128: 7 bits a byte, the high bit for "more"),
+    /// for caches of many small numbers.
+    mutating func varint(_ value: UInt64) {
+        var v = value
+        while v >= 0x80 {
+            bytes.append(UInt8(v & 0x7F) | 0x80)
+            v >>= 7
+        }
+        bytes.append(UInt8(v))
+    }
 
     /// A signed number as a `varint`, small magnitudes of either sign in few bytes (zigzag).
-    mutating func signed(_ value: Int64) { LEB128.append(signed: value, to: &bytes) }
+    mutating func signed(_ value: Int64) { varint(UInt64(bitPattern: (value << 1) ^ (value >> 63))) }
 
     /// A string with its length as a `varint`.
     mutating func text(_ value: String) {
         var value = value
-        value.withUTF8 { text(utf8: $0) }
+        value.withUTF8 { utf8 in
+            varint(UInt64(utf8.count))
+            bytes.append(contentsOf: utf8)
+        }
     }
-
-    /// UTF-8 bytes as `text` writes a string: a packed text (`PackedText`) without making a
-    /// string of it.
-    mutating func text(utf8: UnsafeBufferPointer<UInt8>) {
-        varint(UInt64(utf8.count))
-        bytes.append(contentsOf: utf8)
-    }
-
-    /// Lets `body` append to the bytes: for a value that writes itself (`Positions.pack`).
-    mutating func appending(_ body: (inout [UInt8]) -> Void) { body(&bytes) }
 }
 
 /// Bytes a `ByteReader` reads: an array, or a file mapped into memory (`MappedFile.bytes`).
@@ -195,11 +195,11 @@ struct ByteReader<Bytes: ReadableBytes> {
 
     /// See `BinaryWriter.varint`; nil past the end or beyond 64 bits.
     mutating func varint() -> UInt64? {
-        LEB128.read(in: bytes, at: &offset, end: end)
+        VarintCursor.varint(in: bytes, at: &offset, end: end)
     }
 
     mutating func signed() -> Int64? {
-        varint().map(LEB128.unzigzag)
+        varint().map(VarintCursor.unzigzag)
     }
 
     /// A count written as a `varint`, which must fit in what is left (`minimumSize` bytes each).
@@ -219,24 +219,9 @@ struct ByteReader<Bytes: ReadableBytes> {
 
     /// Steps over what `text()` would read, without making a string; false past the end.
     mutating func skipText() -> Bool {
-        textRange() != nil
-    }
-
-    /// Where the bytes of what `text()` would read are, in the whole of the bytes; the reader
-    /// steps over them. Nil past the end.
-    mutating func textRange() -> Range<Int>? {
-        guard let n = shortCount() else { return nil }
-        defer { offset += n }
-        return offset..<(offset + n)
-    }
-
-    /// Where positions `Positions.pack` wrote are, checked whole (`Positions.packedLength`);
-    /// the reader steps over them. Nil when they are malformed or cut short.
-    mutating func packedPositions() -> Range<Int>? {
-        let start = offset
-        guard let length = bytes.withBytes({ Positions.packedLength(in: $0, from: start, end: end) }) else { return nil }
-        offset += length
-        return start..<offset
+        guard let n = shortCount() else { return false }
+        offset += n
+        return true
     }
 
     /// A byte: 0 or 1 as a Bool, anything else nil.
@@ -298,11 +283,36 @@ struct VarintCursor {
     /// nil past the end or beyond 64 bits.
     @inline(__always)
     mutating func varint() -> UInt64? {
-        LEB128.read(in: bytes, at: &offset, end: bytes.count)
+        Self.varint(in: bytes, at: &offset, end: bytes.count)
     }
 
     @inline(__always)
     mutating func signed() -> Int64? {
-        varint().map(LEB128.unzigzag)
+        varint().map(Self.unzigzag)
+    }
+
+    /// The LEB128 number at `offset` in `bytes` (before `end`), `offset` moved past it; nil
+    /// past the end or beyond 64 bits. `BinaryReader` reads its arrays with it too.
+    @inline(__always)
+    static func varint<Bytes: RandomAccessCollection<UInt8>>(in bytes: Bytes, at offset: inout Int, end: Int) -> UInt64?
+    where Bytes.Index == Int {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while offset < end, shift < 64 {
+            let byte = bytes[offset]
+            offset += 1
+            let bits = UInt64(byte & 0x7F)
+            guard shift < 63 || bits <= 1 else { return nil }
+            value |= bits << shift
+            if byte < 0x80 { return value }
+            shift += 7
+        }
+        return nil
+    }
+
+    /// A `signed` number from its zigzag form.
+    @inline(__always)
+    static func unzigzag(_ value: UInt64) -> Int64 {
+        Int64(bitPattern: (value >> 1) ^ (0 &- (value & 1)))
     }
 }

@@ -82,13 +82,12 @@ public struct ProjectCache: Sendable {
 
     /// The project as it was read last, if it was read from files whose key was `key`.
     func project(_ slug: Slug, key: [UInt8]) -> Project? {
-        // Mapped, not read: the decoded project keeps its snippets' texts and its positions in
-        // these bytes (`PackedBytes`), and pages of the page cache cost no new memory.
-        guard let file = MappedFile(path(slug), limit: 1 << 30), let body = CacheSeal.body(of: file.bytes) else { return nil }
-        let buffer = PackedBytes(file.bytes, owner: file)
-        var r = ByteReader(buffer.bytes, range: body)
+        guard let bytes = try? FileSystem.readBytes(path(slug), limit: 1 << 30), let body = CacheSeal.body(of: bytes) else {
+            return nil
+        }
+        var r = BinaryReader(bytes, range: body)
         guard r.integer() == Self.magic, r.text() == binary, r.text() == root, let keyCount = r.shortCount(),
-            keyCount == key.count, r.consume(key), let project = codec.decode(from: &r, in: buffer), r.isAtEnd, project.slug == slug
+            keyCount == key.count, r.consume(key), let project = codec.decode(from: &r), r.isAtEnd, project.slug == slug
         else { return nil }
         return project
     }
@@ -118,7 +117,7 @@ public struct ProjectCache: Sendable {
         var size = 4096 + project.starter.utf8.count
         for round in project.rounds {
             size += 512 + 160 * (round.submissions.count + round.ballots.count)
-            for submission in round.submissions { size += submission.text.withUTF8(\.count) }
+            for submission in round.submissions { size += submission.body.utf8.count }
         }
         return size
     }
@@ -131,15 +130,12 @@ public struct ProjectCache: Sendable {
         for entry in entries where entry.kind == .file && !kept.contains(entry.name) { unlink("\(folder)/\(entry.name)") }
     }
 
-    /// Writes `bytes` as a new file at `path`, the old one unlinked first: a build that mapped
-    /// the old one (`project(_:key:)`) keeps its bytes, where a file cut short in place would
-    /// fault in it. Not atomic, on purpose: a rename per project made the threads wait on the
-    /// folder's lock, and the checksum already turns a file torn by a crash into a miss; of two
-    /// builds writing it at once, the second finds the new file there and leaves it.
+    /// Writes `bytes` over `path` in place. Not atomic, on purpose: a rename per project made
+    /// the threads wait on the folder's lock, and the checksum already turns a file torn by a
+    /// crash, or by two builds writing it at once, into a miss.
     private static func write(_ bytes: [UInt8], to path: String) {
         try? FileSystem.makeDirectories(FileSystem.parentPath(path))
-        unlink(path)
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard fd >= 0 else { return }
         _ = FileSystem.writeAll(fd, bytes)
         close(fd)

@@ -3,9 +3,7 @@ import ProlificCore
 /// A project with all its rounds, snippets and ballots as compact bytes, for `ProjectCache`.
 ///
 /// Every field is kept, the positions diagnostics point at included, so a decoded project is
-/// equal (`==`) to the one that was read from the files. A decoded project keeps its snippets'
-/// Markdown and its positions packed, as bytes of the buffer it was decoded from
-/// (`PackedBytes`), which are checked whole on decoding and made into strings only when read. A file's path is not stored when it is
+/// equal (`==`) to the one that was read from the files. A file's path is not stored when it is
 /// the one the reader gives that file (`layout.ballotFile(…)` and so on), which is nearly always:
 /// it is worked out again on decoding. Identifiers are validated again on decoding, and anything
 /// malformed or truncated decodes to nil (the project is then read from its files).
@@ -39,15 +37,13 @@ struct ProjectCodec {
 
     /// A project from exactly `bytes`: nil if anything is left over.
     func decode(_ bytes: [UInt8]) -> Project? {
-        let buffer = PackedBytes(bytes)
-        var r = ByteReader(buffer.bytes)
-        guard let project = decode(from: &r, in: buffer), r.isAtEnd else { return nil }
+        var r = BinaryReader(bytes)
+        guard let project = decode(from: &r), r.isAtEnd else { return nil }
         return project
     }
 
-    /// Reads a project from where `r` is, leaving it just after; `r` reads `buffer.bytes`, which
-    /// the project's packed parts keep.
-    func decode(from r: inout ByteReader<UnsafeBufferPointer<UInt8>>, in buffer: PackedBytes) -> Project? {
+    /// Reads a project from where `r` is, leaving it just after.
+    func decode(from r: inout BinaryReader) -> Project? {
         guard let slug = r.text().flatMap(Slug.init), let title = r.text(), let owner = r.text().flatMap(Handle.init),
             let created = r.time(), let limit = r.signed(), let length = r.signed().flatMap(TimeSpan.init(seconds:)),
             let tagCount = r.shortCount()
@@ -59,7 +55,7 @@ struct ProjectCodec {
         }
         guard let status = r.text().flatMap(Project.Status.init(rawValue:)),
             let visibility = r.text().flatMap(Project.Visibility.init(rawValue:)), let starter = r.text(),
-            let origin = readOrigin(&r, buffer, { Origin(folder: layout.projectFolder(slug), name: "project", suffix: ".md", positions: $0) }),
+            let origin = readOrigin(&r, { Origin(folder: layout.projectFolder(slug), name: "project", suffix: ".md", positions: $0) }),
             let roundCount = r.shortCount()
         else { return nil }
         var project = Project(
@@ -67,7 +63,7 @@ struct ProjectCodec {
             roundLength: length, tags: tags, status: status, visibility: visibility, starter: starter, origin: origin)
         project.rounds.reserveCapacity(roundCount)
         for _ in 0..<roundCount {
-            guard let round = decodeRound(of: slug, &r, buffer) else { return nil }
+            guard let round = decodeRound(of: slug, &r) else { return nil }
             project.rounds.append(round)
         }
         return project
@@ -111,7 +107,7 @@ struct ProjectCodec {
             w.text(s.author.rawValue)
             w.signed(s.submitted.secondsSinceEpoch)
             w.flag(s.ending)
-            s.text.withUTF8 { w.text(utf8: $0) }
+            w.text(s.body)
             writeOrigin(s.origin, isExpected: Self.isPath(s.origin.path, in: submissions, s.id.author.rawValue, "-", s.id.time.compactDigits, ".md"), &w)
         }
         let votes = layout.votesFolder(slug, round.number)
@@ -125,7 +121,7 @@ struct ProjectCodec {
         }
     }
 
-    private func decodeRound(of slug: Slug, _ r: inout ByteReader<UnsafeBufferPointer<UInt8>>, _ buffer: PackedBytes) -> Round? {
+    private func decodeRound(of slug: Slug, _ r: inout BinaryReader) -> Round? {
         guard let number = r.varint().flatMap({ RoundNumber(Int(clamping: $0)) }), let opened = r.time(),
             let closes = r.time(), let closed = r.optional({ $0.time() }),
             let winner = r.optional({ $0.submissionID() }),
@@ -147,14 +143,13 @@ struct ProjectCodec {
             let seal = r.optional({ r -> Seal? in
                 guard let digest = r.text(), let count = r.shortCount(minimumSize: 2) else { return nil }
                 var files: [Seal.File] = []
-                files.reserveCapacity(count)
                 for _ in 0..<count {
                     guard let path = r.text(), let digest = r.text() else { return nil }
                     files.append(Seal.File(path: path, digest: digest))
                 }
                 return Seal(digest: digest, files: files)
             }),
-            let note = r.text(), case let roundFolder = layout.roundFolder(slug, number), let origin = readOrigin(&r, buffer, { Origin(folder: roundFolder, name: "round", suffix: ".md", positions: $0) }),
+            let note = r.text(), case let roundFolder = layout.roundFolder(slug, number), let origin = readOrigin(&r, { Origin(folder: roundFolder, name: "round", suffix: ".md", positions: $0) }),
             let submissionCount = r.shortCount(minimumSize: 6)
         else { return nil }
         var round = Round(
@@ -165,12 +160,11 @@ struct ProjectCodec {
         round.submissions.reserveCapacity(submissionCount)
         for _ in 0..<submissionCount {
             guard let id = r.submissionID(), let author = r.text().flatMap(Handle.init), let submitted = r.time(),
-                let ending = r.flag(), let body = r.textRange(),
-                let origin = readOrigin(&r, buffer, { Origin(folder: submissions, snippet: id, positions: $0) })
+                let ending = r.flag(), let body = r.text(), let origin = readOrigin(&r, { Origin(folder: submissions, snippet: id, positions: $0) })
             else { return nil }
             round.submissions.append(
                 Submission(
-                    id: id, author: author, submitted: submitted, ending: ending, text: PackedText(utf8: buffer, range: body),
+                    id: id, author: author, submitted: submitted, ending: ending, body: body,
                     origin: origin))
         }
         guard let ballotCount = r.shortCount(minimumSize: 4) else { return nil }
@@ -185,9 +179,7 @@ struct ProjectCodec {
                 guard let id = r.submissionID() else { return nil }
                 choices.append(id)
             }
-            guard let origin = readOrigin(&r, buffer, { Origin(folder: votes, name: voter.rawValue, suffix: ".yml", positions: $0) }) else {
-                return nil
-            }
+            guard let origin = readOrigin(&r, { Origin(folder: votes, name: voter.rawValue, suffix: ".yml", positions: $0) }) else { return nil }
             round.ballots.append(Ballot(voter: voter, cast: cast, choices: choices, origin: origin))
         }
         return round
@@ -225,23 +217,30 @@ struct ProjectCodec {
             w.flag(true)
             w.text(origin.path)
         }
-        w.appending { origin.positions.pack(into: &$0) }
+        w.varint(UInt64(origin.positions.count))
+        for (key, position) in origin.positions {
+            w.text(key)
+            w.signed(Int64(position.line))
+            w.signed(Int64(position.column))
+        }
     }
 
     /// An origin whose path is written only when it is not the expected one: `expected` makes
-    /// that one, with its path in parts (`Origin`), from the positions read, which stay packed
-    /// in `buffer`.
-    private func readOrigin(
-        _ r: inout ByteReader<UnsafeBufferPointer<UInt8>>, _ buffer: PackedBytes, _ expected: (Positions) -> Origin
-    ) -> Origin? {
+    /// that one, with its path in parts (`Origin`), from the positions read.
+    private func readOrigin(_ r: inout BinaryReader, _ expected: (Positions) -> Origin) -> Origin? {
         guard let explicit = r.flag() else { return nil }
         var path: String?
         if explicit {
             guard let text = r.text() else { return nil }
             path = text
         }
-        guard let range = r.packedPositions() else { return nil }
-        let positions = Positions(packed: buffer, range: range)
+        guard let count = r.shortCount(minimumSize: 3) else { return nil }
+        var positions = Positions()
+        positions.reserveCapacity(count)
+        for _ in 0..<count {
+            guard let key = r.text(), let line = r.signed(), let column = r.signed() else { return nil }
+            positions[key] = TextPosition(line: Int(line), column: Int(column))
+        }
         return path.map { Origin(path: $0, positions: positions) } ?? expected(positions)
     }
 }
