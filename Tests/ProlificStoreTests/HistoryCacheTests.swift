@@ -285,6 +285,7 @@ import Testing
             withUnsafeBytes(of: value.littleEndian) { bytes.replaceSubrange((firstRecord + offset)..<(firstRecord + offset + 8), with: $0) }
             try bytes.write(to: URL(fileURLWithPath: path))
             #expect(HistoryCache.load(layout) == nil, "\(offset)")
+            #expect(HistoryCache.loadEntries(layout) == nil, "\(offset): the entries alone are refused too")
         }
     }
 

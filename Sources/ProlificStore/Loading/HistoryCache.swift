@@ -292,15 +292,16 @@ public struct HistoryCache {
             if keeping { strong.append(key) }
         }
         guard let rounds = r.integer(), r.isAtEnd else { return nil }
-        // Every record is checked first, its pair among the handles: a history is made for
-        // records that are all there.
+        // Every record is checked, its counts as it is read and its pair among the handles: by
+        // the history as it takes them in (a pass of their own only when no history is wanted).
         let records = Records(count: recordCount)
-        let pairs = UInt64(handleCount)
-        let whole = bytes.withUnsafeBytes {
-            records.read(UnsafeRawBufferPointer(rebasing: $0[recordBytes])) { key, _, _, _ in key >> 32 < pairs && key & 0xFFFF_FFFF < pairs }
+        guard keeping else {
+            let pairs = UInt64(handleCount)
+            let whole = bytes.withUnsafeBytes {
+                records.read(UnsafeRawBufferPointer(rebasing: $0[recordBytes])) { key, _, _, _ in key >> 32 < pairs && key & 0xFFFF_FFFF < pairs }
+            }
+            return whole ? (entries, nil) : nil
         }
-        guard whole else { return nil }
-        guard keeping else { return (entries, nil) }
         let snapshot = VotingHistory.Snapshot(handles: handles, records: [], karma: karma, strong: strong, roundsRecorded: Int(rounds))
         let history = bytes.withUnsafeBytes { all in
             VotingHistory(snapshot: snapshot, recordCount: recordCount) { add in
