@@ -42,4 +42,27 @@ import Testing
         #expect(failures?[1]?.path == tmp.path("votes/c.yml"))
         #expect(failures?[1]?.isMissing == true)
     }
+    /// A buffer used again reads each file whole, a smaller file after a bigger one and a
+    /// bigger after a smaller; a missing file, a link, a folder or a file over the limit is
+    /// nil, and `body` isn't called for it.
+    @Test func reusedBuffersReadEachFileWhole() throws {
+        let tmp = try TemporaryDirectory()
+        let big = String(repeating: "0123456789", count: 1_000), small = "small", bigger = big + big
+        for (name, text) in [("big", big), ("small", small), ("bigger", bigger)] { try tmp.write(text, to: name) }
+        #expect(symlink(tmp.path("small"), tmp.path("link")) == 0)
+        try FileManager.default.createDirectory(atPath: tmp.path("folder"), withIntermediateDirectories: true)
+        let buffers = ReusedBuffers()
+        func read(_ name: String, limit: Int = 1 << 20) -> String? {
+            buffers.withContents(of: tmp.path(name), limit: limit) { String(decoding: $0, as: UTF8.self) }
+        }
+        #expect(read("big") == big && read("small") == small && read("bigger") == bigger && read("small") == small)
+        var called = false
+        for name in ["missing", "link", "folder"] {
+            #expect(buffers.withContents(of: tmp.path(name), limit: 1 << 20) { _ in called = true } == nil)
+        }
+        #expect(!called && read("bigger", limit: bigger.utf8.count - 1) == nil && read("bigger", limit: bigger.utf8.count) == bigger)
+        // A file read empty is an empty buffer.
+        try tmp.write("", to: "empty")
+        #expect(read("empty") == "")
+    }
 }

@@ -96,8 +96,11 @@ struct SiteModel {
         let listed = listed, built = built
         withImages = Set(
             Parallel.map(built) { project in
+                // By index: `contains` copied every round and snippet, retaining all they hold.
                 Markdown.mayNeedRewriting(project.starter)
-                    || project.rounds.contains { $0.submissions.contains { Markdown.mayNeedRewriting($0.body) } }
+                    || project.rounds.indices.contains { r in
+                        project.rounds[r].submissions.indices.contains { Markdown.mayNeedRewriting(project.rounds[r].submissions[$0].body) }
+                    }
             }.enumerated().compactMap { $0.element ? built[$0.offset].slug : nil })
         let replayDone = HTMLCache.Flag()
         let (replayed, (standing, inProgress)) = Parallel.beside(

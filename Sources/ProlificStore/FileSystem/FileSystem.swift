@@ -140,18 +140,23 @@ public enum FileSystem {
         guard size <= limit else {
             throw Failure(path: path, message: "is \(size) bytes; content files may be at most \(limit) bytes")
         }
-        var bytes = [UInt8](repeating: 0, count: size)
+        // Filled by `read` alone: zeroing the array first wrote every byte twice.
+        return [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            count = readAll(fd, into: UnsafeMutableRawBufferPointer(buffer))
+        }
+    }
+
+    /// Reads from `fd` until `buffer` is full or the file ends; how many bytes were read.
+    static func readAll(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        guard let base = buffer.baseAddress else { return 0 }
         var done = 0
-        while done < size {
-            let n = bytes.withUnsafeMutableBytes { buffer in
-                read(fd, buffer.baseAddress! + done, size - done)
-            }
+        while done < buffer.count {
+            let n = read(fd, base + done, buffer.count - done)
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else { break }
             done += n
         }
-        if done < size { bytes.removeLast(size - done) }
-        return bytes
+        return done
     }
 
     /// Reads a whole file as UTF-8 text; invalid UTF-8 is an error, never silently replaced.
