@@ -102,20 +102,4 @@ import Testing
         for i in 0..<30 { forward["for.\(i)"] = nil }
         #expect(forward.count == 10 && forward["for.35"] == TextPosition(line: 36, column: 3))
     }
-    /// Positions a decoder appends, each key once, are the positions set one by one: found
-    /// the same, equal, hashed the same, past the index's threshold too. A key appended twice
-    /// (only a tampered cache could) answers with its first position, scanned or indexed.
-    @Test func appendedPositionsAreThePositionsSet() {
-        for count in [3, 40] {
-            var set = Positions(), appended = Positions()
-            for i in 0..<count {
-                set["for.\(i)"] = TextPosition(line: i + 1, column: 3)
-                appended.append(new: "for.\(i)", TextPosition(line: i + 1, column: 3))
-            }
-            #expect(appended == set && appended.hashValue == set.hashValue)
-            #expect(appended["for.\(count - 1)"] == TextPosition(line: count, column: 3) && appended["for.\(count)"] == nil)
-            appended.append(new: "for.0", TextPosition(line: 99, column: 9))
-            #expect(appended["for.0"] == TextPosition(line: 1, column: 3))
-        }
-    }
 }

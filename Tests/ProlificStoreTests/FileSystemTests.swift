@@ -42,27 +42,25 @@ import Testing
         #expect(failures?[1]?.path == tmp.path("votes/c.yml"))
         #expect(failures?[1]?.isMissing == true)
     }
-    /// A buffer used again reads each file whole, a smaller file after a bigger one and a
-    /// bigger after a smaller; a missing file, a link, a folder or a file over the limit is
-    /// nil, and `body` isn't called for it.
-    @Test func reusedBuffersReadEachFileWhole() throws {
+    /// `readAll` reads a file whole into a buffer its size or bigger, and stops at a read that
+    /// fails with its `errno` (here a folder's) instead of taking it for the end of the file.
+    @Test func readAllReadsWholeFilesAndReportsAFailedRead() throws {
         let tmp = try TemporaryDirectory()
-        let big = String(repeating: "0123456789", count: 1_000), small = "small", bigger = big + big
-        for (name, text) in [("big", big), ("small", small), ("bigger", bigger)] { try tmp.write(text, to: name) }
-        #expect(symlink(tmp.path("small"), tmp.path("link")) == 0)
+        try tmp.write("twelve bytes", to: "file")
         try FileManager.default.createDirectory(atPath: tmp.path("folder"), withIntermediateDirectories: true)
-        let buffers = ReusedBuffers()
-        func read(_ name: String, limit: Int = 1 << 20) -> String? {
-            buffers.withContents(of: tmp.path(name), limit: limit) { String(decoding: $0, as: UTF8.self) }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64, alignment: 1)
+        defer { buffer.deallocate() }
+        for (size, count) in [(64, 12), (12, 12), (5, 5), (0, 0)] {
+            let fd = open(tmp.path("file"), O_RDONLY)
+            defer { close(fd) }
+            let read = FileSystem.readAll(fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<size]))
+            #expect(read.count == count && read.error == 0)
+            #expect(String(decoding: buffer[0..<read.count], as: UTF8.self) == String("twelve bytes".prefix(count)))
         }
-        #expect(read("big") == big && read("small") == small && read("bigger") == bigger && read("small") == small)
-        var called = false
-        for name in ["missing", "link", "folder"] {
-            #expect(buffers.withContents(of: tmp.path(name), limit: 1 << 20) { _ in called = true } == nil)
-        }
-        #expect(!called && read("bigger", limit: bigger.utf8.count - 1) == nil && read("bigger", limit: bigger.utf8.count) == bigger)
-        // A file read empty is an empty buffer.
-        try tmp.write("", to: "empty")
-        #expect(read("empty") == "")
+        let folder = open(tmp.path("folder"), O_RDONLY | O_DIRECTORY)
+        defer { close(folder) }
+        let failed = FileSystem.readAll(folder, into: buffer)
+        #expect(failed.count == 0 && failed.error == EISDIR)
+        #expect(try FileSystem.readBytes(tmp.path("file")) == Array("twelve bytes".utf8))
     }
 }

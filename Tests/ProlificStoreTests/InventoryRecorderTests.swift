@@ -166,7 +166,8 @@ import Testing
         let parts = try #require(RecordedParts(inventory, of: world.root))
         let (again, _, retaken) = world.reader.loadAllTakingInventory(cache: cache, recorded: parts, racyAfter: .max)
         #expect(again == first)
-        #expect(try #require(retaken) == taken(world, racyAfter: .max))
+        let before = try taken(world, racyAfter: .max)
+        #expect(try #require(retaken) == before)
 
         let snippet = "\(world.root)/projects/sun/rounds/0001/submissions/ann-20261102000000.md"
         try (String(contentsOfFile: snippet, encoding: .utf8) + "Edited.\n").write(toFile: snippet, atomically: false, encoding: .utf8)
@@ -174,5 +175,17 @@ import Testing
         #expect(try #require(after) == taken(world, racyAfter: .max))
         let sun = edited?.projects.first { $0.slug == Make.slug("sun") }
         #expect(sun?.rounds.first?.submission(Make.id("ann-20261102000000"))?.body == "A *b*.\nEdited.")
+        // The keys the loader worked out as it went (a kept project's to find its cache entry,
+        // a read one's to keep it) are kept with the inventory, and are the keys of a walk's.
+        let now = try taken(world, racyAfter: .max)
+        for (loaded, walked) in [(retaken, before), (after, now)] {
+            for slug in ["moon", "sun"] {
+                let key = try #require(walked.subtreeKey("projects/\(slug)"))
+                #expect(walked.keyGivenByWalker("projects/\(slug)") == nil)
+                #expect(loaded?.keyGivenByWalker("projects/\(slug)") == key)
+                #expect(loaded?.subtreeKey("projects/\(slug)") == key)
+                #expect(loaded?.subtreeDigest("projects/\(slug)") == RoundSeal.hex(key))
+            }
+        }
     }
 }

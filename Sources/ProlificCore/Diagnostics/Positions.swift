@@ -58,18 +58,6 @@ public struct Positions: Hashable, Sendable, Sequence, ExpressibleByDictionaryLi
         }
     }
 
-    /// Adds `key` at `position` without looking for it first: for a reader of positions that
-    /// a `Positions` wrote (each key once), such as a cached project's. Setting each key
-    /// scanned the ones before it, a sixth of decoding a cached project.
-    public mutating func append(new key: String, _ position: TextPosition) {
-        pairs.append(Pair(key: key, value: position))
-        if index != nil {
-            if index?[key] == nil { index?[key] = pairs.count - 1 }
-        } else if pairs.count > Self.indexedFrom {
-            reindex()
-        }
-    }
-
     private func find(_ key: String) -> Int? {
         if let index { return index[key] }
         return pairs.firstIndex { $0.key == key }
@@ -82,8 +70,7 @@ public struct Positions: Hashable, Sendable, Sequence, ExpressibleByDictionaryLi
         }
         var built: [String: Int] = [:]
         built.reserveCapacity(pairs.count)
-        // The first of a key, as the scan finds (only `append(new:)` can repeat one).
-        for (i, pair) in pairs.enumerated() where built[pair.key] == nil { built[pair.key] = i }
+        for (i, pair) in pairs.enumerated() { built[pair.key] = i }
         index = built
     }
 

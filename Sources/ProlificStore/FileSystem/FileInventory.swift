@@ -54,6 +54,9 @@ public struct FileInventory: Sendable, Equatable {
         var entryPath: Range<Int>
         var walked: Range<Int>
         var walkedPaths: Range<Int>
+        /// Its `subtreeKey`, when the walker worked it out from these very entries: a build
+        /// hashed every project's entries twice, to find its cache and for its pages' keys.
+        var key: [UInt8]?
     }
 
     /// An entry's metadata. The root folder itself is the first entry, with the empty path.
@@ -105,11 +108,11 @@ public struct FileInventory: Sendable, Equatable {
     /// Each second-level folder (`projects/<slug>`) is walked on its own core, by `walking` when
     /// given: it gets the folder's path and metadata (taken when its parent was listed) and gives
     /// the entries under it, as `walk` would take them (a build reads a project and records what
-    /// it saw, `InventoryRecorder`, instead of stat-ing it all first), or nil to have `walk`
-    /// take them.
+    /// it saw, `InventoryRecorder`, instead of stat-ing it all first), with their
+    /// `subtreeKey(path:own:part:)` if it worked that out, or nil to have `walk` take them.
     static func take(
         of root: String, skipping: Set<String>, racyAfter: Int64,
-        walking: (@Sendable (_ path: [UInt8], _ own: Stamp) -> FileInventory?)? = nil
+        walking: (@Sendable (_ path: [UInt8], _ own: Stamp) -> (part: FileInventory, key: [UInt8]?)?)? = nil
     ) -> FileInventory? {
         var info = stat()
         guard lstat(root, &info) == 0, Stamp(info).isDirectory else { return nil }
@@ -132,26 +135,26 @@ public struct FileInventory: Sendable, Equatable {
                 }
             }
         }
-        let walked = Parallel.map(subtrees) { subtree in
-            walking?(subtree.path, subtree.stamp) ?? walk(root, subtree.path, racyAfter: racyAfter)
+        let walked = Parallel.map(subtrees) { subtree -> (part: FileInventory, key: [UInt8]?)? in
+            walking?(subtree.path, subtree.stamp) ?? walk(root, subtree.path, racyAfter: racyAfter).map { ($0, nil) }
         }
         // Room for every part at once: grown part by part, the large content's 30 MB of paths and
         // stamps were copied into ever larger arrays, each new page of them faulted in.
         var (stampCount, pathCount) = (inventory.stamps.count, inventory.paths.count)
-        for part in walked {
-            guard let part else { return nil }
+        for walked in walked {
+            guard let part = walked?.part else { return nil }
             (stampCount, pathCount) = (stampCount + part.stamps.count, pathCount + part.paths.count)
         }
         inventory.stamps.reserveCapacity(stampCount)
         inventory.paths.reserveCapacity(pathCount)
-        for (subtree, part) in zip(subtrees, walked) {
-            guard let part else { return nil }
+        for (subtree, walked) in zip(subtrees, walked) {
+            guard let (part, key) = walked else { return nil }
             let (stampStart, pathStart) = (inventory.stamps.count, inventory.paths.count)
             inventory.paths += part.paths
             inventory.stamps += part.stamps
             inventory.subtrees[String(decoding: subtree.path, as: UTF8.self)] = Span(
                 entry: subtree.entry, entryPath: subtree.entryPath, walked: stampStart..<inventory.stamps.count,
-                walkedPaths: pathStart..<inventory.paths.count)
+                walkedPaths: pathStart..<inventory.paths.count, key: key)
         }
         return inventory
     }
@@ -216,10 +219,15 @@ public struct FileInventory: Sendable, Equatable {
     /// walked on its own, or when an entry in it is racy (changed too recently to vouch for).
     public func subtreeKey(_ path: String) -> [UInt8]? {
         guard let span = subtrees[path] else { return nil }
+        if let key = span.key { return key }
         return Self.subtreeKey(
             entryPath: paths[span.entryPath], own: stamps[span.entry], paths: paths[span.walkedPaths],
             stamps: stamps[span.walked])
     }
+
+    /// The key the walker gave with the entries under the folder at `path` (`take`), which
+    /// `subtreeKey(_:)` returns without hashing them again; nil if it gave none.
+    func keyGivenByWalker(_ path: String) -> [UInt8]? { subtrees[path]?.key }
 
     /// The key `subtreeKey(_:)` gives for the folder at `path`, whose metadata is `own` (`.never`
     /// when racy), from the entries under it as `walk` takes them (`part`), before they are

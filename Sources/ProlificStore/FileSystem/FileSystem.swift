@@ -141,22 +141,30 @@ public enum FileSystem {
             throw Failure(path: path, message: "is \(size) bytes; content files may be at most \(limit) bytes")
         }
         // Filled by `read` alone: zeroing the array first wrote every byte twice.
-        return [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
-            count = readAll(fd, into: UnsafeMutableRawBufferPointer(buffer))
+        var failure: Int32 = 0
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            (count, failure) = readAll(fd, into: UnsafeMutableRawBufferPointer(buffer))
         }
+        guard failure == 0 else { throw Failure(path: path, message: "cannot read: \(lastError(failure))") }
+        return bytes
     }
 
-    /// Reads from `fd` until `buffer` is full or the file ends; how many bytes were read.
-    static func readAll(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int {
-        guard let base = buffer.baseAddress else { return 0 }
+    /// Reads from `fd` until `buffer` is full or the file ends: how many bytes were read, and
+    /// the `errno` of a read that failed (0 if none did). A file that grew since it was sized is
+    /// cut at the buffer's end; one that shrank gives fewer bytes.
+    static func readAll(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> (count: Int, error: Int32) {
+        guard let base = buffer.baseAddress else { return (0, 0) }
         var done = 0
         while done < buffer.count {
             let n = read(fd, base + done, buffer.count - done)
-            if n < 0 && errno == EINTR { continue }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return (done, errno)
+            }
             guard n > 0 else { break }
             done += n
         }
-        return done
+        return (done, 0)
     }
 
     /// Reads a whole file as UTF-8 text; invalid UTF-8 is an error, never silently replaced.

@@ -27,7 +27,7 @@ extension BinaryWriter {
     }
 }
 
-extension ByteReader {
+extension BinaryReader {
     mutating func submissionID() -> SubmissionID? {
         guard let author = text().flatMap(Handle.init), let moment = time() else { return nil }
         return SubmissionID(author: author, time: moment)
@@ -54,7 +54,7 @@ extension ByteReader {
     }
 
     /// What `BinaryWriter.optional` wrote: `.some(nil)` when absent, nil when malformed.
-    mutating func optional<T>(_ body: (inout Self) -> T?) -> T?? {
+    mutating func optional<T>(_ body: (inout BinaryReader) -> T?) -> T?? {
         guard let present = flag() else { return nil }
         guard present else { return .some(nil) }
         guard let value = body(&self) else { return nil }

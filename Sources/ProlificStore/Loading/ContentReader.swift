@@ -84,19 +84,24 @@ public struct ContentReader: Sendable {
                     let project = cache.project(slug, key: key)
                 {
                     results.set(slug, ReadProject(project: project, problems: []))
-                    return part
+                    return (part, key)
                 }
             }
             var reader = self
             reader.recorder = InventoryRecorder(root: root, folder: path, racyAfter: racyAfter)
             let (project, problems) = reader.loadProject(slug, depth: .all)
-            let part = reader.recorder?.part()
+            guard let part = reader.recorder?.part() else {
+                results.set(slug, ReadProject(project: project, problems: problems))
+                return nil
+            }
             var read = ReadProject(project: project, problems: problems)
-            if cache != nil, project != nil, problems.isEmpty, let part {
-                read.key = FileInventory.subtreeKey(path: path, own: own, part: part).map { .given($0) } ?? .notKept
+            var key: [UInt8]?
+            if cache != nil, project != nil, problems.isEmpty {
+                key = FileInventory.subtreeKey(path: path, own: own, part: part)
+                read.key = key.map { .given($0) } ?? .notKept
             }
             results.set(slug, read)
-            return part
+            return (part, key)
         }
         guard let inventory else {
             let (content, problems) = loadAll()

@@ -82,15 +82,14 @@ public struct ProjectCache: Sendable {
 
     /// The project as it was read last, if it was read from files whose key was `key`.
     func project(_ slug: Slug, key: [UInt8]) -> Project? {
-        // Read into a buffer used again for the next entry: the bytes are let go once decoded.
-        ReusedBuffers.shared.withContents(of: path(slug), limit: 1 << 30) { bytes in
-            guard let body = CacheSeal.body(of: bytes) else { return nil }
-            var r = ByteReader(bytes, range: body)
-            guard r.integer() == Self.magic, r.text() == binary, r.text() == root, let keyCount = r.shortCount(),
-                keyCount == key.count, r.consume(key), let project = codec.decode(from: &r), r.isAtEnd, project.slug == slug
-            else { return nil }
-            return project
+        guard let bytes = try? FileSystem.readBytes(path(slug), limit: 1 << 30), let body = CacheSeal.body(of: bytes) else {
+            return nil
         }
+        var r = BinaryReader(bytes, range: body)
+        guard r.integer() == Self.magic, r.text() == binary, r.text() == root, let keyCount = r.shortCount(),
+            keyCount == key.count, r.consume(key), let project = codec.decode(from: &r), r.isAtEnd, project.slug == slug
+        else { return nil }
+        return project
     }
 
     /// Keeps `project`, as just read from files that `inventory` saw, for the next build; does

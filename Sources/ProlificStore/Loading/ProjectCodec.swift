@@ -43,7 +43,7 @@ struct ProjectCodec {
     }
 
     /// Reads a project from where `r` is, leaving it just after.
-    func decode(from r: inout ByteReader<some ReadableBytes>) -> Project? {
+    func decode(from r: inout BinaryReader) -> Project? {
         guard let slug = r.text().flatMap(Slug.init), let title = r.text(), let owner = r.text().flatMap(Handle.init),
             let created = r.time(), let limit = r.signed(), let length = r.signed().flatMap(TimeSpan.init(seconds:)),
             let tagCount = r.shortCount()
@@ -121,7 +121,7 @@ struct ProjectCodec {
         }
     }
 
-    private func decodeRound(of slug: Slug, _ r: inout ByteReader<some ReadableBytes>) -> Round? {
+    private func decodeRound(of slug: Slug, _ r: inout BinaryReader) -> Round? {
         guard let number = r.varint().flatMap({ RoundNumber(Int(clamping: $0)) }), let opened = r.time(),
             let closes = r.time(), let closed = r.optional({ $0.time() }),
             let winner = r.optional({ $0.submissionID() }),
@@ -228,7 +228,7 @@ struct ProjectCodec {
 
     /// An origin whose path is written only when it is not the expected one: `expected` makes
     /// that one, with its path in parts (`Origin`), from the positions read.
-    private func readOrigin(_ r: inout ByteReader<some ReadableBytes>, _ expected: (Positions) -> Origin) -> Origin? {
+    private func readOrigin(_ r: inout BinaryReader, _ expected: (Positions) -> Origin) -> Origin? {
         guard let explicit = r.flag() else { return nil }
         var path: String?
         if explicit {
@@ -240,7 +240,7 @@ struct ProjectCodec {
         positions.reserveCapacity(count)
         for _ in 0..<count {
             guard let key = r.text(), let line = r.signed(), let column = r.signed() else { return nil }
-            positions.append(new: key, TextPosition(line: Int(line), column: Int(column)))
+            positions[key] = TextPosition(line: Int(line), column: Int(column))
         }
         return path.map { Origin(path: $0, positions: positions) } ?? expected(positions)
     }
