@@ -5,6 +5,7 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
+import Crypto
 import ProlificCore
 
 /// One file of the built site.
@@ -20,10 +21,10 @@ public struct OutputFile: Sendable, Hashable {
     /// The previous site's file a kept file is, when the check that found it intact looked at
     /// its device and inode: the writer then links or leaves it without looking again.
     public var previous: Previous?
-    /// A fingerprint to record for the next build besides the file's own, under a path that
-    /// names no file: a project's page carries the key of its round pages
-    /// (`SiteBuilder.keptGroups`).
-    public var alsoRecorded: Record?
+    /// Fingerprints to record for the next build besides the file's own, under paths that
+    /// name no file: a project's page carries the key of its round pages and the shortcut to
+    /// it (`SiteBuilder.keptGroups`).
+    public var alsoRecorded: [Record] = []
 
     /// A fingerprint recorded under `path` (`PageMemory.fingerprints`).
     public struct Record: Sendable, Hashable {
@@ -95,7 +96,7 @@ public struct PageMemory: Sendable {
     /// Adds what `file` records for the next build to `fingerprints`.
     public static func record(_ file: OutputFile, into fingerprints: inout [String: [UInt8]]) {
         if let fingerprint = file.fingerprint { fingerprints[file.path] = fingerprint }
-        if let also = file.alsoRecorded { fingerprints[also.path] = also.fingerprint }
+        for also in file.alsoRecorded { fingerprints[also.path] = also.fingerprint }
     }
 
     /// The previous site's file at `path`, kept, if it may be: its fingerprint is the recorded
@@ -192,10 +193,14 @@ public struct SiteBuilder {
 
     /// Each project's round pages as a group: their key, and those kept whole.
     struct KeptGroups {
-        /// The key of each project's round pages, when they have inputs (`RoundPages.groupInputs`).
-        var keys: [Slug: [UInt8]] = [:]
+        /// What each project's page records for the next build about its round pages
+        /// (`OutputFile.alsoRecorded`): their key (`RoundPages.groupInputs`), and the shortcut
+        /// to it when the project has one (`roundPagesShortcut`).
+        var records: [Slug: [OutputFile.Record]] = [:]
         /// The projects whose round pages are all kept, with no job made for them.
         var projects: Set<Slug> = []
+        /// Those whose key was the recorded one by the shortcut, without working it out.
+        var byShortcut: Set<Slug> = []
         /// Their files, project by project in slug order.
         var files: [OutputFile] = []
         /// Those of listed projects, for the sitemap: the pages `RoundPages.context` leaves
@@ -207,30 +212,83 @@ public struct SiteBuilder {
     /// the project's page records for the next build, and the projects whose key is the one the
     /// last build recorded: their round pages are kept as they are, each after its intact check,
     /// without a job for any of them.
+    ///
+    /// Working the keys out was the biggest part of a rebuild after a ballot that grows with the
+    /// projects kept (7 % of its `perf` samples on large: every closed round's players and
+    /// names, replay and context). Everything a key is made of is either its project's files
+    /// (`keysBesideBallots`) or shared by every project (`sharedRoundPageInputs`), so a project
+    /// whose files key and the shared digest are both those of the last build has the key the
+    /// last build recorded: each project records its shortcut beside its key, and the key is
+    /// then taken from the record.
     func keptGroups(of site: SiteModel, memory: PageMemory?) -> KeptGroups {
         let built = site.built
         let rounds = RoundPages(site: site)
-        let found = Parallel.map(Array(built.indices)) { p -> (key: [UInt8]?, files: [OutputFile]?) in
-            guard let inputs = rounds.groupInputs(of: built[p]) else { return (nil, nil) }
-            let key = PageFingerprint.of(template: "rounds", inputs: inputs, theme: theme.digest)
-            guard let memory, memory.fingerprints[SitePath.roundsGroup(built[p].slug)] == key else { return (key, nil) }
+        let shared = Self.sharedRoundPageInputs(of: site, theme: theme.digest)
+        let found = Parallel.map(Array(built.indices)) { p -> (records: [OutputFile.Record], byShortcut: Bool, files: [OutputFile]?) in
+            let slug = built[p].slug
+            let recorded = memory?.fingerprints[SitePath.roundsGroup(slug)]
+            let shortcut = shared.flatMap { Self.roundPagesShortcut(site.keysBesideBallots[slug], shared: $0, theme: theme.digest) }
+            let key: [UInt8], byShortcut: Bool
+            if let shortcut, let recorded, memory?.fingerprints[SitePath.roundsShortcut(slug)] == shortcut {
+                (key, byShortcut) = (recorded, true)
+            } else {
+                guard let inputs = rounds.groupInputs(of: built[p]) else { return ([], false, nil) }
+                (key, byShortcut) = (PageFingerprint.of(template: "rounds", inputs: inputs, theme: theme.digest), false)
+            }
+            var records = [OutputFile.Record(path: SitePath.roundsGroup(slug), fingerprint: key)]
+            if let shortcut { records.append(OutputFile.Record(path: SitePath.roundsShortcut(slug), fingerprint: shortcut)) }
+            guard let memory, recorded == key else { return (records, byShortcut, nil) }
             var files: [OutputFile] = []
             for r in built[p].rounds.indices where !built[p].rounds[r].isOpen {
-                let path = SitePath.round(built[p].slug, built[p].rounds[r].number)
-                guard let round = memory.keptAsRecorded(path) else { return (key, nil) }
+                let path = SitePath.round(slug, built[p].rounds[r].number)
+                guard let round = memory.keptAsRecorded(path) else { return (records, byShortcut, nil) }
                 files.append(round)
             }
-            return (key, files)
+            return (records, byShortcut, files)
         }
         var kept = KeptGroups()
         for (p, group) in found.enumerated() {
-            kept.keys[built[p].slug] = group.key
+            kept.records[built[p].slug] = group.records
+            if group.byShortcut { kept.byShortcut.insert(built[p].slug) }
             guard let files = group.files else { continue }
             kept.projects.insert(built[p].slug)
             kept.files += files
             if built[p].visibility == .listed { kept.listed += files.map(\.path) }
         }
         return kept
+    }
+
+    /// What every project's round pages read beyond their project's files, as one digest: the
+    /// site's title and address (in each page's context), libcmark's version, every player's
+    /// name by handle, and the replay (`ReplayedRounds.feedIdentity`). Whatever else
+    /// `RoundPages.inputs` and `context` read comes from the project's files or is a constant;
+    /// what this build's theme is goes into each key as into the key itself. nil when the
+    /// replay has no bytes to tell it by.
+    static func sharedRoundPageInputs(of site: SiteModel, theme: [UInt8]) -> [UInt8]? {
+        var hasher = SHA256()
+        guard site.replayed.feedIdentity({ hasher.update(bufferPointer: $0) }) else { return nil }
+        var inputs = PageInputs()
+        inputs.add(site.config.title)
+        inputs.add(site.config.baseURL)
+        inputs.add(Markdown.version)
+        inputs.list(site.names.count)
+        for (handle, name) in site.names.sorted(by: { $0.key < $1.key }) {
+            inputs.add(handle.rawValue)
+            inputs.add(name)
+        }
+        inputs.bytes.withUnsafeBytes { hasher.update(bufferPointer: $0) }
+        return Array(hasher.finalize())
+    }
+
+    /// A shortcut to the key of a project's round pages: equal shortcuts in two builds mean
+    /// equal keys. Made of the project's files but the open round's ballots and the inputs
+    /// every project's round pages share; nil without a key for the files.
+    static func roundPagesShortcut(_ files: String?, shared: [UInt8], theme: [UInt8]) -> [UInt8]? {
+        guard let files else { return nil }
+        var inputs = PageInputs()
+        inputs.add(files)
+        inputs.add(shared[...])
+        return PageFingerprint.of(template: "rounds-shortcut", inputs: inputs, theme: theme)
     }
 
     /// A page's fingerprint by its inputs (`PageJob.inputs`) and context; nil for a page that
@@ -268,7 +326,7 @@ public struct SiteBuilder {
         jobs.append(CalendarPages(site: site).job())
         jobs.append(SearchPages(site: site).job())
         jobs += HomePages(site: site).jobs()
-        jobs += ProjectPages(site: site).jobs(recordingRoundGroups: kept.keys)
+        jobs += ProjectPages(site: site).jobs(recordingRoundGroups: kept.records)
         jobs += RoundPages(site: site).jobs(skipping: kept.projects)
         jobs += UserPages(site: site).jobs()
         jobs.append(

@@ -414,8 +414,9 @@ import Testing
         #expect(closed.status == 0, "\(closed.stderr)")
         try Self.build("site", in: folder)
         let after = fingerprints()
-        // The closed project's own pages are made of its files, which changed.
-        for (path, fingerprint) in before where !path.contains("the-town-that-sold-tuesday") {
+        // The closed project's own pages are made of its files, which changed. The shortcuts to
+        // each project's key change with the replay, which every project's shortcut is made of.
+        for (path, fingerprint) in before where !path.contains("the-town-that-sold-tuesday") && !path.hasSuffix("/shortcut/") {
             #expect(after[path] == fingerprint, "\(path)")
         }
         let pages = { (fingerprints: [String: [UInt8]]) in fingerprints.keys.filter { $0.hasSuffix(".html") } }

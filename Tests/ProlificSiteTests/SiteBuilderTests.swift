@@ -149,13 +149,19 @@ import Testing
                 }
                 return files
             }
-            /// The projects whose round pages are kept as a group.
-            func keptGroups(_ content: Content, replay: [TallyTimeline.Replayed], now: Timestamp = Self.now, memory: PageMemory) throws -> Set<Slug> {
+            /// The projects whose round pages are kept as a group, and those whose key came by
+            /// the shortcut (`SiteBuilder.roundPagesShortcut`).
+            func kept(_ content: Content, replay: [TallyTimeline.Replayed], now: Timestamp = Self.now, memory: PageMemory) throws
+                -> SiteBuilder.KeptGroups
+            {
                 let rounds = encoded ? ReplayCache.encoded(replay) : ReplayedRounds(replay)
                 let site = SiteModel(
                     content: content, now: now, evidence: IdentityEvidence(), html: Markdown.html, projectKeys: keys,
                     replay: { rounds })
-                return try builder(content, replay, now: now).keptGroups(of: site, memory: memory).projects
+                return try builder(content, replay, now: now).keptGroups(of: site, memory: memory)
+            }
+            func keptGroups(_ content: Content, replay: [TallyTimeline.Replayed], now: Timestamp = Self.now, memory: PageMemory) throws -> Set<Slug> {
+                try kept(content, replay: replay, now: now, memory: memory).projects
             }
             let first = try build(original, replay: replayed, memory: nil)
             #expect(String(decoding: try #require(first[roundPath]).contents, as: UTF8.self).contains("@quiet-voter"))
@@ -165,6 +171,9 @@ import Testing
             #expect(try #require(again[roundPath]).keepsPrevious)
             for path in bystanderPaths { #expect(try #require(again[path]).keepsPrevious) }
             #expect(try keptGroups(original, replay: replayed, memory: memory).isSuperset(of: [fair.slug, bystander.slug]))
+            // With the replay's bytes, nothing shared moved: every key comes by the shortcut.
+            let byShortcut = try kept(original, replay: replayed, memory: memory).byShortcut
+            #expect(encoded ? byShortcut.isSuperset(of: [fair.slug, bystander.slug]) : byShortcut.isEmpty, "encoded: \(encoded)")
             let anHourLater = Self.now + TimeSpan(seconds: 3_600)!
             #expect(try keptGroups(original, replay: replayed, now: anHourLater, memory: memory).isSuperset(of: [fair.slug, bystander.slug]))
             #expect(try #require(build(original, replay: replayed, now: anHourLater, memory: memory)[roundPath]).keepsPrevious)
@@ -184,8 +193,9 @@ import Testing
             #expect(!String(decoding: page.contents, as: UTF8.self).contains("@quiet-voter"))
             #expect(page.contents == (try build(removed, replay: replayed, memory: nil)[roundPath])?.contents)
             for path in bystanderPaths { #expect(try #require(afterRemoval[path]).keepsPrevious, "\(path)") }
-            let keptAfterRemoval = try keptGroups(removed, replay: replayed, memory: memory)
-            #expect(!keptAfterRemoval.contains(fair.slug) && keptAfterRemoval.contains(bystander.slug))
+            let keptAfterRemoval = try kept(removed, replay: replayed, memory: memory)
+            #expect(!keptAfterRemoval.projects.contains(fair.slug) && keptAfterRemoval.projects.contains(bystander.slug))
+            #expect(keptAfterRemoval.byShortcut.isEmpty, "a player's name is shared by every project's round pages")
 
             var reweighed = replayed
             try #require(reweighed[index].explained?.ballots.isEmpty == false)
@@ -194,8 +204,9 @@ import Testing
             #expect(!(try #require(afterReplay[roundPath])).keepsPrevious, "encoded: \(encoded)")
             #expect(try afterReplay[roundPath]?.contents == build(original, replay: reweighed, memory: nil)[roundPath]?.contents)
             for path in bystanderPaths { #expect(try #require(afterReplay[path]).keepsPrevious, "\(path)") }
-            let keptAfterReplay = try keptGroups(original, replay: reweighed, memory: memory)
-            #expect(!keptAfterReplay.contains(fair.slug) && keptAfterReplay.contains(bystander.slug))
+            let keptAfterReplay = try kept(original, replay: reweighed, memory: memory)
+            #expect(!keptAfterReplay.projects.contains(fair.slug) && keptAfterReplay.projects.contains(bystander.slug))
+            #expect(keptAfterReplay.byShortcut.isEmpty, "so is the replay")
         }
     }
 

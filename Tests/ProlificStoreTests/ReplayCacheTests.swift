@@ -114,6 +114,31 @@ import Testing
         }
     }
 
+    /// What a replay feeds as its identity (`ReplayedRounds.feedIdentity`, which lets a rebuild
+    /// keep round pages without working out their keys) is the same for the replay a build saved
+    /// and the one the next build loads, and differs when a round's explanation does; a replay
+    /// without bytes feeds nothing.
+    @Test func aSavedReplayAndTheLoadedOneHaveOneIdentity() throws {
+        let world = try world()
+        let (content, cache) = try cache(world)
+        let cacheValue = try #require(cache)
+        func identity(_ replay: ReplayedRounds?) -> [UInt8]? {
+            var fed: [UInt8] = []
+            guard let replay, replay.feedIdentity({ fed += $0 }) else { return nil }
+            return fed
+        }
+        let replayed = TallyTimeline(content: content).replayExplained()
+        let saved = try #require(identity(cacheValue.save(replayed)))
+        #expect(identity(kept(cacheValue.load(for: content))) == saved)
+        #expect(identity(ReplayCache.encoded(replayed)) != nil)
+        #expect(identity(ReplayedRounds(replayed)) == nil)
+        var changed = replayed
+        changed[0].explained?.ballots[0].weight += 0.001
+        let other = try #require(identity(cacheValue.save(changed)))
+        #expect(other != saved)
+        #expect(identity(kept(cacheValue.load(for: content))) == other)
+    }
+
     @Test func changedExplanationsGiveChangedBytes() throws {
         let world = try world()
         let (content, cache) = try cache(world)

@@ -10,9 +10,9 @@ struct PageJob {
     /// stale page; nil for a page that can't say (it is then fingerprinted by its values). The
     /// page's context is added to them by the builder.
     var inputs: (() -> PageInputs?)? = nil
-    /// A fingerprint the page's file carries for the next build besides its own
+    /// Fingerprints the page's file carries for the next build besides its own
     /// (`OutputFile.alsoRecorded`).
-    var alsoRecorded: OutputFile.Record? = nil
+    var alsoRecorded: [OutputFile.Record] = []
 
     /// Whether the page belongs in the sitemap.
     var isListed: Bool { !context.noindex && context.path != SitePath.notFound }

@@ -8,12 +8,10 @@ struct ProjectPages {
 
     /// Every built project's page, each recording the key of its round pages
     /// (`SiteBuilder.keptGroups`) when it has one.
-    func jobs(recordingRoundGroups groups: [Slug: [UInt8]]) -> [PageJob] {
+    func jobs(recordingRoundGroups groups: [Slug: [OutputFile.Record]]) -> [PageJob] {
         site.built.map { project in
             var job = job(project)
-            job.alsoRecorded = groups[project.slug].map {
-                OutputFile.Record(path: SitePath.roundsGroup(project.slug), fingerprint: $0)
-            }
+            job.alsoRecorded = groups[project.slug] ?? []
             return job
         }
     }

@@ -26,6 +26,9 @@ enum SitePath {
     /// Where the key of a project's round pages is recorded among the pages' fingerprints
     /// (`SiteBuilder.keptGroups`): a folder's path, which names no file.
     static func roundsGroup(_ slug: Slug) -> String { "projects/\(slug)/rounds/" }
+    /// Where the shortcut to that key is recorded (`SiteBuilder.roundPagesShortcut`), naming
+    /// no file either.
+    static func roundsShortcut(_ slug: Slug) -> String { "projects/\(slug)/rounds/shortcut/" }
     static func projectFeed(_ slug: Slug) -> String { "projects/\(slug)/feed.xml" }
     static func epub(_ project: Project) -> String { "projects/\(project.slug)/\(project.slug).epub" }
 
