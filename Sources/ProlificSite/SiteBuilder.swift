@@ -223,7 +223,7 @@ public struct SiteBuilder {
     func keptGroups(of site: SiteModel, memory: PageMemory?) -> KeptGroups {
         let built = site.built
         let rounds = RoundPages(site: site)
-        let shared = Self.sharedRoundPageInputs(of: site, theme: theme.digest)
+        let shared = Self.sharedRoundPageInputs(of: site)
         let found = Parallel.map(Array(built.indices)) { p -> (records: [OutputFile.Record], byShortcut: Bool, files: [OutputFile]?) in
             let slug = built[p].slug
             let recorded = memory?.fingerprints[SitePath.roundsGroup(slug)]
@@ -262,9 +262,9 @@ public struct SiteBuilder {
     /// site's title and address (in each page's context), libcmark's version, every player's
     /// name by handle, and the replay (`ReplayedRounds.feedIdentity`). Whatever else
     /// `RoundPages.inputs` and `context` read comes from the project's files or is a constant;
-    /// what this build's theme is goes into each key as into the key itself. nil when the
-    /// replay has no bytes to tell it by.
-    static func sharedRoundPageInputs(of site: SiteModel, theme: [UInt8]) -> [UInt8]? {
+    /// the theme goes into each shortcut as into the key itself (`roundPagesShortcut`). nil
+    /// when the replay has no bytes to tell it by.
+    static func sharedRoundPageInputs(of site: SiteModel) -> [UInt8]? {
         var hasher = SHA256()
         guard site.replayed.feedIdentity({ hasher.update(bufferPointer: $0) }) else { return nil }
         var inputs = PageInputs()

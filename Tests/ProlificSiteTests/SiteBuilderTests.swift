@@ -132,6 +132,7 @@ import Testing
         let bystanderPaths = [SitePath.project(bystander.slug), SitePath.round(bystander.slug, bystander.closedRounds[0].number)]
 
         for encoded in [false, true] {
+            var keys = keys
             func builder(_ content: Content, _ replay: [TallyTimeline.Replayed], now: Timestamp = Self.now) throws -> SiteBuilder {
                 let rounds = encoded ? ReplayCache.encoded(replay) : ReplayedRounds(replay)
                 return SiteBuilder(content: content, theme: try Theme.builtIn(), now: now, projectKeys: keys, replay: { rounds })
@@ -174,6 +175,19 @@ import Testing
             // With the replay's bytes, nothing shared moved: every key comes by the shortcut.
             let byShortcut = try kept(original, replay: replayed, memory: memory).byShortcut
             #expect(encoded ? byShortcut.isSuperset(of: [fair.slug, bystander.slug]) : byShortcut.isEmpty, "encoded: \(encoded)")
+            // Another key for one project's files: that project's key is worked out again, and is
+            // not the recorded one; the others still come by the shortcut.
+            keys[fair.slug] = "files-2"
+            let refiled = try kept(original, replay: replayed, memory: memory)
+            #expect(!refiled.byShortcut.contains(fair.slug) && refiled.byShortcut.contains(bystander.slug) == encoded)
+            #expect(!refiled.projects.contains(fair.slug) && refiled.projects.contains(bystander.slug))
+            keys[fair.slug] = "files-1"
+            // Another site title is shown by every round page: no shortcut, and no project with a
+            // closed round keeps its round pages.
+            var retitled = original
+            retitled.config.title += " again"
+            let afterTitle = try kept(retitled, replay: replayed, memory: memory)
+            #expect(afterTitle.byShortcut.isEmpty && !afterTitle.projects.contains(fair.slug) && !afterTitle.projects.contains(bystander.slug))
             let anHourLater = Self.now + TimeSpan(seconds: 3_600)!
             #expect(try keptGroups(original, replay: replayed, now: anHourLater, memory: memory).isSuperset(of: [fair.slug, bystander.slug]))
             #expect(try #require(build(original, replay: replayed, now: anHourLater, memory: memory)[roundPath]).keepsPrevious)

@@ -137,6 +137,15 @@ import Testing
         let other = try #require(identity(cacheValue.save(changed)))
         #expect(other != saved)
         #expect(identity(kept(cacheValue.load(for: content))) == other)
+        // The same bytes, but a round fewer, or told as not explained: another identity.
+        let round = (slug: replayed[0].slug, number: replayed[0].round.number)
+        let bytes = [UInt8](repeating: 7, count: 32)
+        func replay(_ rounds: [(slug: Slug, number: RoundNumber, isExplained: Bool)]) -> ReplayedRounds {
+            ReplayedRounds(rounds: rounds, bytes: bytes, ranges: rounds.map { _ in 0..<32 }) { _, _ in nil }
+        }
+        let explained = identity(replay([(round.slug, round.number, true)]))
+        #expect(explained != nil && explained != identity(replay([(round.slug, round.number, false)])))
+        #expect(explained != identity(replay([])))
     }
 
     @Test func changedExplanationsGiveChangedBytes() throws {
