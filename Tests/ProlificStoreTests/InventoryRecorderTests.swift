@@ -82,7 +82,8 @@ import Testing
         func part(_ path: String) -> FileInventory? { recorded.unchangedPart(Array(path.utf8), root: root) }
         func walked(_ path: String) -> FileInventory? { FileInventory.walk(world.root, Array(path.utf8), racyAfter: .max) }
         for project in ["projects/moon", "projects/sun", "projects/broken"] {
-            #expect(try #require(part(project)) == walked(project), "\(project)")
+            let taken = part(project)
+            #expect(taken != nil && taken == walked(project), "\(project)")
         }
         #expect(part("projects/none") == nil)
         #expect(part("users") == nil, "files of the first two levels are no part")
