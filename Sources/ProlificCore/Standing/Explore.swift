@@ -47,45 +47,40 @@ public enum Explore {
             }
             return (score, people.count)
         }
-        var trending: [Slug: Double] = [:]
-        var participants: [Slug: Int] = [:]
-        for (project, scores) in zip(projects, scored) {
-            trending[project.slug] = scores.score
-            participants[project.slug] = scores.people
+        // Ties go by a hash of the slug, not its spelling's place in the alphabet. Sorted by
+        // place, each key worked out once: sorting the projects themselves moved whole `Project`
+        // values and hashed two slugs at every comparison.
+        let hashes = projects.map { NeutralOrder.fnv1a($0.slug.rawValue) }
+        func tiebreak(_ a: Int, _ b: Int) -> Bool {
+            hashes[a] != hashes[b] ? hashes[a] < hashes[b] : projects[a].slug < projects[b].slug
         }
-        let byTrend = projects.sorted { a, b in
-            let ta = trending[a.slug] ?? 0, tb = trending[b.slug] ?? 0
+        let byTrend = projects.indices.sorted { a, b in
+            let (ta, tb) = (scored[a].score, scored[b].score)
             return abs(ta - tb) > 1e-12 ? ta > tb : tiebreak(a, b)
         }
-        let byDiscovery = projects.sorted { a, b in
-            let pa = participants[a.slug] ?? 0, pb = participants[b.slug] ?? 0
+        let byDiscovery = projects.indices.sorted { a, b in
+            let (pa, pb) = (scored[a].people, scored[b].people)
             if pa != pb { return pa < pb }
-            if a.created != b.created { return a.created > b.created }
+            if projects[a].created != projects[b].created { return projects[a].created > projects[b].created }
             return tiebreak(a, b)
         }
         // Each list is read from a cursor that skips projects already placed: the lists are never
         // copied or shortened, so placing n projects costs O(n).
         var result: [Project] = []
         result.reserveCapacity(projects.count)
-        var placed: Set<Slug> = []
+        var placed = [Bool](repeating: false, count: projects.count)
         var trendCursor = 0, discoveryCursor = 0
         while result.count < projects.count {
             let discovery = (result.count + 1) % discoveryEvery == 2
             let source = discovery ? byDiscovery : byTrend
             var cursor = discovery ? discoveryCursor : trendCursor
-            while cursor < source.count, placed.contains(source[cursor].slug) { cursor += 1 }
+            while cursor < source.count, placed[source[cursor]] { cursor += 1 }
             guard cursor < source.count else { break }
-            result.append(source[cursor])
-            placed.insert(source[cursor].slug)
+            result.append(projects[source[cursor]])
+            placed[source[cursor]] = true
             if discovery { discoveryCursor = cursor } else { trendCursor = cursor }
         }
         return result
-    }
-
-    /// Ties go by a hash of the slug, not its spelling's place in the alphabet.
-    static func tiebreak(_ a: Project, _ b: Project) -> Bool {
-        let ha = NeutralOrder.fnv1a(a.slug.rawValue), hb = NeutralOrder.fnv1a(b.slug.rawValue)
-        return ha != hb ? ha < hb : a.slug < b.slug
     }
 }
 
