@@ -26,8 +26,15 @@ public struct SealedRounds: Sendable, Equatable {
         var ends: [Int] = []
 
         init(_ paths: [String]) {
-            for path in paths.map({ Array($0.utf8) }).sorted(by: { $0.lexicographicallyPrecedes($1) }) {
-                bytes += path
+            // `close` lists a seal's files sorted by path (byte order for the names content
+            // uses): they are then copied as they come, without an array of each path's bytes
+            // to sort (250,000 on large).
+            let inOrder = zip(paths, paths.dropFirst()).allSatisfy { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            let sorted = inOrder ? paths : paths.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            bytes.reserveCapacity(sorted.reduce(0) { $0 + $1.utf8.count })
+            ends.reserveCapacity(sorted.count)
+            for path in sorted {
+                bytes += path.utf8
                 ends.append(bytes.count)
             }
         }
@@ -55,19 +62,23 @@ public struct SealedRounds: Sendable, Equatable {
     /// its seal lists.
     init(listing: [(folder: String, paths: [String])]) {
         var rounds: [[UInt8]: Listed] = [:]
+        rounds.reserveCapacity(listing.count)
         for (folder, paths) in listing { rounds[Array(folder.utf8)] = Listed(paths) }
         self.init(rounds: rounds)
     }
 
     /// The closed rounds of `content` that have a seal (`close` records one), with its files.
     public init(_ content: Content) {
-        self.init(
-            listing: content.projects.flatMap { project in
-                project.rounds.compactMap { round in
-                    guard round.closed != nil, let seal = round.seal else { return nil }
-                    return ("\(project.slug)/rounds/\(round.number.folderName)", seal.files.map(\.path))
-                }
-            })
+        // Read in place, by index: `compactMap` over the rounds copied each one whole.
+        var listing: [(folder: String, paths: [String])] = []
+        let projects = content.projects
+        for p in projects.indices {
+            for r in projects[p].rounds.indices where projects[p].rounds[r].closed != nil {
+                guard let files = projects[p].rounds[r].seal?.files else { continue }
+                listing.append(("\(projects[p].slug)/rounds/\(projects[p].rounds[r].number.folderName)", files.map(\.path)))
+            }
+        }
+        self.init(listing: listing)
     }
 
     /// How many rounds are sealed.
