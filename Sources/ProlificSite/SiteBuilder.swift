@@ -271,10 +271,12 @@ public struct SiteBuilder {
         inputs.add(site.config.title)
         inputs.add(site.config.baseURL)
         inputs.add(Markdown.version)
-        inputs.list(site.names.count)
-        for (handle, name) in site.names.sorted(by: { $0.key < $1.key }) {
-            inputs.add(handle.rawValue)
-            inputs.add(name)
+        // Every player, in the handle order the model already keeps (`SiteModel.users`, whose
+        // names `site.names` holds).
+        inputs.list(site.users.count)
+        for user in site.users {
+            inputs.add(user.handle.rawValue)
+            inputs.add(user.name)
         }
         inputs.bytes.withUnsafeBytes { hasher.update(bufferPointer: $0) }
         return Array(hasher.finalize())

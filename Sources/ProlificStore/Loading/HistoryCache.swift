@@ -171,8 +171,9 @@ public struct HistoryCache {
         entries.sort { ($0.closed, $0.slug, $0.number) < ($1.closed, $1.slug, $1.number) }
         // A round stamped racy (changed less than 2 s before the build's inventory: a build right
         // after `close`) vouches for nothing, so no `close` could take a history that lists it:
-        // it would record every round again (4.5 s on the large benchmark). The history on disk
-        // is left as it is: after `close`, it lacks only that round, which the next `close` adds.
+        // it would record every round again (on the large benchmark, that `close` took 5.35 s
+        // instead of 0.54 s). The history on disk is left as it is: after `close`, it lacks only
+        // that round, which the next `close` adds.
         // The history a replay hands over is saved even when the entries are the same: the one
         // saved may have been recorded from an earlier version of a round whose stamps didn't
         // move (an edit in place), or by another binary, and a build after `close` adds its
