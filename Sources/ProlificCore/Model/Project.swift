@@ -55,6 +55,21 @@ public struct Project: Hashable, Sendable {
 
     public var closedRounds: [Round] { rounds.filter { !$0.isOpen } }
 
+    /// How many rounds have closed, counted in place (`closedRounds` copies each of them).
+    public var closedRoundCount: Int {
+        var count = 0
+        for r in rounds.indices where !rounds[r].isOpen { count += 1 }
+        return count
+    }
+
+    /// When the last round to close closed, if any has; read in place, as `closedRoundCount` is.
+    public var lastClosing: Timestamp? {
+        for r in rounds.indices.reversed() {
+            if let closed = rounds[r].closed { return closed }
+        }
+        return nil
+    }
+
     public func round(_ number: RoundNumber) -> Round? {
         rounds.first { $0.number == number }
     }

@@ -65,6 +65,17 @@ public struct Round: Hashable, Sendable {
         winner.flatMap(submission)
     }
 
+    /// The winning snippet's author, read in place: `winningSubmission` copies the snippet,
+    /// retaining its body and origin, and standings, feeds and lists ask for every closed round.
+    public var winnerAuthor: Handle? {
+        winner.flatMap(place(of:)).map { submissions[$0].author }
+    }
+
+    /// Whether the winning snippet is an ending, read in place as `winnerAuthor` is.
+    public var winnerIsEnding: Bool {
+        winner.flatMap(place(of:)).map { submissions[$0].ending } ?? false
+    }
+
     /// A record that a due round without submissions got more time.
     public struct Extension: Hashable, Sendable {
         /// When the extension was made.

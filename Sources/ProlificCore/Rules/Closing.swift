@@ -102,7 +102,7 @@ public enum Closing {
         // Asked for every project on every page that lists them: no array of rounds is made.
         var closed = 0
         for index in project.rounds.indices where !project.rounds[index].isOpen {
-            if project.rounds[index].winningSubmission?.ending == true { return true }
+            if project.rounds[index].winnerIsEnding { return true }
             closed += 1
         }
         return closed >= project.roundLimit

@@ -158,7 +158,7 @@ struct AtomFeeds {
             case .news:
                 credited.insert(projects[p].owner)
                 for r in projects[p].rounds.indices {
-                    if let winner = projects[p].rounds[r].winningSubmission { credited.insert(winner.author) }
+                    if let winner = projects[p].rounds[r].winnerAuthor { credited.insert(winner) }
                 }
             case .player(let handle, _):
                 credited.insert(handle)
@@ -232,7 +232,7 @@ struct AtomFeeds {
         case .completed:
             title = "Completed: \(projectTitle)"
             (link, id, author) = (projectURL, projectURL + "#completed", owner)
-            html = "<p>\(XML.escape(projectTitle)) is complete after \(Display.count(projects[p].closedRounds.count, "round")).</p>"
+            html = "<p>\(XML.escape(projectTitle)) is complete after \(Display.count(projects[p].closedRoundCount, "round")).</p>"
         }
         let at = event.at.iso8601
         xml += "<entry>\n<title>".utf8

@@ -38,7 +38,10 @@ struct ProjectPages {
         inputs.add(files)
         inputs.add(Markdown.version)
         var shown: Set<Handle> = [project.owner]
-        for round in project.rounds { for submission in round.submissions { shown.insert(submission.author) } }
+        // Read in place, by index: `for round in project.rounds` copied each round and snippet.
+        for r in project.rounds.indices {
+            for s in project.rounds[r].submissions.indices { shown.insert(project.rounds[r].submissions[s].author) }
+        }
         inputs.list(shown.count)
         for handle in shown.sorted() {
             inputs.add(handle.rawValue)
@@ -69,8 +72,8 @@ struct ProjectPages {
     }
 
     func roundsLabel(_ project: Project) -> String {
-        if site.isComplete(project) { return Display.count(project.closedRounds.count, "round") }
-        let current = project.openRound?.number.value ?? project.closedRounds.count
+        if site.isComplete(project) { return Display.count(project.closedRoundCount, "round") }
+        let current = project.openRound?.number.value ?? project.closedRoundCount
         return "round \(current) of \(project.roundLimit)"
     }
 
