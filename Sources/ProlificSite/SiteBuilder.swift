@@ -127,6 +127,7 @@ public struct SiteBuilder {
     /// The same without its open round's ballots (see `SiteModel.keysBesideBallots`).
     let keysBesideBallots: [Slug: String]
     let replay: Replay?
+    let standings: Standings?
 
     /// Every closed round's tally re-run, as `TallyTimeline(content:evidence:).replayExplained()`
     /// gives it for this builder's content and evidence: a caller that kept the result of an
@@ -135,12 +136,18 @@ public struct SiteBuilder {
     /// kept by those bytes). Called once, on a thread of its own.
     public typealias Replay = () -> ReplayedRounds
 
+    /// The standings of the content pages show (hidden snippets left out), as
+    /// `Standing(content:badges:)` counts them: a caller that kept an earlier build's count hands
+    /// it over, with the projects that changed counted again (`StandingCache`).
+    public typealias Standings = @Sendable (Content) -> Standing
+
     /// `projectKeys` names the files each project was read from: equal keys in two builds must
     /// mean the same files with the same contents. A project without one has its pages worked
     /// out in full at every build.
     public init(
         content: Content, theme: Theme, now: Timestamp, evidence: IdentityEvidence = IdentityEvidence(),
-        projectKeys: [Slug: String] = [:], keysBesideBallots: [Slug: String]? = nil, replay: Replay? = nil
+        projectKeys: [Slug: String] = [:], keysBesideBallots: [Slug: String]? = nil, replay: Replay? = nil,
+        standings: Standings? = nil
     ) {
         self.content = content
         self.theme = theme
@@ -149,6 +156,7 @@ public struct SiteBuilder {
         self.projectKeys = projectKeys
         self.keysBesideBallots = keysBesideBallots ?? projectKeys
         self.replay = replay
+        self.standings = standings
     }
 
     /// The images, by path inside the content directory, that the site carries at the same path:
@@ -180,7 +188,7 @@ public struct SiteBuilder {
     ) throws(Diagnostics) -> Int {
         let site = SiteModel(
             content: content, now: now, evidence: evidence, html: Markdown.html, projectKeys: projectKeys,
-            keysBesideBallots: keysBesideBallots, replay: replay)
+            keysBesideBallots: keysBesideBallots, replay: replay, standings: standings)
         phase?("model")
         let kept = keptGroups(of: site, memory: memory)
         let jobs = Self.jobs(of: site, kept: kept)

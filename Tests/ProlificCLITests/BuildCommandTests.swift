@@ -63,7 +63,7 @@ import Testing
     }
 
     /// `--timings` names every stage once, in order, with its wall and CPU seconds, then says how
-    /// git's evidence and the replay were had.
+    /// git's evidence, the replay and the standings were had.
     @Test func timingsNameEachStage() throws {
         let folder = try TemporaryFolder()
         let result = try CLI.run(
@@ -71,9 +71,11 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stderr.trimmingCharacters(in: .newlines).components(separatedBy: "\n")
         // Then how the build had git's evidence (the demo is in Prolific's repository, when it is
-        // a clone; "none" outside one) and the replay of the closed rounds (the demo's caches are
-        // shared).
-        #expect(lines.count == 3 && lines[1].hasPrefix("git's evidence") && lines[2].contains("16 closed rounds"), "\(result.stderr)")
+        // a clone; "none" outside one), the replay of the closed rounds and the standings (the
+        // demo's caches are shared).
+        #expect(
+            lines.count == 4 && lines[1].hasPrefix("git's evidence") && lines[2].contains("16 closed rounds")
+                && lines[3].hasPrefix("standings ") && lines[3].contains(" project"), "\(result.stderr)")
         let stages = lines[0].components(separatedBy: ", ").map { $0.split(separator: " ").map(String.init) }
         #expect(
             stages.map { $0.dropLast(5).joined(separator: " ") } == [
@@ -345,11 +347,14 @@ import Testing
             let result = try CLI.run(arguments + ["--content", "Content", "--now", now], in: folder.url, input: input)
             #expect(result.status == 0, "\(arguments): \(result.stderr)")
         }
-        /// `replay`: how the build had its replay, as `--timings` says.
-        func expectRebuildIsFresh(_ step: String, replay: String = "kept from the last build") throws {
+        /// `replay`: how the build had its replay, as `--timings` says; `counted`: how many
+        /// projects it counted the standings of again (the others' parts are the last build's).
+        func expectRebuildIsFresh(_ step: String, replay: String = "kept from the last build", counted: Int = 1) throws {
             Thread.sleep(forTimeInterval: 2.1)
             let said = try build("site")
             #expect(said.contains(replay), "after \(step): \(said)")
+            let standings = "standings kept from the last build, \(counted) project\(counted == 1 ? "" : "s") counted again"
+            #expect(said.contains(standings), "after \(step): \(said)")
             #expect(try folder.snapshot("site") == Self.freshSite(in: folder, now: now), "after \(step)")
             // The stamp's record of the site, taken as it was written, is the site: every entry
             // as recorded, as many as a walk finds, and the next build has nothing to do.
@@ -373,7 +378,7 @@ import Testing
         try expectRebuildIsFresh("a snippet")
         try act(["follow", "bram", "--user", "hana"])
         try act(["follow", "bram", "--project", "gannet-rock"])
-        try expectRebuildIsFresh("a follow")
+        try expectRebuildIsFresh("a follow", counted: 0)
         try act(["close", "the-town-that-sold-tuesday"])
         // The round closed is added to the last replay, as a whole replay would have it.
         try expectRebuildIsFresh("a close", replay: "1 closed round added to the last build's replay")
@@ -387,13 +392,13 @@ import Testing
             let profile = try folder.read("Content/users/\(handle).md")
             try folder.write(profile.replacingOccurrences(of: "name: ", with: "name: Dr "), to: "Content/users/\(handle).md")
         }
-        try expectRebuildIsFresh("a rename")
+        try expectRebuildIsFresh("a rename", counted: 0)
         #expect(try folder.read("site/projects/long-patience/index.html").contains("Dr "))
         #expect(try Data(contentsOf: folder.url.appendingPathComponent("site/" + book)) != bookBefore)
         now = "2026-11-22T18:00:00Z"
-        try expectRebuildIsFresh("six hours later")
+        try expectRebuildIsFresh("six hours later", counted: 0)
         now = "2026-12-02T12:00:00Z"
-        try expectRebuildIsFresh("ten days later")
+        try expectRebuildIsFresh("ten days later", counted: 0)
     }
 
     /// A build run right after `close` (its files changed in the last two seconds, so the replay

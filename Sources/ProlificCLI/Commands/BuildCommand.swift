@@ -40,6 +40,7 @@ struct BuildCommand: ParsableCommand {
                 Terminal.error(summary.phases.map(\.line).joined(separator: ", "))
                 if let evidence = summary.evidence { Terminal.error(evidence) }
                 if let replay = summary.replay { Terminal.error(replay) }
+                if let standings = summary.standings { Terminal.error(standings) }
             }
         }
     }

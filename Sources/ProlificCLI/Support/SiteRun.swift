@@ -43,6 +43,9 @@ struct SiteRun {
         var upToDate = false
         /// How the replay of the closed rounds was had: kept, added to, or worked out anew.
         var replay: String?
+        /// How the standings were had: the last build's with some projects counted again, or
+        /// every project counted.
+        var standings: String?
         /// How git's evidence was had: kept, added to, or read whole.
         var evidence: String?
 
@@ -163,7 +166,7 @@ struct SiteRun {
         defer { history?.wait() }
         // Runs first: a build that ends before its replay doesn't leave the cache waiting.
         defer { replayHistory.giveNothing() }
-        let replayHow = ReplayNote()
+        let replayHow = StageNote(), standingsHow = StageNote()
         let progress = showsProgress ? Progress() : nil
         // A project's folder as the inventory saw it before reading: pages made only of it (and
         // of a few other things) are kept without working out their values when it is the same.
@@ -179,6 +182,15 @@ struct SiteRun {
         for (project, (all, besideBallots)) in zip(content.projects, keys) {
             projectKeys[project.slug] = all
             keysBesideBallots[project.slug] = besideBallots
+        }
+        // A ballot changes one project's part of the standings: the others' are the last build's.
+        let standings: SiteBuilder.Standings? = StandingCache(layout: layout).flatMap { cache in
+            guard contentBefore != nil else { return nil }
+            return { [projectKeys] shown in
+                let (standing, outcome) = cache.standing(of: shown, keys: projectKeys, badges: shown.config.badges)
+                standingsHow.set(Self.standingsNote(outcome))
+                return standing
+            }
         }
         // Ballots and snippets land in open rounds, which the replay of the closed ones never
         // reads: after one, the last build's replay is taken as it was.
@@ -220,7 +232,8 @@ struct SiteRun {
                 replayHow.set("\(Self.closedRounds(replayed.count)) replayed")
                 replayHistory.give(ReplayHistory(rounds: rounds))
                 return replayCache?.save(replayed) ?? ReplayCache.encoded(replayed)
-            })
+            },
+            standings: standings)
         // Each batch is written as soon as it is rendered, then dropped. The spare it rewrites is
         // the site the last build replaced, as the build before recorded it.
         let recordedSpare = stamp?.spare.flatMap { spare -> SiteWriter.RecordedSpare? in
@@ -321,7 +334,15 @@ struct SiteRun {
         Parallel.release((consume content, consume builder, stamp, memory, fingerprints, staging, site, recordedSpare))
         return Summary(
             pages: pages, files: count, seconds: Date().timeIntervalSince(start), written: report.written,
-            phases: phases, replay: replayHow.value, evidence: evidenceHow.description)
+            phases: phases, replay: replayHow.value, standings: standingsHow.value, evidence: evidenceHow.description)
+    }
+
+    /// `build --timings`' line on the standings.
+    static func standingsNote(_ outcome: StandingCache.Outcome) -> String {
+        switch outcome {
+        case .counted(let count): "standings of \(count) project\(count == 1 ? "" : "s") counted"
+        case .updated(let count): "standings kept from the last build, \(count) project\(count == 1 ? "" : "s") counted again"
+        }
     }
 
     /// User and system CPU seconds of this process so far, all threads, and of the child
@@ -451,8 +472,8 @@ private struct ReplayHistory: Sendable {
     var stamps: HistoryCache.Stamps? = nil
 }
 
-/// How a build had its replay, from the thread that replays, for `--timings`.
-private final class ReplayNote: @unchecked Sendable {
+/// How a build had its replay or its standings, from the thread that had them, for `--timings`.
+private final class StageNote: @unchecked Sendable {
     private let lock = NSLock()
     private var note: String?
 

@@ -7,13 +7,39 @@ public struct Standing: Sendable {
         public var ballots = 0
         public var karma = Karma()
 
+        public init(snippets: Int = 0, wins: Int = 0, projects: Int = 0, ballots: Int = 0, karma: Karma = Karma()) {
+            (self.snippets, self.wins, self.projects, self.ballots, self.karma) = (snippets, wins, projects, ballots, karma)
+        }
+
+        /// Whether everything is zero: a player with no part in any project.
+        public var isZero: Bool { self == Counts() }
+
         /// Adds another part's counts to these.
-        mutating func add(_ other: Counts) {
+        public mutating func add(_ other: Counts) {
             snippets += other.snippets
             wins += other.wins
             projects += other.projects
             ballots += other.ballots
             karma += other.karma
+        }
+
+        /// Takes a part's counts out of these again (its project changed or went): false, and these
+        /// left as they were, if any count would go below zero, as it would for a part never added.
+        public mutating func remove(_ other: Counts) -> Bool {
+            var left = self
+            left.snippets -= other.snippets
+            left.wins -= other.wins
+            left.projects -= other.projects
+            left.ballots -= other.ballots
+            left.karma.snippets -= other.karma.snippets
+            left.karma.ballots -= other.karma.ballots
+            left.karma.wins -= other.karma.wins
+            left.karma.projects -= other.karma.projects
+            let all = [left.snippets, left.wins, left.projects, left.ballots]
+                + [left.karma.snippets, left.karma.ballots, left.karma.wins, left.karma.projects]
+            guard all.allSatisfy({ $0 >= 0 }) else { return false }
+            self = left
+            return true
         }
 
         public func count(_ measure: Badge.Measure) -> Int {
@@ -33,7 +59,6 @@ public struct Standing: Sendable {
     /// Counts everything in `content`. Karma counts closed rounds only (see `Karma`); badges count
     /// every snippet and ballot, open rounds included, so progress shows at once.
     public init(content: Content, badges: [Badge] = Badge.defaults) {
-        self.badges = badges
         // Every count and every karma point is a sum over rounds: the projects are counted in
         // parts on every core, and the parts added up.
         let projects = content.projects
@@ -45,8 +70,24 @@ public struct Standing: Sendable {
         for part in parts.dropFirst() {
             for (handle, more) in part { counts[handle, default: Counts()].add(more) }
         }
-        for handle in content.users.keys where counts[handle] == nil { counts[handle] = Counts() }
+        self.init(total: counts, players: content.users.keys, badges: badges)
+    }
+
+    /// The standings whose counts are `total`, the sum of every project's `part(of:)`, with each
+    /// player who has none counted as zero. Every count is a sum over projects, so a build can
+    /// keep the sum and each project's part, and after a change take out the parts of the
+    /// projects that changed and add their new ones (`StandingCache` in the store does).
+    public init(total: [Handle: Counts], players: some Sequence<Handle>, badges: [Badge] = Badge.defaults) {
+        self.badges = badges
+        var counts = total
+        for handle in players where counts[handle] == nil { counts[handle] = Counts() }
         self.counts = counts
+    }
+
+    /// One project's part of the counts: each of its players with what they did in it, none of
+    /// them all zero. Karma counts only its closed rounds, each on its own.
+    public static func part(of project: Project) -> [Handle: Counts] {
+        counts(of: CollectionOfOne(project))
     }
 
     /// The counts and karma of `projects` alone.
@@ -54,7 +95,7 @@ public struct Standing: Sendable {
     /// Read in place, by index: `for round in project.rounds` copies each round and each
     /// snippet and ballot in it, retaining every string and list they hold (a quarter of the
     /// standings' time in a large rebuild was `swift_retain`).
-    private static func counts(of projects: ArraySlice<Project>) -> [Handle: Counts] {
+    private static func counts<Projects: RandomAccessCollection<Project>>(of projects: Projects) -> [Handle: Counts] {
         var history = VotingHistory()
         var counts: [Handle: Counts] = [:]
         for p in projects.indices {
@@ -69,7 +110,7 @@ public struct Standing: Sendable {
                 for b in projects[p].rounds[r].ballots.indices {
                     counts[projects[p].rounds[r].ballots[b].voter, default: Counts()].ballots += 1
                 }
-                if let winner = projects[p].rounds[r].winningSubmission { counts[winner.author, default: Counts()].wins += 1 }
+                if let winner = projects[p].rounds[r].winnerAuthor { counts[winner, default: Counts()].wins += 1 }
             }
         }
         for (handle, karma) in history.karma { counts[handle, default: Counts()].karma = karma }

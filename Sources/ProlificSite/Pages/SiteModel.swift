@@ -51,9 +51,11 @@ struct SiteModel {
 
     /// `replay` re-runs every closed round's tally of `recorded` (or gives what an earlier run of
     /// it gave for the same files: `SiteBuilder.Replay`); by default, `TallyTimeline` does.
+    /// `standings` counts the standings (`SiteBuilder.Standings`); by default, `Standing` does.
     init(
         content recorded: Content, now: Timestamp, evidence: IdentityEvidence, html: @escaping (String) -> String,
-        projectKeys: [Slug: String] = [:], keysBesideBallots: [Slug: String]? = nil, replay: SiteBuilder.Replay? = nil
+        projectKeys: [Slug: String] = [:], keysBesideBallots: [Slug: String]? = nil, replay: SiteBuilder.Replay? = nil,
+        standings: SiteBuilder.Standings? = nil
     ) {
         self.projectKeys = projectKeys
         self.keysBesideBallots = keysBesideBallots ?? projectKeys
@@ -109,7 +111,7 @@ struct SiteModel {
                 return replay?() ?? ReplayedRounds(TallyTimeline(content: recorded, evidence: evidence).replayExplained())
             },
             {
-                let standing = Standing(content: content, badges: content.config.badges)
+                let standing = standings?(content) ?? Standing(content: content, badges: content.config.badges)
                 let order = Self.exploreOrder(of: listed, content: content, standing: standing, now: now)
                 cache.warm(Self.texts(of: built), render: html, until: replayDone)
                 return (standing, order)
@@ -215,6 +217,6 @@ struct SiteModel {
 
     /// When a story's last round closed (its creation if it has none).
     func finished(_ project: Project) -> Timestamp {
-        project.closedRounds.last.map { $0.closed ?? $0.closes } ?? project.created
+        project.lastClosing ?? project.created
     }
 }
