@@ -138,6 +138,50 @@ import Testing
         }
     }
 
+    /// A rebuild's stamp vouches for a kept project's files as the last stamp did: what that
+    /// stamp vouched for comes with the project's recorded part (`vouchedAsRecorded`), and the
+    /// sealed rounds of kept projects are not listed again.
+    @Test func aRebuildsStampVouchesForKeptProjectsAsTheLastOneDid() throws {
+        let world = try ProjectCacheTests().world()
+        let layout = ContentLayout(root: world.root)
+        let cache = try #require(ProjectCache(layout: layout, inventory: nil, binary: "1 2 3"))
+        _ = world.reader.loadAllTakingInventory(cache: cache, racyAfter: .max)
+        let site = try TemporaryDirectory()
+        let siteInventory = try #require(FileInventory.take(of: site.path, skipping: [], racyAfter: .max))
+        let sealedFile = "projects/moon/rounds/0001/submissions/ann-20261105000000.md"
+        BuildStamp(
+            key: ["k"], content: try taken(world, racyAfter: .max),
+            sealed: SealedRounds(listing: [("moon/rounds/0001", ["submissions/ann-20261105000000.md"])]), templates: nil,
+            site: siteInventory, pages: 0, files: 0
+        ).save(layout)
+        func vouchedFor() throws -> Set<String> {
+            let content = try #require(BuildStamp.Saved(layout)?.decoded()).content
+            var paths: Set<String> = [], index = 0
+            content.forEachEntry { path, _ in
+                index += 1
+                if content.vouched[index] { paths.insert(String(decoding: path, as: UTF8.self)) }
+            }
+            return paths
+        }
+        #expect(try vouchedFor() == [sealedFile])
+        // A rebuild after a change in sun: moon is kept as recorded, sun is read.
+        let recorded = try #require(BuildStamp.Saved(layout)?.decoded()).content
+        let parts = try #require(RecordedParts(recorded, of: world.root))
+        _ = try world.game("2026-11-05T02:00:00Z").submit(to: Make.slug("sun"), by: Make.handle("cat"), ending: false, body: "S.")
+        let (content, _, retaken) = world.reader.loadAllTakingInventory(cache: cache, recorded: parts, racyAfter: .max)
+        let inventory = try #require(retaken)
+        #expect(inventory.isAsRecorded("projects/moon"))
+        #expect(!inventory.isAsRecorded("projects/sun"))
+        // sun's closed round is listed from its seal; moon's round is not listed again.
+        let sealed = SealedRounds(try #require(content)) { !inventory.isAsRecorded("projects/\($0)") }
+        #expect(sealed.count == 1)
+        BuildStamp(key: ["k"], content: inventory, sealed: sealed, templates: nil, site: siteInventory, pages: 0, files: 0).save(layout)
+        let vouched = try vouchedFor()
+        #expect(vouched.contains(sealedFile))
+        #expect(vouched.subtracting([sealedFile]).allSatisfy { $0.hasPrefix("projects/sun/rounds/0001/") })
+        #expect(vouched.contains("projects/sun/rounds/0001/submissions/ann-20261102000000.md"))
+    }
+
     /// The last build's record serves however the content folder is spelt, and only that folder.
     @Test func recordedPartsServeAnotherSpellingOfTheSameFolder() throws {
         let world = try world()

@@ -140,9 +140,10 @@ struct SiteRun {
         let stampInputs = Parallel.Handoff<BuildStamp.EncodedInputs>()
         let encodingInputs = contentBefore.map { inventory in
             Parallel.background { [key, templatesBefore] in
-                // The next build checks the files these seals list by their folders' times alone.
-                stampInputs.give(
-                    BuildStamp.EncodedInputs(key: key, content: inventory, sealed: SealedRounds(content), templates: templatesBefore))
+                // The next build checks the files these seals list by their folders' times alone;
+                // a kept project's are those the last stamp vouched for (its seals are the same).
+                let sealed = SealedRounds(content) { !inventory.isAsRecorded("projects/\($0)") }
+                stampInputs.give(BuildStamp.EncodedInputs(key: key, content: inventory, sealed: sealed, templates: templatesBefore))
             }
         }
         defer { encodingInputs?.wait() }
@@ -320,7 +321,9 @@ struct SiteRun {
             encodingInputs?.wait()
             let inputs = stampInputs.take()
             let stamp = BuildStamp(
-                key: key, content: contentBefore, sealed: inputs?.sealed ?? SealedRounds(content), templates: templatesBefore,
+                key: key, content: contentBefore,
+                sealed: inputs?.sealed ?? SealedRounds(content) { !contentBefore.isAsRecorded("projects/\($0)") },
+                templates: templatesBefore,
                 site: site, pages: pages, files: count,
                 fingerprints: earlyFingerprints.take() ?? BuildStamp.EncodedFingerprints(fingerprints), spare: replacedSite)
             if let inputs { stamp.save(layout, inputs: inputs) } else { stamp.save(layout) }

@@ -38,6 +38,12 @@ public struct FileInventory: Sendable, Equatable {
     /// `sealed`), so that a later build checks it by its folders alone (`SealedRounds`). Only an
     /// inventory decoded from a stamp has them; left out of `==`, like `subtrees`.
     fileprivate(set) var vouched: [Bool] = []
+    /// For an inventory a build took, the stamp's `vouched` of each entry taken as the last
+    /// build recorded it (`RecordedParts`: a kept project's), nil for the others; empty when
+    /// there are none. `encode` takes these as they are and asks its `sealed` rounds only
+    /// about the rest: an unchanged project's seals are the ones that vouched then, and listing
+    /// every sealed round of a large game (250,000 paths) was 4 % of a rebuild after a ballot.
+    fileprivate(set) var vouchedAsRecorded: [Bool?] = []
     /// Where each second-level folder walked on its own (`projects/<slug>`) sits in `paths` and
     /// `stamps`, by its path: see `subtreeKey(_:)`. Only an inventory just taken has them.
     private var subtrees: [String: Span] = [:]
@@ -57,6 +63,9 @@ public struct FileInventory: Sendable, Equatable {
         /// Its `subtreeKey`, when the walker worked it out from these very entries: a build
         /// hashed every project's entries twice, to find its cache and for its pages' keys.
         var key: [UInt8]?
+        /// Whether its entries were taken as the last build recorded them, with whether that
+        /// build's stamp vouched for each (`vouchedAsRecorded`).
+        var isAsRecorded = false
     }
 
     /// An entry's metadata. The root folder itself is the first entry, with the empty path.
@@ -147,16 +156,37 @@ public struct FileInventory: Sendable, Equatable {
         }
         inventory.stamps.reserveCapacity(stampCount)
         inventory.paths.reserveCapacity(pathCount)
+        let asRecorded = walked.contains { $0.map(\.part.isAsRecorded) ?? false }
+        if asRecorded {
+            inventory.vouchedAsRecorded.reserveCapacity(stampCount)
+            inventory.vouchedAsRecorded += repeatElement(nil, count: inventory.stamps.count)
+        }
         for (subtree, walked) in zip(subtrees, walked) {
             guard let (part, key) = walked else { return nil }
             let (stampStart, pathStart) = (inventory.stamps.count, inventory.paths.count)
             inventory.paths += part.paths
             inventory.stamps += part.stamps
+            if asRecorded {
+                if part.isAsRecorded {
+                    for flag in part.vouched { inventory.vouchedAsRecorded.append(flag) }
+                } else {
+                    inventory.vouchedAsRecorded += repeatElement(nil, count: part.stamps.count)
+                }
+            }
             inventory.subtrees[String(decoding: subtree.path, as: UTF8.self)] = Span(
                 entry: subtree.entry, entryPath: subtree.entryPath, walked: stampStart..<inventory.stamps.count,
-                walkedPaths: pathStart..<inventory.paths.count, key: key)
+                walkedPaths: pathStart..<inventory.paths.count, key: key, isAsRecorded: part.isAsRecorded)
         }
         return inventory
+    }
+
+    /// Whether this is a part `RecordedParts` took as recorded, with the stamp's `vouched`.
+    private var isAsRecorded: Bool { !stamps.isEmpty && vouched.count == stamps.count }
+
+    /// Whether the entries under the folder at `path` (`projects/<slug>`, walked on its own)
+    /// were taken as the last build recorded them, with what its stamp vouched for.
+    public func isAsRecorded(_ path: String) -> Bool {
+        subtrees[path]?.isAsRecorded ?? false
     }
 
     /// Calls `body` with every entry but the root: its path relative to `root` and its stamp.
@@ -625,10 +655,15 @@ extension FileInventory {
         writer.varint(UInt64(stamps.count))
         writer.varint(UInt64(paths.count))
         var chunk = BinaryWriter(capacity: 16 * min(stamps.count, Self.chunk))
-        // Whether each entry is vouched for, found as the paths are written.
+        // Whether each entry is vouched for, found as the paths are written: as recorded, else
+        // by `sealed`.
         var vouched: [Bool] = []
         var cursor: SealedRounds.Cursor = ([], nil)
-        if !sealed.isEmpty { vouched.reserveCapacity(stamps.count) }
+        // Only while they line up with the entries (they always do: nothing adds to an
+        // inventory once taken).
+        let asRecorded = vouchedAsRecorded.count == stamps.count ? vouchedAsRecorded : []
+        let vouching = !sealed.isEmpty || !asRecorded.isEmpty
+        if vouching { vouched.reserveCapacity(stamps.count) }
         paths.withUnsafeBufferPointer { all in
             var previous = 0..<0, start = 0, index = 0, chunkStart = 0
             func endChunk(at end: Int) {
@@ -648,11 +683,15 @@ extension FileInventory {
                 chunk.varint(UInt64(shared))
                 chunk.varint(UInt64(path.count - shared))
                 chunk.raw(UnsafeBufferPointer(rebasing: all[(start + shared)..<end]))
-                if !sealed.isEmpty {
-                    // A racy entry (`.never`) has no kind: it is never vouched for.
-                    vouched.append(
-                        stamps[index].kind == Int64(S_IFREG)
-                            && sealed.vouchesFor(UnsafeBufferPointer(rebasing: all[path]), last: &cursor))
+                if vouching {
+                    if index < asRecorded.count, let recorded = asRecorded[index] {
+                        vouched.append(recorded)
+                    } else {
+                        // A racy entry (`.never`) has no kind: it is never vouched for.
+                        vouched.append(
+                            stamps[index].kind == Int64(S_IFREG)
+                                && sealed.vouchesFor(UnsafeBufferPointer(rebasing: all[path]), last: &cursor))
+                    }
                 }
                 previous = path
                 start = end + 1
@@ -1003,6 +1042,9 @@ public struct RecordedParts: Sendable {
                 return unchanged && index == part.stamps.count
             }
         }
-        return unchanged ? part : nil
+        guard unchanged else { return nil }
+        // What the stamp vouched for goes with the part, for the next stamp (`vouchedAsRecorded`).
+        if !vouched.isEmpty { part.vouched = Array(vouched) }
+        return part
     }
 }

@@ -69,10 +69,16 @@ public struct SealedRounds: Sendable, Equatable {
 
     /// The closed rounds of `content` that have a seal (`close` records one), with its files.
     public init(_ content: Content) {
+        self.init(content, of: { _ in true })
+    }
+
+    /// The same for the projects `included` says, such as those an inventory didn't take as
+    /// recorded with what the last stamp vouched for (`FileInventory.isAsRecorded(_:)`).
+    public init(_ content: Content, of included: (Slug) -> Bool) {
         // Read in place, by index: `compactMap` over the rounds copied each one whole.
         var listing: [(folder: String, paths: [String])] = []
         let projects = content.projects
-        for p in projects.indices {
+        for p in projects.indices where included(projects[p].slug) {
             for r in projects[p].rounds.indices where projects[p].rounds[r].closed != nil {
                 guard let files = projects[p].rounds[r].seal?.files else { continue }
                 listing.append(("\(projects[p].slug)/rounds/\(projects[p].rounds[r].number.folderName)", files.map(\.path)))
