@@ -34,6 +34,42 @@ import Testing
 
     func entry(_ world: Playground, _ slug: String) -> String { "\(world.root)/.prolific/projects/\(slug).cache" }
 
+    /// Files laid out alike share one set of positions in the bytes; sets with the same keys in
+    /// another order stay apart, and each decodes in its own order.
+    @Test func positionsAreStoredOncePerSetInTheirOrder() throws {
+        let layout = ContentLayout(root: "Content")
+        let slug = Make.slug("moon")
+        var ordered = Positions()
+        ordered["author"] = TextPosition(line: 2, column: 1)
+        ordered["submitted"] = TextPosition(line: 3, column: 1)
+        var reversed = Positions()
+        reversed["submitted"] = TextPosition(line: 3, column: 1)
+        reversed["author"] = TextPosition(line: 2, column: 1)
+        func project(_ layouts: [Positions]) -> Project {
+            var round = Round(number: Make.number(1), opened: Make.time("2026-11-01T00:00:00Z"), closes: Make.time("2026-11-08T00:00:00Z"), origin: Origin(path: ""))
+            round.submissions = layouts.enumerated().map { i, positions in
+                let id = Make.id("u\(i)-20261102000000")
+                return Submission(
+                    id: id, author: Make.handle("u\(i)"), submitted: Make.time("2026-11-02T00:00:00Z"), body: "B.",
+                    origin: Origin(path: layout.submissionFile(slug, Make.number(1), id), positions: positions))
+            }
+            return Project(
+                slug: slug, title: "The Moon", owner: Make.handle("ann"), created: Make.time("2026-11-01T00:00:00Z"), roundLimit: 3,
+                roundLength: Make.span("7d"), starter: "Late.", rounds: [round], origin: Origin(path: layout.projectFile(slug)))
+        }
+        let codec = ProjectCodec(layout: layout)
+        let alike = codec.encode(project(Array(repeating: ordered, count: 20)))
+        let apart = codec.encode(project((0..<20).map { $0 == 0 ? reversed : ordered }))
+        #expect(apart.count > alike.count)
+        let decoded = try #require(codec.decode(apart))
+        #expect(decoded == project((0..<20).map { $0 == 0 ? reversed : ordered }))
+        #expect(decoded.rounds[0].submissions[0].origin.positions.map(\.key) == ["submitted", "author"])
+        #expect(decoded.rounds[0].submissions[1].origin.positions.map(\.key) == ["author", "submitted"])
+        // Each file's set is one of the table's: about one set's bytes more for 20 files than for one.
+        let one = codec.encode(project([ordered]))
+        #expect(alike.count - one.count < 19 * 40)
+    }
+
     @Test func aProjectRoundTripsThroughItsBytesWithEveryField() throws {
         let layout = ContentLayout(root: "Content")
         let slug = Make.slug("moon")

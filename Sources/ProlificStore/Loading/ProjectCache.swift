@@ -26,7 +26,7 @@ import ProlificCore
 /// Entries are written in place without `fsync` (there are thousands, and a lost one costs one
 /// project's reading); a checksum over each file catches one torn by a crash.
 public struct ProjectCache: Sendable {
-    static let magic: Int64 = 0x5052_4F4C_5052_4A02  // "PROLPRJ" v2: the key is a SHA-256
+    static let magic: Int64 = 0x5052_4F4C_5052_4A03  // "PROLPRJ" v3: positions stored once per set
     static let folder = ".prolific/projects"
 
     let layout: ContentLayout
@@ -100,7 +100,7 @@ public struct ProjectCache: Sendable {
 
     /// Keeps `project`, as just read from files whose key is `key`.
     func save(_ project: Project, key: [UInt8]) {
-        var w = BinaryWriter(capacity: key.count + Self.estimatedSize(of: project))
+        var w = BinaryWriter(capacity: key.count + ProjectCodec.estimatedSize(of: project))
         w.integer(Self.magic)
         w.text(binary)
         w.text(root)
@@ -110,16 +110,6 @@ public struct ProjectCache: Sendable {
         codec.encode(project, into: &w)
         CacheSeal.seal(&w)
         Self.write(w.bytes, to: path(project.slug))
-    }
-
-    /// About as many bytes as `project` encodes to, so the buffer is allocated once.
-    static func estimatedSize(of project: Project) -> Int {
-        var size = 4096 + project.starter.utf8.count
-        for round in project.rounds {
-            size += 512 + 160 * (round.submissions.count + round.ballots.count)
-            for submission in round.submissions { size += submission.body.utf8.count }
-        }
-        return size
     }
 
     /// Removes the entries of projects that are gone; `slugs` are the projects there are.
