@@ -101,6 +101,34 @@ import Testing
         #expect(String(decoding: again.contents, as: UTF8.self).contains("Another winner with a picture"))
     }
 
+    /// The home page and a tag's page are kept by their cards' inputs (each project's files but
+    /// its open round's ballots, its owner's name, which of its tags have a page) without a card
+    /// being made, and made again when one of them changes.
+    @Test func pagesOfCardsAreKeptByTheirCardsInputsUntilOneChanges() throws {
+        let original = try SiteFixtures.load(SiteFixtures.root.appendingPathComponent("check/valid/Content").path)
+        let moon = try #require(Slug("moon"))
+        let pages = ["index.html", "tags/space/index.html"]
+        let first = try Self.build(original, projectKeys: [moon: "files-1"], memory: nil)
+        let memory = PageMemory(fingerprints: PageMemory.recorded(by: first.values), isIntact: { _ in true })
+        func rebuilt(_ content: Content, key: String = "files-1") throws -> [OutputFile] {
+            let files = try Self.build(content, projectKeys: [moon: key], memory: memory)
+            return try pages.map { try #require(files[$0], "\($0)") }
+        }
+        #expect(try rebuilt(original).allSatisfy(\.keepsPrevious))
+        // A new starter under the same key: kept, so no card was made (the key vouches for it).
+        var edited = original
+        let p = try #require(edited.projects.firstIndex { $0.slug == moon })
+        edited.projects[p].starter = "An edited start."
+        #expect(try rebuilt(edited).allSatisfy(\.keepsPrevious))
+        // Under another key, the card is made again.
+        let changed = try rebuilt(edited, key: "files-2")
+        #expect(changed.allSatisfy { !$0.keepsPrevious && String(decoding: $0.contents, as: UTF8.self).contains("An edited start.") })
+        // The owner's new name.
+        var renamed = original
+        renamed.users[try #require(Handle("ann"))]?.name = "Ann Renamed"
+        #expect(try rebuilt(renamed).allSatisfy { !$0.keepsPrevious && String(decoding: $0.contents, as: UTF8.self).contains("Ann Renamed") })
+    }
+
     /// A project's round pages whose key (`RoundPages.groupInputs`) is the one the last build
     /// recorded are kept together, without a job for any of them: so the key must hold what
     /// only those pages show. Here, on the demo game with one more player who only voted, in a

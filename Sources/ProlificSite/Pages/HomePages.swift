@@ -22,7 +22,7 @@ struct HomePages {
                 title: page.number == 1 ? site.config.title : "Stories in progress, page \(page.number)",
                 description: "\(site.config.title): stories written together, one round at a time.", section: .stories,
                 showsMoment: page.number == 1)
-            return PageJob("index", context) {
+            return PageJob("index", context, inputs: { inputs(page, tags: allTags, cards: cards) }) {
                 [
                     "isFirstPage": page.number == 1,
                     "hasProjects": !site.listed.isEmpty,
@@ -48,7 +48,12 @@ struct HomePages {
                     title: page.number == 1 ? "Completed stories" : "Completed stories, page \(page.number)",
                     description: "Every completed story on \(site.config.title), most recently finished first.",
                     section: .stories)
-                return PageJob("list", context) {
+                let inputs = { () -> PageInputs? in
+                    var inputs = cards.cardsInputs(page)
+                    inputs?.add(completed.count)
+                    return inputs
+                }
+                return PageJob("list", context, inputs: inputs) {
                     [
                         "heading": "Completed stories",
                         "countLabel": Display.count(completed.count, "story", plural: "stories"),
@@ -59,5 +64,33 @@ struct HomePages {
             }
         }
         return jobs + tagPages.jobs(allTags)
+    }
+
+    /// What a page of stories in progress is a function of, apart from its context and the
+    /// binary: its cards (`ProjectPages.cardsInputs`), how many stories are in progress and
+    /// completed, and on the first page the completed stories' cards, the activity chart of
+    /// every listed story (worked out: it is a function of all of them and of the moment) and
+    /// the tags with their counts. nil when a project has no key.
+    func inputs(
+        _ page: Pagination<Project>, tags: [(key: String, name: String, projects: [Project])], cards: ProjectPages
+    ) -> PageInputs? {
+        guard var inputs = cards.cardsInputs(page) else { return nil }
+        inputs.add(site.listed.isEmpty)
+        inputs.add(site.inProgress.count)
+        inputs.add(site.completed.count)
+        guard page.number == 1 else { return inputs }
+        let completed = site.completed.prefix(Self.completedOnHome)
+        inputs.list(completed.count)
+        for project in completed {
+            guard cards.addCardInputs(project, to: &inputs) else { return nil }
+        }
+        inputs.add(ActivityChart.of(site.listed, until: site.now, id: "activity").svg)
+        inputs.list(tags.count)
+        for tag in tags {
+            inputs.add(tag.key)
+            inputs.add(tag.name)
+            inputs.add(tag.projects.count)
+        }
+        return inputs
     }
 }

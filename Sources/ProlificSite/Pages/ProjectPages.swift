@@ -113,6 +113,36 @@ struct ProjectPages {
         ]
     }
 
+    /// Adds what `card(_:)` is a function of, apart from the binary: the project's slug and its
+    /// files but its open round's ballots (`SiteModel.keysBesideBallots`: its title, tags,
+    /// starter, status, rounds and snippets), its owner's name or their having none, and which
+    /// of its tags have a page. libcmark's version is the caller's to add. False when the
+    /// project has no key: the card can't be told by its inputs.
+    func addCardInputs(_ project: Project, to inputs: inout PageInputs) -> Bool {
+        guard let files = site.keysBesideBallots[project.slug] else { return false }
+        inputs.add(project.slug.rawValue)
+        inputs.add(files)
+        inputs.add(site.names[project.owner])
+        inputs.list(project.tags.count)
+        for tag in project.tags { inputs.add(site.listedTagKeys.contains(TagPages.key(tag))) }
+        return true
+    }
+
+    /// What a page of cards is a function of, apart from its context and the binary: each
+    /// card's inputs (`addCardInputs`), where it is among the list's pages, and libcmark's
+    /// version; nil when a project has no key.
+    func cardsInputs(_ page: Pagination<Project>) -> PageInputs? {
+        var inputs = PageInputs()
+        inputs.add(Markdown.version)
+        inputs.add(page.number)
+        inputs.add(page.count)
+        inputs.list(page.items.count)
+        for project in page.items {
+            guard addCardInputs(project, to: &inputs) else { return nil }
+        }
+        return inputs
+    }
+
     /// A card's starter text as HTML: images dropped, leaving their alt text. Without images,
     /// the rendering every page shares (`SiteModel.html`).
     func excerpt(_ project: Project) -> String {

@@ -69,7 +69,13 @@ struct TagPages {
                     site: site.config, now: site.now, path: path,
                     title: page.number == 1 ? "Stories tagged “\(tag.name)”" : "Stories tagged “\(tag.name)”, page \(page.number)",
                     description: "Stories tagged \(tag.name) on \(site.config.title).", section: .stories)
-                return PageJob("list", context) {
+                let inputs = { () -> PageInputs? in
+                    var inputs = ProjectPages(site: site).cardsInputs(page)
+                    inputs?.add(tag.name)
+                    inputs?.add(tag.projects.count)
+                    return inputs
+                }
+                return PageJob("list", context, inputs: inputs) {
                     [
                         "heading": "Tagged “\(tag.name)”",
                         "countLabel": Display.count(tag.projects.count, "story", plural: "stories"),
