@@ -67,13 +67,19 @@ public struct Round: Hashable, Sendable {
 
     /// The winning snippet's author, read in place: `winningSubmission` copies the snippet,
     /// retaining its body and origin, and standings, feeds and lists ask for every closed round.
-    public var winnerAuthor: Handle? {
-        winner.flatMap(place(of:)).map { submissions[$0].author }
+    /// Inlinable: called from another module on `rounds[r]`, an opaque getter had the round
+    /// copied out of its array first.
+    @inlinable public var winnerAuthor: Handle? {
+        guard let winner else { return nil }
+        for s in submissions.indices where submissions[s].id == winner { return submissions[s].author }
+        return nil
     }
 
     /// Whether the winning snippet is an ending, read in place as `winnerAuthor` is.
-    public var winnerIsEnding: Bool {
-        winner.flatMap(place(of:)).map { submissions[$0].ending } ?? false
+    @inlinable public var winnerIsEnding: Bool {
+        guard let winner else { return false }
+        for s in submissions.indices where submissions[s].id == winner { return submissions[s].ending }
+        return false
     }
 
     /// A record that a due round without submissions got more time.

@@ -82,10 +82,11 @@ struct ActivityChart {
     /// The chart for some projects' rounds.
     static func of(_ projects: [Project], until: Timestamp, id: String) -> ActivityChart {
         var submissions: [Timestamp] = [], ballots: [Timestamp] = []
-        for project in projects {
-            for round in project.rounds {
-                submissions += round.submissions.map(\.submitted)
-                ballots += round.ballots.map(\.cast)
+        // Read in place, by index: copies of the projects and rounds retained all they hold.
+        for p in projects.indices {
+            for r in projects[p].rounds.indices {
+                for s in projects[p].rounds[r].submissions.indices { submissions.append(projects[p].rounds[r].submissions[s].submitted) }
+                for b in projects[p].rounds[r].ballots.indices { ballots.append(projects[p].rounds[r].ballots[b].cast) }
             }
         }
         return ActivityChart(submissions: submissions, ballots: ballots, until: until, id: id)

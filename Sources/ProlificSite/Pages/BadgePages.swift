@@ -13,16 +13,17 @@ struct BadgePages {
     }
 
     func values() -> [String: Any] {
+        // Each player's counts looked up once, not once a badge; players by their places.
         let users = site.users
+        let counts = users.map { site.standing.counts(of: $0.handle) }
         let badges = site.standing.badges.map { badge -> [String: Any] in
-            var holders: [String: [User]] = [:]
-            for user in users {
-                let progress = badge.progress(count: site.standing.counts(of: user.handle).count(badge.measure))
-                if let tier = progress.tier { holders[tier.name, default: []].append(user) }
+            var holders: [String: [Int]] = [:]
+            for place in users.indices {
+                if let tier = badge.progress(count: counts[place].count(badge.measure)).tier { holders[tier.name, default: []].append(place) }
             }
             let tiers = badge.tiers.reversed().map { tier -> [String: Any] in
-                let people = (holders[tier.name] ?? []).map { user -> [String: Any] in
-                    ["name": user.name, "handle": user.handle.rawValue, "url": SitePath.user(user.handle)]
+                let people = (holders[tier.name] ?? []).map { place -> [String: Any] in
+                    ["name": users[place].name, "handle": users[place].handle.rawValue, "url": SitePath.user(users[place].handle)]
                 }
                 return [
                     "name": tier.name, "threshold": tier.threshold,

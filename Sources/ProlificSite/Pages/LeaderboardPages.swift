@@ -15,16 +15,22 @@ struct LeaderboardPages {
     }
 
     func values() -> [String: Any] {
-        let handles = site.users.map(\.handle)
+        // Players are in handle order (`SiteModel.users`): ties keep it, and the boards sort each
+        // player's place and score, worked out once (sorting the players with their counts
+        // moved 80 bytes and worked the score out twice at each of 60,000 comparisons).
+        let users = site.users
+        let counts = users.map { site.standing.counts(of: $0.handle) }
         func board(_ score: (Standing.Counts) -> Int, _ detail: (Standing.Counts) -> String) -> [[String: Any]] {
-            let ranked = handles.map { ($0, site.standing.counts(of: $0)) }
-                .filter { score($0.1) > 0 }
-                .sorted { a, b in score(a.1) != score(b.1) ? score(a.1) > score(b.1) : a.0 < b.0 }
-            return Self.ranks(ranked.map { score($0.1) }).enumerated().prefix(Self.size).map { index, rank in
-                let (handle, counts) = ranked[index]
+            let ranked = counts.indices.compactMap { i -> (score: Int, place: Int)? in
+                let value = score(counts[i])
+                return value > 0 ? (value, i) : nil
+            }.sorted { a, b in a.score != b.score ? a.score > b.score : a.place < b.place }
+            return Self.ranks(ranked.map(\.score)).enumerated().prefix(Self.size).map { index, rank in
+                let (value, place) = ranked[index]
+                let handle = users[place].handle
                 return [
                     "rank": rank, "name": site.name(handle), "handle": handle.rawValue, "url": SitePath.user(handle),
-                    "score": score(counts), "detail": detail(counts),
+                    "score": value, "detail": detail(counts[place]),
                 ]
             }
         }

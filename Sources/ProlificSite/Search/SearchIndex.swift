@@ -62,11 +62,15 @@ struct SearchIndex {
         var inputs = PageInputs()
         inputs.add(Markdown.version)
         inputs.list(site.listed.count)
-        for project in site.listed {
-            guard let files = site.keysBesideBallots[project.slug] else { return nil }
+        // Read in place, by index: copies of the projects and rounds retained all they hold.
+        let listed = site.listed
+        for p in listed.indices {
+            guard let files = site.keysBesideBallots[listed[p].slug] else { return nil }
             inputs.add(files)
-            var credited = [project.owner]
-            for round in project.rounds { if let winner = round.winningSubmission { credited.append(winner.author) } }
+            var credited = [listed[p].owner]
+            for r in listed[p].rounds.indices {
+                if let winner = listed[p].rounds[r].winnerAuthor { credited.append(winner) }
+            }
             inputs.list(credited.count)
             for handle in credited { inputs.add(site.names[handle]) }
         }
