@@ -7,18 +7,10 @@ import Testing
 /// A rebuild counts the standings of the projects whose files changed and takes every other
 /// project's part from `.prolific/standing.cache`; the sum must always be the count from scratch.
 @Suite struct StandingCacheTests {
-    /// sun's round 1 closed (a win, karma), moon's round 1 open with a snippet and a ballot.
+    /// The replay cache's game (sun's round 1 closed: a win, karma; moon's round 1 open with a
+    /// snippet and a ballot), and its content.
     func world() throws -> (Playground, Content) {
-        let world = try Playground()
-        try world.standardSetup()
-        _ = try world.game("2026-11-01T00:00:00Z").newProject(
-            Game.ProjectRequest(slug: Make.slug("sun"), title: "Sun", owner: Make.handle("bob"), rounds: 3, starter: "Hot."))
-        _ = try world.game("2026-11-02T00:00:00Z").submit(to: Make.slug("sun"), by: Make.handle("ann"), ending: false, body: "A.")
-        _ = try world.game("2026-11-02T01:00:00Z").submit(to: Make.slug("sun"), by: Make.handle("cat"), ending: false, body: "C.")
-        _ = try world.game("2026-11-03T00:00:00Z").vote(in: Make.slug("sun"), by: Make.handle("bob"), for: ["ann-20261102000000"])
-        _ = try world.game("2026-11-04T00:00:00Z").close(Make.slug("sun"))
-        _ = try world.game("2026-11-05T00:00:00Z").submit(to: Make.slug("moon"), by: Make.handle("ann"), ending: false, body: "M.")
-        _ = try world.game("2026-11-05T01:00:00Z").vote(in: Make.slug("moon"), by: Make.handle("cat"), for: ["ann-20261105000000"])
+        let world = try ReplayCacheTests().world()
         return (world, try #require(world.reader.loadAll().0))
     }
 
