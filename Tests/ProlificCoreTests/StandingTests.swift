@@ -83,6 +83,37 @@ import Testing
         }
     }
 
+    /// The standings are the sum of each project's part (what `StandingCache` keeps), and a part
+    /// comes out of a sum exactly; one that can't have been added (a count would go below zero,
+    /// or past the integers) leaves the sum as it was.
+    @Test func partsAddUpToTheStandingsAndComeOutAgain() throws {
+        var sun = moon
+        sun.slug = Make.slug("sun")
+        let content = Make.content(users: Array(users.values), projects: [moon, sun])
+        var total: [Handle: Standing.Counts] = [:]
+        for project in content.projects {
+            for (handle, counts) in Standing.part(of: project) { total[handle, default: Standing.Counts()].add(counts) }
+        }
+        let whole = Standing(content: content)
+        #expect(Standing(total: total, players: content.users.keys).counts == whole.counts)
+        var left = total
+        for (handle, counts) in Standing.part(of: sun) {
+            var counted = try #require(left[handle])
+            let removed = counted.remove(counts)
+            #expect(removed)
+            left[handle] = counted.isZero ? nil : counted
+        }
+        let onlyMoon = Standing(content: Make.content(users: Array(users.values), projects: [moon]))
+        #expect(Standing(total: left, players: content.users.keys).counts == onlyMoon.counts)
+        var small = Standing.Counts(snippets: 1, ballots: 2)
+        let tooMany = small.remove(Standing.Counts(snippets: 2))
+        let pastTheIntegers = small.remove(Standing.Counts(wins: Int.min))
+        #expect(!tooMany && !pastTheIntegers)
+        #expect(small == Standing.Counts(snippets: 1, ballots: 2))
+        let all = small.remove(Standing.Counts(snippets: 1, ballots: 2))
+        #expect(all && small.isZero)
+    }
+
     @Test func aNewProjectTakesTheFirstDiscoverySlot() {
         // Four busy projects and a brand-new one with nobody but its owner.
         var projects: [Project] = []

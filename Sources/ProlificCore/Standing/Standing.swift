@@ -26,20 +26,21 @@ public struct Standing: Sendable {
         /// Takes a part's counts out of these again (its project changed or went): false, and these
         /// left as they were, if any count would go below zero, as it would for a part never added.
         public mutating func remove(_ other: Counts) -> Bool {
-            var left = self
-            left.snippets -= other.snippets
-            left.wins -= other.wins
-            left.projects -= other.projects
-            left.ballots -= other.ballots
-            left.karma.snippets -= other.karma.snippets
-            left.karma.ballots -= other.karma.ballots
-            left.karma.wins -= other.karma.wins
-            left.karma.projects -= other.karma.projects
-            let all = [left.snippets, left.wins, left.projects, left.ballots]
-                + [left.karma.snippets, left.karma.ballots, left.karma.wins, left.karma.projects]
-            guard all.allSatisfy({ $0 >= 0 }) else { return false }
-            self = left
-            return true
+            var left = self, fits = true
+            func take(_ count: inout Int, _ part: Int) {
+                let (difference, overflow) = count.subtractingReportingOverflow(part)
+                if overflow || difference < 0 { fits = false } else { count = difference }
+            }
+            take(&left.snippets, other.snippets)
+            take(&left.wins, other.wins)
+            take(&left.projects, other.projects)
+            take(&left.ballots, other.ballots)
+            take(&left.karma.snippets, other.karma.snippets)
+            take(&left.karma.ballots, other.karma.ballots)
+            take(&left.karma.wins, other.karma.wins)
+            take(&left.karma.projects, other.karma.projects)
+            if fits { self = left }
+            return fits
         }
 
         public func count(_ measure: Badge.Measure) -> Int {

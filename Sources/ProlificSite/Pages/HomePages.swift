@@ -30,14 +30,16 @@ struct HomePages {
                     "inProgressLabel": Display.count(inProgress.count, "story", plural: "stories") + " in progress",
                     "inProgress": page.items.map(cards.card),
                     "pagination": page.values { SitePath.home(page: $0) },
+                    // The completed stories, the chart and the tags are the first page's
+                    // (docs/templates.md): later pages are kept by inputs without them.
                     "hasCompleted": page.number == 1 && !completed.isEmpty,
-                    "completed": completed.prefix(Self.completedOnHome).map(cards.card),
+                    "completed": page.number == 1 ? completed.prefix(Self.completedOnHome).map(cards.card) : [],
                     "hasMoreCompleted": completed.count > Self.completedOnHome,
                     "completedURL": SitePath.completed(),
                     "completedLabel": "All " + Display.count(completed.count, "completed story", plural: "completed stories"),
                     "activitySVG": page.number == 1 ? ActivityChart.of(site.listed, until: site.now, id: "activity").svg : "",
                     "hasTags": page.number == 1 && !tags.isEmpty,
-                    "tags": tags,
+                    "tags": page.number == 1 ? tags : [],
                 ]
             }
         }

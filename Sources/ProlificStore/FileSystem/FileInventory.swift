@@ -647,7 +647,9 @@ extension FileInventory {
     /// place, without decoding the inventory into memory (`Encoded`).
     ///
     /// A regular file a round's seal vouches for (`sealed`, relative to the content directory)
-    /// is written with its own code: a no-op build checks it by its folders' times alone.
+    /// is written with its own code: a no-op build checks it by its folders' times alone. So is
+    /// an entry the last stamp vouched for, taken as it recorded it (`vouchedAsRecorded`):
+    /// `sealed` need not list the rounds of the projects kept so.
     func encode(into writer: inout BinaryWriter, sealed: SealedRounds = .empty) {
         writer.string(root)
         writer.integer(Int64(skipping.count))

@@ -51,7 +51,8 @@ public struct SealedRounds: Sendable, Equatable {
         }
     }
 
-    /// No file vouched for: every file is stat-ed.
+    /// No sealed round listed: no file is vouched for by these, though an inventory's entries
+    /// taken as the last stamp recorded them keep what it vouched for (`FileInventory.encode`).
     public static let empty = SealedRounds(rounds: [:])
 
     private init(rounds: [[UInt8]: Listed]) {

@@ -30,7 +30,8 @@ public struct StandingCache: Sendable {
     public enum Outcome: Equatable, Sendable {
         /// Every project counted: no usable file.
         case counted(projects: Int)
-        /// The last build's sum, with this many projects counted again or taken out.
+        /// The last build's sum, with this many projects counted again (those changed, come or
+        /// without a key; those gone are only taken out).
         case updated(projects: Int)
     }
 
