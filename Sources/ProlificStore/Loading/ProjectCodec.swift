@@ -128,7 +128,8 @@ struct ProjectCodec {
             w.signed(s.submitted.secondsSinceEpoch)
             w.flag(s.ending)
             w.text(s.body)
-            writeOrigin(s.origin, isExpected: Self.isPath(s.origin.path, in: submissions, s.id.author.rawValue, "-", s.id.time.compactDigits, ".md"), &w, &table)
+            let isExpected = Self.isPath(s.origin.path, in: submissions, s.id.author.rawValue, "-", s.id.time.compactDigits, ".md")
+            writeOrigin(s.origin, isExpected: isExpected, &w, &table)
         }
         let votes = layout.votesFolder(slug, round.number)
         w.varint(UInt64(round.ballots.count))
@@ -170,7 +171,8 @@ struct ProjectCodec {
                 }
                 return Seal(digest: digest, files: files)
             }),
-            let note = r.text(), case let roundFolder = layout.roundFolder(slug, number), let origin = readOrigin(&r, table, { Origin(folder: roundFolder, name: "round", suffix: ".md", positions: $0) }),
+            let note = r.text(), case let roundFolder = layout.roundFolder(slug, number),
+            let origin = readOrigin(&r, table, { Origin(folder: roundFolder, name: "round", suffix: ".md", positions: $0) }),
             let submissionCount = r.shortCount(minimumSize: 6)
         else { return nil }
         var round = Round(
@@ -181,7 +183,8 @@ struct ProjectCodec {
         round.submissions.reserveCapacity(submissionCount)
         for _ in 0..<submissionCount {
             guard let id = r.submissionID(), let author = r.text().flatMap(Handle.init), let submitted = r.time(),
-                let ending = r.flag(), let body = r.text(), let origin = readOrigin(&r, table, { Origin(folder: submissions, snippet: id, positions: $0) })
+                let ending = r.flag(), let body = r.text(),
+                let origin = readOrigin(&r, table, { Origin(folder: submissions, snippet: id, positions: $0) })
             else { return nil }
             round.submissions.append(
                 Submission(
