@@ -16,13 +16,15 @@ struct HomePages {
         let tags = allTags.map { tag -> [String: Any] in
             ["name": tag.name, "url": SitePath.tag(tag.key), "count": tag.projects.count]
         }
+        // The first page's chart, for its inputs and its values: worked out once.
+        let chart = ActivityChart.of(site.listed, until: site.now, id: "activity").svg
         var jobs = Pagination.pages(of: inProgress, size: Pagination<Project>.pageSize).map { page in
             let context = PageContext(
                 site: site.config, now: site.now, path: SitePath.home(page: page.number),
                 title: page.number == 1 ? site.config.title : "Stories in progress, page \(page.number)",
                 description: "\(site.config.title): stories written together, one round at a time.", section: .stories,
                 showsMoment: page.number == 1)
-            return PageJob("index", context, inputs: { inputs(page, tags: allTags, cards: cards) }) {
+            return PageJob("index", context, inputs: { inputs(page, tags: allTags, chart: chart, cards: cards) }) {
                 [
                     "isFirstPage": page.number == 1,
                     "hasProjects": !site.listed.isEmpty,
@@ -37,7 +39,7 @@ struct HomePages {
                     "hasMoreCompleted": completed.count > Self.completedOnHome,
                     "completedURL": SitePath.completed(),
                     "completedLabel": "All " + Display.count(completed.count, "completed story", plural: "completed stories"),
-                    "activitySVG": page.number == 1 ? ActivityChart.of(site.listed, until: site.now, id: "activity").svg : "",
+                    "activitySVG": page.number == 1 ? chart : "",
                     "hasTags": page.number == 1 && !tags.isEmpty,
                     "tags": page.number == 1 ? tags : [],
                 ]
@@ -74,7 +76,8 @@ struct HomePages {
     /// every listed story (worked out: it is a function of all of them and of the moment) and
     /// the tags with their counts. nil when a project has no key.
     func inputs(
-        _ page: Pagination<Project>, tags: [(key: String, name: String, projects: [Project])], cards: ProjectPages
+        _ page: Pagination<Project>, tags: [(key: String, name: String, projects: [Project])], chart: String,
+        cards: ProjectPages
     ) -> PageInputs? {
         guard var inputs = cards.cardsInputs(page) else { return nil }
         inputs.add(site.listed.isEmpty)
@@ -86,7 +89,7 @@ struct HomePages {
         for project in completed {
             guard cards.addCardInputs(project, to: &inputs) else { return nil }
         }
-        inputs.add(ActivityChart.of(site.listed, until: site.now, id: "activity").svg)
+        inputs.add(chart)
         inputs.list(tags.count)
         for tag in tags {
             inputs.add(tag.key)

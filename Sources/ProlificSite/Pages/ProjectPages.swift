@@ -47,8 +47,7 @@ struct ProjectPages {
             inputs.add(handle.rawValue)
             inputs.add(site.names[handle])
         }
-        inputs.list(project.tags.count)
-        for tag in project.tags { inputs.add(site.listedTagKeys.contains(TagPages.key(tag))) }
+        TagPages(site: site).addLinkInputs(project.tags, to: &inputs)
         // The moment, as far as the page shows it: the week, and how many of its snippets and
         // ballots came before the moment (the activity chart counts those), and an open round's
         // time left and progress as shown. With the moment itself, every open story's page was
@@ -123,8 +122,7 @@ struct ProjectPages {
         inputs.add(project.slug.rawValue)
         inputs.add(files)
         inputs.add(site.names[project.owner])
-        inputs.list(project.tags.count)
-        for tag in project.tags { inputs.add(site.listedTagKeys.contains(TagPages.key(tag))) }
+        TagPages(site: site).addLinkInputs(project.tags, to: &inputs)
         return true
     }
 

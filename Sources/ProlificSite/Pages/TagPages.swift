@@ -61,6 +61,13 @@ struct TagPages {
         }
     }
 
+    /// Adds what `links(_:)` makes of `tags` beyond the tags themselves (which come with their
+    /// project's files): whether each has a page.
+    func addLinkInputs(_ tags: [String], to inputs: inout PageInputs) {
+        inputs.list(tags.count)
+        for tag in tags { inputs.add(site.listedTagKeys.contains(Self.key(tag))) }
+    }
+
     func jobs(_ tags: [(key: String, name: String, projects: [Project])]) -> [PageJob] {
         tags.flatMap { tag in
             Pagination.pages(of: tag.projects, size: Pagination<Project>.pageSize).map { page in

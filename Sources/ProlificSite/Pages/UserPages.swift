@@ -102,7 +102,7 @@ struct UserPages {
         let badges = site.standing.badges(of: user.handle)
         inputs.list(badges.count)
         // What `badgeValues` shows of each, without making its dictionary (5,000 players' pages
-        // made 25,000 of them at every build, most of the inputs' time).
+        // made 20,000 of them at every build, a fifth of the inputs' time).
         for progress in badges {
             inputs.add(progress.badge.id.rawValue)
             inputs.add(progress.badge.name)

@@ -63,9 +63,6 @@ public struct FileInventory: Sendable, Equatable {
         /// Its `subtreeKey`, when the walker worked it out from these very entries: a build
         /// hashed every project's entries twice, to find its cache and for its pages' keys.
         var key: [UInt8]?
-        /// Whether its entries were taken as the last build recorded them, with whether that
-        /// build's stamp vouched for each (`vouchedAsRecorded`).
-        var isAsRecorded = false
     }
 
     /// An entry's metadata. The root folder itself is the first entry, with the empty path.
@@ -175,7 +172,7 @@ public struct FileInventory: Sendable, Equatable {
             }
             inventory.subtrees[String(decoding: subtree.path, as: UTF8.self)] = Span(
                 entry: subtree.entry, entryPath: subtree.entryPath, walked: stampStart..<inventory.stamps.count,
-                walkedPaths: pathStart..<inventory.paths.count, key: key, isAsRecorded: part.isAsRecorded)
+                walkedPaths: pathStart..<inventory.paths.count, key: key)
         }
         return inventory
     }
@@ -186,7 +183,9 @@ public struct FileInventory: Sendable, Equatable {
     /// Whether the entries under the folder at `path` (`projects/<slug>`, walked on its own)
     /// were taken as the last build recorded them, with what its stamp vouched for.
     public func isAsRecorded(_ path: String) -> Bool {
-        subtrees[path]?.isAsRecorded ?? false
+        // Such a part's entries all have their flag; any other part's, none.
+        guard let first = subtrees[path]?.walked.first, first < vouchedAsRecorded.count else { return false }
+        return vouchedAsRecorded[first] != nil
     }
 
     /// Calls `body` with every entry but the root: its path relative to `root` and its stamp.
