@@ -7,8 +7,9 @@ import ProlificCore
 /// the one the reader gives that file (`layout.ballotFile(…)` and so on), which is nearly always:
 /// it is worked out again on decoding. The files' positions are stored once per distinct set
 /// (`PositionsTable`): files `submit` and `vote` write put their keys on the same lines, so a
-/// project's 150 snippets and ballots share a few sets, and decoding one made a new array and new
-/// keys for each file (a third of decoding the kept projects of a large rebuild). Identifiers are
+/// project's snippets share one set and its ballots one per number of choices (each round.md has
+/// its own), where decoding made a new array and new keys for each file (a third of decoding the
+/// kept projects of a large rebuild, by `perf`). Identifiers are
 /// validated again on decoding, and anything malformed or truncated decodes to nil (the project is
 /// then read from its files).
 struct ProjectCodec {
