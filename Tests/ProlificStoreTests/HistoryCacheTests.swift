@@ -170,6 +170,13 @@ import Testing
             try #require(FileInventory.take(of: world.root, skipping: [".prolific", ".git"], racyAfter: 0)))
         #expect(racy.stamps.keys.sorted() == derived.stamps.keys.sorted())
         for (key, stamp) in racy.stamps { #expect(stamp != taken.stamps[key], "\(key)") }
+        // A round without its votes folder, and a stray file beside a round's parts.
+        try? FileManager.default.removeItem(atPath: world.directory.path("Content/projects/sun/rounds/0002/votes"))
+        try Data("x".utf8).write(to: URL(fileURLWithPath: world.directory.path("Content/projects/sun/rounds/0002/notes.md")))
+        let after = HistoryCache.Stamps.from(
+            try #require(FileInventory.take(of: world.root, skipping: [".prolific", ".git"], racyAfter: .max)))
+        #expect(after.stamps == HistoryCache.Stamps.take(layout).stamps)
+        #expect(after.stamps["sun/0002"]?.round[4] == -1, "no votes folder")
     }
 
     /// A closed round changed while a build read the content: the cache the build saves carries

@@ -167,6 +167,10 @@ struct SiteRun {
         defer { history?.wait() }
         // Runs first: a build that ends before its replay doesn't leave the cache waiting.
         defer { replayHistory.giveNothing() }
+        // The replay cache is written beside the stages to come, and waited for before the
+        // build ends (`ReplayCache.writesAside`).
+        let replayWrites = PendingWrites()
+        defer { replayWrites.wait() }
         let replayHow = StageNote(), standingsHow = StageNote()
         let progress = showsProgress ? Progress() : nil
         // A project's folder as the inventory saw it before reading: pages made only of it (and
@@ -199,7 +203,8 @@ struct SiteRun {
             content: content, theme: theme, now: game.now, evidence: evidence, projectKeys: projectKeys,
             keysBesideBallots: keysBesideBallots,
             replay: {
-                let replayCache = contentBefore.flatMap { ReplayCache(layout: layout, inventory: $0, content: content, evidence: evidence) }
+                var replayCache = contentBefore.flatMap { ReplayCache(layout: layout, inventory: $0, content: content, evidence: evidence) }
+                replayCache?.writesAside = { replayWrites.start($0) }
                 let found = replayCache?.load(for: content)
                 if case .kept(let kept) = found {
                     replayHistory.giveNothing()
@@ -483,6 +488,22 @@ private final class StageNote: @unchecked Sendable {
     var value: String? { lock.withLock { note } }
 
     func set(_ note: String) { lock.withLock { self.note = note } }
+}
+
+/// Writes started on threads of their own (`Parallel.background`), each waited for before the
+/// build ends: a process that ended first would leave a temporary file and no cache.
+private final class PendingWrites: @unchecked Sendable {
+    private let lock = NSLock()
+    private var pending: [Parallel.Pending] = []
+
+    func start(_ write: @escaping @Sendable () -> Void) {
+        let started = Parallel.background(write)
+        lock.withLock { pending.append(started) }
+    }
+
+    func wait() {
+        for write in lock.withLock({ pending }) { write.wait() }
+    }
 }
 
 /// The first error of the thread that writes a site's batches, for the thread that renders them.
