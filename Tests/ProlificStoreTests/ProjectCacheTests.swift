@@ -142,6 +142,54 @@ import Testing
         #expect(again.projects.map(\.title) == ["The Moon", "Kept"])
     }
 
+    /// A kept project's snippet texts are made only when something asks for them, from its
+    /// entry again; whether each may need rewriting (a build asks it of every snippet) comes
+    /// without them.
+    @Test func keptTextsAreMadeWhenAskedForFromTheEntry() throws {
+        let world = try world()
+        _ = try world.game("2026-11-05T02:00:00Z").submit(to: Make.slug("moon"), by: Make.handle("bob"), ending: false, body: "Data: none.")
+        let cache = try cache(world)
+        let fresh = try #require(world.reader.loadAll(cache: cache).0)
+        let moon = try #require(fresh.projects.first { $0.slug == Make.slug("moon") })
+        #expect(moon.rounds[0].submissions.allSatisfy { !$0.text.isDeferred }, "read from the files")
+
+        let kept = try #require(cache.project(Make.slug("moon")))
+        let texts = kept.rounds.flatMap { $0.submissions.map(\.text) }
+        #expect(texts.count == 2 && texts.allSatisfy(\.isDeferred))
+        #expect(texts.map(\.mayNeedRewriting) == [false, true])
+        #expect(texts.map(\.mayNeedRewriting) == moon.rounds[0].submissions.map(\.text.mayNeedRewriting))
+        #expect(kept.rounds[0].submissions.map(\.body) == moon.rounds[0].submissions.map(\.body))
+        #expect(kept == moon)
+        // Stories keep their chapters' texts as held: an EPUB's inputs read only the authors.
+        let sun = try #require(cache.project(Make.slug("sun")))
+        #expect(Story(sun).chapters.dropFirst().allSatisfy { $0.text.isDeferred })
+        let freshSun = try #require(fresh.projects.first { $0.slug == Make.slug("sun") })
+        #expect(Story(sun).chapters.map(\.markdown) == Story(freshSun).chapters.map(\.markdown))
+    }
+
+    /// Another build replaced a kept project's entry (after its files changed) before this one
+    /// asked for a text: the texts come from the files as they are then, and a snippet no longer
+    /// there has an empty text. Never a trap.
+    @Test func keptTextsComeFromTheFilesWhenTheEntryIsReplaced() throws {
+        let world = try world()
+        let first = try cache(world)
+        _ = world.reader.loadAll(cache: first)
+        let layout = ContentLayout(root: world.root)
+        let snippet = layout.submissionFile(Make.slug("moon"), Make.number(1), Make.id("ann-20261105000000"))
+        let written = try String(contentsOfFile: snippet, encoding: .utf8)
+
+        let kept = try #require(first.project(Make.slug("moon")))
+        try written.replacingOccurrences(of: "M.", with: "Changed.").write(toFile: snippet, atomically: true, encoding: .utf8)
+        try Data(count: 64).write(to: URL(fileURLWithPath: entry(world, "moon")))
+        #expect(kept.rounds[0].submissions[0].body.hasPrefix("Changed."))
+
+        _ = world.reader.loadAll(cache: try cache(world))
+        let again = try #require(try cache(world).project(Make.slug("moon")))
+        try FileManager.default.removeItem(atPath: snippet)
+        try FileManager.default.removeItem(atPath: entry(world, "moon"))
+        #expect(again.rounds[0].submissions[0].body == "")
+    }
+
     @Test func aChangedFileIsReadAgainAndOnlyItsProjectIs() throws {
         let world = try world()
         let first = try cache(world)

@@ -227,6 +227,11 @@ struct SiteRun {
                         return all
                     }
                 }
+                // The whole game is replayed, and a tie ends in a hash of each tied snippet's
+                // text: the kept projects' texts (made only when asked for, `SnippetText`) are
+                // made first, on every core, rather than a project at a time as the replay meets
+                // them on its one thread.
+                _ = Parallel.map(content.projects) { $0.makeDeferredTexts() }
                 // Without an inventory there is neither a replay cache nor the history cache's
                 // thread to take the history: it is not kept.
                 guard history != nil else {

@@ -6,7 +6,12 @@ public struct Submission: Hashable, Sendable {
     /// An ending snippet completes the project when it wins.
     public var ending: Bool
     /// The snippet's Markdown.
-    public var body: String
+    public var body: String {
+        get { text.string }
+        set { text = SnippetText(newValue) }
+    }
+    /// The Markdown as held: a kept project's is made only when asked for (`SnippetText`).
+    public var text: SnippetText
     public var origin: Origin
 
     public init(
@@ -17,7 +22,7 @@ public struct Submission: Hashable, Sendable {
         self.author = author
         self.submitted = submitted
         self.ending = ending
-        self.body = body
+        self.text = SnippetText(body)
         self.origin = origin
     }
 }

@@ -4,18 +4,22 @@ public struct Story: Sendable {
         /// nil for the starter text.
         public var round: RoundNumber?
         public var author: Handle
-        public var markdown: String
+        /// The chapter's Markdown as held: a story made only for its authors (an EPUB's inputs)
+        /// doesn't make its texts.
+        public var text: SnippetText
         public var submission: SubmissionID?
+
+        public var markdown: String { text.string }
     }
 
     public var chapters: [Chapter]
 
     public init(_ project: Project) {
-        var chapters = [Chapter(round: nil, author: project.owner, markdown: project.starter, submission: nil)]
+        var chapters = [Chapter(round: nil, author: project.owner, text: SnippetText(project.starter), submission: nil)]
         for round in project.rounds {
             guard let winner = round.winningSubmission else { continue }
             chapters.append(
-                Chapter(round: round.number, author: winner.author, markdown: winner.body, submission: winner.id))
+                Chapter(round: round.number, author: winner.author, text: winner.text, submission: winner.id))
         }
         self.chapters = chapters
     }

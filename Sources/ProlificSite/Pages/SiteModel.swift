@@ -101,7 +101,8 @@ struct SiteModel {
                 // By index: `contains` copied every round and snippet, retaining all they hold.
                 Markdown.mayNeedRewriting(project.starter)
                     || project.rounds.indices.contains { r in
-                        project.rounds[r].submissions.indices.contains { Markdown.mayNeedRewriting(project.rounds[r].submissions[$0].body) }
+                        // A kept project's texts answer without being made (`SnippetText`).
+                        project.rounds[r].submissions.indices.contains { project.rounds[r].submissions[$0].text.mayNeedRewriting }
                     }
             }.enumerated().compactMap { $0.element ? built[$0.offset].slug : nil })
         let replayDone = HTMLCache.Flag()

@@ -26,7 +26,7 @@ import ProlificCore
 /// Entries are written in place without `fsync` (there are thousands, and a lost one costs one
 /// project's reading); a checksum over each file catches one torn by a crash.
 public struct ProjectCache: Sendable {
-    static let magic: Int64 = 0x5052_4F4C_5052_4A03  // "PROLPRJ" v3: positions stored once per set
+    static let magic: Int64 = 0x5052_4F4C_5052_4A04  // "PROLPRJ" v4: the snippets' texts after the rounds
     static let folder = ".prolific/projects"
 
     let layout: ContentLayout
@@ -80,16 +80,56 @@ public struct ProjectCache: Sendable {
         key(slug).flatMap { project(slug, key: $0) }
     }
 
-    /// The project as it was read last, if it was read from files whose key was `key`.
+    /// The project as it was read last, if it was read from files whose key was `key`. Its
+    /// snippets' texts are made only when asked for (`SnippetText`): a rebuild shows few of
+    /// them. They are read from the entry again then, or, if another build has replaced it
+    /// since (after a change to the project's files), from the files.
     func project(_ slug: Slug, key: [UInt8]) -> Project? {
+        guard let (bytes, body) = entry(slug) else { return nil }
+        var r = BinaryReader(bytes, range: body)
+        let deferred = ProjectCodec.Bodies.deferred { [self] at, ids in
+            DeferredTexts { texts(slug, key: key, at: at, count: ids.count) ?? textsFromFiles(slug, ids: ids) }
+        }
+        guard isHeader(&r, key: key), let project = codec.decode(from: &r, bodies: deferred), r.isAtEnd, project.slug == slug
+        else { return nil }
+        return project
+    }
+
+    /// The file of `slug`'s entry and where its body is, if its checksum holds.
+    private func entry(_ slug: Slug) -> ([UInt8], Range<Int>)? {
         guard let bytes = try? FileSystem.readBytes(path(slug), limit: 1 << 30), let body = CacheSeal.body(of: bytes) else {
             return nil
         }
-        var r = BinaryReader(bytes, range: body)
-        guard r.integer() == Self.magic, r.text() == binary, r.text() == root, let keyCount = r.shortCount(),
-            keyCount == key.count, r.consume(key), let project = codec.decode(from: &r), r.isAtEnd, project.slug == slug
-        else { return nil }
-        return project
+        return (bytes, body)
+    }
+
+    /// Whether `r` starts with the header of an entry for `key` (moving past it if so).
+    private func isHeader(_ r: inout BinaryReader, key: [UInt8]) -> Bool {
+        r.integer() == Self.magic && r.text() == binary && r.text() == root && r.shortCount() == key.count && r.consume(key)
+    }
+
+    /// The snippets' texts of the entry for `key`, which has them at `at`; nil if the entry is
+    /// another now.
+    func texts(_ slug: Slug, key: [UInt8], at: Int, count: Int) -> [String]? {
+        guard let (bytes, body) = entry(slug) else { return nil }
+        var header = BinaryReader(bytes, range: body)
+        guard isHeader(&header, key: key), header.position <= at, at < body.upperBound else { return nil }
+        var r = BinaryReader(bytes, range: at..<body.upperBound)
+        return ProjectCodec.texts(from: &r, count: count)
+    }
+
+    /// The texts of the snippets `ids` names, read from the project's files: its entry was
+    /// replaced while a build used it, so the files changed since the build looked at them, and
+    /// the next build makes again whatever this one shows of them. A snippet no longer there
+    /// has an empty text.
+    func textsFromFiles(_ slug: Slug, ids: [SubmissionID]) -> [String] {
+        var bodies: [SubmissionID: String] = [:]
+        if let project = ContentReader(layout: layout).loadProject(slug, depth: .all).0 {
+            for round in project.rounds {
+                for submission in round.submissions { bodies[submission.id] = submission.body }
+            }
+        }
+        return ids.map { bodies[$0] ?? "" }
     }
 
     /// Keeps `project`, as just read from files that `inventory` saw, for the next build; does

@@ -41,8 +41,24 @@ struct ProjectCodec {
         writeOrigin(project.origin, isExpected: project.origin.path == layout.projectFile(project.slug), &rest, &table)
         rest.varint(UInt64(project.rounds.count))
         for round in project.rounds { encode(round, of: project.slug, &rest, &table) }
+        // The snippets' texts after everything else, so that a kept project's are skipped and
+        // read again only when asked for (`Bodies.deferred`).
+        rest.varint(UInt64(project.rounds.reduce(0) { $0 + $1.submissions.count }))
+        for round in project.rounds {
+            for submission in round.submissions { rest.text(submission.body) }
+        }
         table.write(into: &w)
         w.raw(rest.bytes)
+    }
+
+    /// What decoding makes of the snippets' texts.
+    enum Bodies {
+        /// Strings, at once.
+        case eager
+        /// Texts made when asked for (`DeferredTexts`), from what this gives, called once the
+        /// rounds are decoded: where the texts are (the position of their count, in the whole
+        /// of the bytes) and the snippets' ids, in order.
+        case deferred((_ at: Int, _ ids: [SubmissionID]) -> DeferredTexts)
     }
 
     /// About as many bytes as `project` encodes to, so a buffer is allocated once.
@@ -56,14 +72,14 @@ struct ProjectCodec {
     }
 
     /// A project from exactly `bytes`: nil if anything is left over.
-    func decode(_ bytes: [UInt8]) -> Project? {
+    func decode(_ bytes: [UInt8], bodies: Bodies = .eager) -> Project? {
         var r = BinaryReader(bytes)
-        guard let project = decode(from: &r), r.isAtEnd else { return nil }
+        guard let project = decode(from: &r, bodies: bodies), r.isAtEnd else { return nil }
         return project
     }
 
     /// Reads a project from where `r` is, leaving it just after.
-    func decode(from r: inout BinaryReader) -> Project? {
+    func decode(from r: inout BinaryReader, bodies: Bodies = .eager) -> Project? {
         guard let slug = r.text().flatMap(Slug.init), let title = r.text(), let owner = r.text().flatMap(Handle.init),
             let created = r.time(), let limit = r.signed(), let length = r.signed().flatMap(TimeSpan.init(seconds:)),
             let tagCount = r.shortCount()
@@ -83,11 +99,55 @@ struct ProjectCodec {
             slug: slug, title: title, owner: owner, created: created, roundLimit: Int(limit),
             roundLength: length, tags: tags, status: status, visibility: visibility, starter: starter, origin: origin)
         project.rounds.reserveCapacity(roundCount)
+        // Whether each snippet's text may need rewriting, in order, until the texts are read.
+        var flags: [Bool] = []
         for _ in 0..<roundCount {
-            guard let round = decodeRound(of: slug, &r, table) else { return nil }
+            guard let round = decodeRound(of: slug, &r, table, flags: &flags) else { return nil }
             project.rounds.append(round)
         }
+        let textsAt = r.position
+        guard let textCount = r.shortCount(), textCount == flags.count else { return nil }
+        switch bodies {
+        case .eager:
+            for i in project.rounds.indices {
+                for j in project.rounds[i].submissions.indices {
+                    guard let body = r.text() else { return nil }
+                    project.rounds[i].submissions[j].body = body
+                }
+            }
+        case .deferred(let make):
+            for _ in 0..<textCount {
+                guard r.skipText() else { return nil }
+            }
+            // By index, in place: a copy of a round retains everything it holds.
+            var ids: [SubmissionID] = []
+            ids.reserveCapacity(textCount)
+            for i in project.rounds.indices {
+                for j in project.rounds[i].submissions.indices { ids.append(project.rounds[i].submissions[j].id) }
+            }
+            let texts = make(textsAt, ids)
+            var index = 0
+            for i in project.rounds.indices {
+                for j in project.rounds[i].submissions.indices {
+                    project.rounds[i].submissions[j].text = SnippetText(deferred: texts, at: index, mayNeedRewriting: flags[index])
+                    index += 1
+                }
+            }
+        }
         return project
+    }
+
+    /// The snippets' texts, in order, from `r` at the position `Bodies.deferred` gave; nil if
+    /// they are not `count` texts.
+    static func texts(from r: inout BinaryReader, count: Int) -> [String]? {
+        guard r.shortCount() == count else { return nil }
+        var texts: [String] = []
+        texts.reserveCapacity(count)
+        for _ in 0..<count {
+            guard let text = r.text() else { return nil }
+            texts.append(text)
+        }
+        return texts
     }
 
     // MARK: Rounds
@@ -128,7 +188,8 @@ struct ProjectCodec {
             w.text(s.author.rawValue)
             w.signed(s.submitted.secondsSinceEpoch)
             w.flag(s.ending)
-            w.text(s.body)
+            // The text itself comes after every round (`encode(_:into:)`).
+            w.flag(s.text.mayNeedRewriting)
             let isExpected = Self.isPath(s.origin.path, in: submissions, s.id.author.rawValue, "-", s.id.time.compactDigits, ".md")
             writeOrigin(s.origin, isExpected: isExpected, &w, &table)
         }
@@ -143,7 +204,7 @@ struct ProjectCodec {
         }
     }
 
-    private func decodeRound(of slug: Slug, _ r: inout BinaryReader, _ table: PositionsTable.Read) -> Round? {
+    private func decodeRound(of slug: Slug, _ r: inout BinaryReader, _ table: PositionsTable.Read, flags: inout [Bool]) -> Round? {
         guard let number = r.varint().flatMap({ RoundNumber(Int(clamping: $0)) }), let opened = r.time(),
             let closes = r.time(), let closed = r.optional({ $0.time() }),
             let winner = r.optional({ $0.submissionID() }),
@@ -184,13 +245,13 @@ struct ProjectCodec {
         round.submissions.reserveCapacity(submissionCount)
         for _ in 0..<submissionCount {
             guard let id = r.submissionID(), let author = r.text().flatMap(Handle.init), let submitted = r.time(),
-                let ending = r.flag(), let body = r.text(),
+                let ending = r.flag(), let mayNeedRewriting = r.flag(),
                 let origin = readOrigin(&r, table, { Origin(folder: submissions, snippet: id, positions: $0) })
             else { return nil }
+            flags.append(mayNeedRewriting)
+            // The text is read after every round (`decode(from:bodies:)`).
             round.submissions.append(
-                Submission(
-                    id: id, author: author, submitted: submitted, ending: ending, body: body,
-                    origin: origin))
+                Submission(id: id, author: author, submitted: submitted, ending: ending, body: "", origin: origin))
         }
         guard let ballotCount = r.shortCount(minimumSize: 4) else { return nil }
         let votes = roundFolder + "/votes"

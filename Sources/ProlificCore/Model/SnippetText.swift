@@ -1,0 +1,85 @@
+import Synchronization
+
+/// A snippet's Markdown as the model holds it: a string, or one that a kept project's cache
+/// entry holds and that is made only when something asks for it (`DeferredTexts`).
+///
+/// A rebuild decodes every kept project and shows the text of a handful of them. Making
+/// 100,000 strings that nothing reads was about a tenth of a large rebuild after a ballot, and
+/// 100 MB of its memory (docs/performance.md). Equality and hashing are the string's, so a
+/// deferred text equals the same text made at once.
+public struct SnippetText: Hashable, Sendable {
+    private enum Storage: Sendable {
+        case string(String)
+        /// Text `index` of `texts`, and whether it may hold an image or a `data:` link.
+        case deferred(DeferredTexts, index: Int, mayNeedRewriting: Bool)
+    }
+
+    private let storage: Storage
+
+    public init(_ string: String) { storage = .string(string) }
+
+    /// Text `index` of `texts`, made when first asked for; `mayNeedRewriting` is what
+    /// `MarkdownScan.mayNeedRewriting` says of it, kept beside it.
+    public init(deferred texts: DeferredTexts, at index: Int, mayNeedRewriting: Bool) {
+        storage = .deferred(texts, index: index, mayNeedRewriting: mayNeedRewriting)
+    }
+
+    public var string: String {
+        switch storage {
+        case .string(let string): string
+        case .deferred(let texts, let index, _): texts.text(at: index)
+        }
+    }
+
+    /// Whether the text is made only when asked for.
+    public var isDeferred: Bool {
+        if case .deferred = storage { return true }
+        return false
+    }
+
+    /// Whether the text may hold an image or a `data:` link (`MarkdownScan`), answered for a
+    /// deferred text without making it: a build asks it of every snippet.
+    public var mayNeedRewriting: Bool {
+        switch storage {
+        case .string(let string): MarkdownScan.mayNeedRewriting(string)
+        case .deferred(_, _, let flag): flag
+        }
+    }
+
+    public static func == (a: SnippetText, b: SnippetText) -> Bool { a.string == b.string }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(string) }
+}
+
+/// The texts of one project's snippets, in order, made all at once the first time one of them
+/// is asked for, by a loader the cache that decoded the project gives (it reads its entry
+/// again, or the project's files). Safe to ask from any thread; a second asker waits for the
+/// first's loading.
+public final class DeferredTexts: Sendable {
+    private let load: @Sendable () -> [String]
+    private let texts = Mutex<[String]?>(nil)
+
+    public init(load: @escaping @Sendable () -> [String]) { self.load = load }
+
+    /// Text `index`; empty if the loader gave fewer texts (it gives as many as it was made for).
+    func text(at index: Int) -> String {
+        texts.withLock { texts in
+            let loaded = texts ?? load()
+            texts = loaded
+            return loaded.indices.contains(index) ? loaded[index] : ""
+        }
+    }
+}
+
+extension Project {
+    /// Makes the project's deferred snippet texts now (they are made all at once, so asking
+    /// for one is enough): for work that reads most texts of most projects, such as a replay
+    /// of the whole game, which can make them on every core first.
+    public func makeDeferredTexts() {
+        for r in rounds.indices {
+            guard let first = rounds[r].submissions.first(where: { $0.text.isDeferred }) else { continue }
+            _ = first.text.string
+            return
+        }
+    }
+}
