@@ -254,14 +254,28 @@ enum CacheSeal {
         return intact ? 0..<body : nil
     }
 
-    /// A 64-bit checksum, eight bytes at a time: it catches a file cut short or zero-filled by a
-    /// crash (not tampering; the cache is as trusted as the content directory it sits in).
+    /// A 64-bit checksum, 32 bytes at a time in four lanes: it catches a file cut short or
+    /// zero-filled by a crash (not tampering; the cache is as trusted as the content directory
+    /// it sits in). Each lane's multiply waits only on its own last one, so the four run side by
+    /// side: one lane went at about 1.6 GB/s, and a large rebuild checks 127 MB of project caches.
     static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
+        func word(_ offset: Int) -> UInt64 { UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) }
+        func mix(_ lane: UInt64, _ word: UInt64) -> UInt64 {
+            let mixed = (lane ^ word) &* 0xFF51_AFD7_ED55_8CCD
+            return mixed ^ (mixed >> 32)
+        }
+        var lanes = (0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count), 0xC2B2_AE3D_27D4_EB4F as UInt64, 0x1656_67B1_9E37_79F9 as UInt64, 0x27D4_EB2F_1656_67C5 as UInt64)
         var offset = 0
+        while offset + 32 <= bytes.count {
+            lanes.0 = mix(lanes.0, word(offset))
+            lanes.1 = mix(lanes.1, word(offset + 8))
+            lanes.2 = mix(lanes.2, word(offset + 16))
+            lanes.3 = mix(lanes.3, word(offset + 24))
+            offset += 32
+        }
+        var hash = mix(mix(mix(lanes.0, lanes.1), lanes.2), lanes.3)
         while offset + 8 <= bytes.count {
-            hash = (hash ^ UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))) &* 0xFF51_AFD7_ED55_8CCD
-            hash ^= hash >> 32
+            hash = mix(hash, word(offset))
             offset += 8
         }
         while offset < bytes.count {
