@@ -54,6 +54,37 @@ import Testing
         return replayed.allSatisfy { kept.explained($0.slug, $0.round.number) == $0.explained }
     }
 
+    /// The files' digest is taken project by project: a project whose folder has the key a
+    /// kept part was taken with has that part, and one whose key changed is hashed again.
+    @Test func aProjectsPartOfTheFilesDigestIsKeptByItsFoldersKey() throws {
+        let world = try world()
+        let (_, cache) = try cache(world)
+        let cacheValue = try #require(cache)
+        let fresh = cacheValue.filesDigests()
+        let parts = try #require(fresh.parts)
+        #expect(parts.map(\.slug.rawValue) == ["moon", "sun"])
+        let kept = Dictionary(uniqueKeysWithValues: parts.map { ($0.slug, $0) })
+        #expect(cacheValue.filesDigests(kept: kept).second == fresh.second)
+        #expect(cacheValue.filesDigests(kept: kept).parts == parts)
+        // Proof that a kept part is taken: one marked under the same key changes the digest.
+        var marked = kept
+        marked[Make.slug("sun")]?.digest = Array(repeating: 7, count: 32)
+        #expect(cacheValue.filesDigests(kept: marked).second != fresh.second)
+        // Under another key it is not taken: the project is hashed again.
+        marked[Make.slug("sun")]?.key = Array(repeating: 1, count: 32)
+        #expect(cacheValue.filesDigests(kept: marked).second == fresh.second)
+        // A closed round's file written again: its project's key, and the digest, change.
+        let snippet = world.reader.layout.submissionFile(Make.slug("sun"), Make.number(1), Make.id("cat-20261102010000"))
+        let text = try String(contentsOfFile: snippet, encoding: .utf8)
+        try (text + "\n").write(toFile: snippet, atomically: true, encoding: .utf8)
+        let (_, changed) = try self.cache(world)
+        #expect(try #require(changed).filesDigests(kept: kept).second != fresh.second)
+        // An open round's ballot is not in it.
+        _ = try world.game("2026-11-05T02:00:00Z").vote(in: Make.slug("moon"), by: Make.handle("bob"), for: ["ann-20261105000000"])
+        let (_, afterBallot) = try self.cache(world)
+        #expect(try #require(afterBallot).filesDigests(kept: kept).second == (try #require(changed)).filesDigests().second)
+    }
+
     @Test func aReplayRoundTripsThroughItsBytesWithEveryField() throws {
         let world = try world()
         let (content, cache) = try cache(world)

@@ -32,7 +32,7 @@ import ProlificCore
 /// each round is decoded when a page asks for it (`ReplayedRounds`): a rebuild keeps most round
 /// pages by the bytes alone.
 public struct ReplayCache: Sendable {
-    static let magic: Int64 = 0x5052_4F4C_5250_4C06  // "PROLRPL" v6
+    static let magic: Int64 = 0x5052_4F4C_5250_4C07  // "PROLRPL" v7: the files' digest by project
     static let file = ".prolific/replay.cache"
 
     let layout: ContentLayout
@@ -42,6 +42,8 @@ public struct ReplayCache: Sendable {
     let inventory: FileInventory
     /// Each open round's folder, `projects/<slug>/rounds/<NNNN>`.
     let open: Set<ArraySlice<UInt8>>
+    /// The projects, in the content's order: the files' digest is taken project by project.
+    let slugs: [Slug]
     /// Git's commits of each round's ballots: a replayed round's are compared with the saved
     /// ones' (`ballotsDigest`), an open round's are not in the key.
     let ballotCommits: [String: [Handle: [IdentityEvidence.Commit]]]
@@ -73,6 +75,7 @@ public struct ReplayCache: Sendable {
             for round in project.rounds where round.isOpen { open.insert(Self.folder(project.slug, round.number)) }
         }
         (self.layout, self.inventory, self.open, self.ballotCommits) = (layout, inventory, open, evidence.ballotCommits)
+        slugs = content.projects.map(\.slug)
         key = [
             "binary \(binary)", "content \(layout.resolvedRoot)", "git \(Self.digest(of: evidence))",
             "projects \(RoundSeal.hex(starts.finalize()))",
@@ -139,21 +142,85 @@ public struct ReplayCache: Sendable {
         ArraySlice("projects/\(slug)/rounds/\(number.folderName)".utf8)
     }
 
-    /// What identifies every file the replay reads: every entry but open rounds', projects' own
-    /// files and folders (`projects/<slug>`, its project.md, its rounds folder), whose starts
-    /// are in the key, and players' (`users/`), whose join times are. `first` leaves out
-    /// `added`'s folders too (rounds closed since the cache was saved), `second` doesn't; each
-    /// nil when an entry it covers is racy.
-    func filesDigests(leavingOut added: Set<ArraySlice<UInt8>> = []) -> (first: String?, second: String?) {
+    /// One project's part of the files' digest (`filesDigests`), kept in the file with the
+    /// key of the project's folder (`FileInventory.subtreeKey`) it was taken with: a later
+    /// build whose inventory gives that folder the same key takes the digest as it is.
+    struct Part: Equatable {
+        var slug: Slug
+        var key: [UInt8]
+        var digest: [UInt8]
+    }
+
+    /// What identifies every file the replay reads: every entry but open rounds',
+    /// projects' own files and folders (`projects/<slug>`, its project.md, its rounds folder),
+    /// whose starts are in the key, and players' (`users/`), whose join times are. `first`
+    /// leaves out `added`'s folders too (rounds closed since the cache was saved), `second`
+    /// doesn't; each nil when an entry it covers is racy.
+    ///
+    /// Taken project by project, then the rest, and hashed together: a project whose folder has
+    /// the key `kept` holds it with has the part `kept` holds (files with the same key are the
+    /// same files, and the parts of one with a round added since are never kept). `parts` are
+    /// the projects' parts of `second`, to keep for the next build (nil when racy). Hashing
+    /// every entry of the large content was 4 % of a rebuild after a ballot, on the model
+    /// stage's longest thread.
+    func filesDigests(leavingOut added: Set<ArraySlice<UInt8>> = [], kept: [Slug: Part] = [:])
+        -> (first: String?, second: String?, parts: [Part]?)
+    {
+        let keys = slugs.map { inventory.subtreeKey("projects/\($0)") }
+        let addedTo = Set(added.compactMap { Slug(String(decoding: $0.dropFirst(Self.projectsPrefix.count).prefix { $0 != UInt8(ascii: "/") }, as: UTF8.self)) })
+        func reused(_ place: Int) -> Part? {
+            guard let key = keys[place], let part = kept[slugs[place]], part.key == key, !addedTo.contains(slugs[place]) else { return nil }
+            return part
+        }
+        guard
+            let (computed, rest) = inventory.digests(
+                of: slugs.map { "projects/\($0)" }, needed: { reused($0) == nil }, takingTheFirst: !added.isEmpty, share(leavingOut: added))
+        else { return (nil, nil, nil) }
+        var parts: [FileInventory.PartDigests] = []
+        parts.reserveCapacity(slugs.count)
+        for place in slugs.indices {
+            if let part = reused(place) {
+                parts.append(FileInventory.PartDigests(first: part.digest, second: part.digest))
+            } else if let part = computed[place] {
+                parts.append(part)
+            } else {
+                return (nil, nil, nil)
+            }
+        }
+        func combined(_ digest: (FileInventory.PartDigests) -> [UInt8]?) -> String? {
+            var hasher = SHA256()
+            for (slug, part) in zip(slugs, parts) {
+                guard let digest = digest(part) else { return nil }
+                hasher.update(data: Array(slug.rawValue.utf8) + [0])
+                hasher.update(data: digest)
+            }
+            guard let rest = digest(rest) else { return nil }
+            hasher.update(data: rest)
+            return RoundSeal.hex(hasher.finalize())
+        }
+        let second = combined(\.second)
+        var kept: [Part]? = nil
+        if second != nil {
+            kept = zip(slugs, zip(keys, parts)).compactMap { slug, keyed in
+                guard let key = keyed.0, let digest = keyed.1.second else { return nil }
+                return Part(slug: slug, key: key, digest: digest)
+            }
+        }
+        return (added.isEmpty ? nil : combined(\.first), second, kept)
+    }
+
+    /// Which of the digests an entry goes into (`FileInventory.DigestShare`), by its path.
+    private func share(leavingOut added: Set<ArraySlice<UInt8>>) -> (ArraySlice<UInt8>) -> FileInventory.DigestShare {
         // Entries come folder by folder: a round's folder is looked up once for all its files.
         var last: (folder: ArraySlice<UInt8>, share: FileInventory.DigestShare)?
+        let open = open
         func round(_ folder: ArraySlice<UInt8>) -> FileInventory.DigestShare {
             if let last, last.folder.elementsEqual(folder) { return last.share }
             let share: FileInventory.DigestShare = open.contains(folder) ? .neither : added.contains(folder) ? .secondOnly : .both
             last = (folder, share)
             return share
         }
-        return inventory.digests(takingTheFirst: !added.isEmpty) { path in
+        return { path in
             guard path.starts(with: Self.projectsPrefix) else {
                 return path.starts(with: Self.usersPrefix) || path.elementsEqual(Self.usersPrefix.dropLast()) ? .neither : .both
             }
@@ -199,8 +266,9 @@ public struct ReplayCache: Sendable {
     public struct Base: Sendable {
         /// The rounds it lacks, by `IdentityEvidence.key`.
         public let added: Set<String>
-        /// `filesDigests().second` of the content now, nil when racy.
+        /// `filesDigests().second` of the content now, nil when racy, and its projects' parts.
         let files: String?
+        let parts: [Part]?
         let rounds: [(slug: Slug, number: RoundNumber, isExplained: Bool)]
         let bytes: [UInt8]
         let ranges: [Range<Int>]
@@ -213,7 +281,7 @@ public struct ReplayCache: Sendable {
         guard let bytes = try? FileSystem.readBytes(path(), limit: 1 << 31), CacheSeal.body(of: bytes) != nil else { return nil }
         // The whole file: the index's ranges are places in it, and `trailer` leaves out the seal.
         var r = BinaryReader(bytes)
-        guard r.integer() == Self.magic, r.text() == key, let digest = r.text() else { return nil }
+        guard r.integer() == Self.magic, r.text() == key, let digest = r.text(), let kept = Self.parts(from: &r) else { return nil }
         var projects: [Slug: Project] = [:]
         for project in content.projects { projects[project.slug] = project }
         let isClosed = { (slug: Slug, number: RoundNumber) in
@@ -232,12 +300,12 @@ public struct ReplayCache: Sendable {
         }
         let savedRounds = rounds.lazy.map { IdentityEvidence.key($0.slug, $0.number) }
         guard !added.isEmpty else {
-            guard savedDigest(files: filesDigests().second, rounds: savedRounds) == digest else { return nil }
+            guard savedDigest(files: filesDigests(kept: kept).second, rounds: savedRounds) == digest else { return nil }
             return .kept(ReplayedRounds(rounds: rounds, bytes: bytes, ranges: ranges, decode: Self.decode))
         }
-        let (before, now) = filesDigests(leavingOut: folders)
+        let (before, now, parts) = filesDigests(leavingOut: folders, kept: kept)
         guard savedDigest(files: before, rounds: savedRounds) == digest else { return nil }
-        return .adding(Base(added: added, files: now, rounds: rounds, bytes: bytes, ranges: ranges))
+        return .adding(Base(added: added, files: now, parts: parts, rounds: rounds, bytes: bytes, ranges: ranges))
     }
 
     private static let decode: ReplayedRounds.Decoder = { bytes, range in
@@ -264,8 +332,9 @@ public struct ReplayCache: Sendable {
     public func save(_ replayed: [TallyTimeline.Replayed]) -> ReplayedRounds {
         let bound = ReplayCodec.bodiesBound(replayed)
         var w = BinaryWriter(capacity: 4096 + 32 * replayed.count + bound)
-        let digest = savedDigest(files: filesDigests().second, rounds: replayed.lazy.map { IdentityEvidence.key($0.slug, $0.round.number) })
-        header(digest, into: &w)
+        let files = filesDigests()
+        let digest = savedDigest(files: files.second, rounds: replayed.lazy.map { IdentityEvidence.key($0.slug, $0.round.number) })
+        header(digest, files.parts, into: &w)
         let ranges = ReplayCodec.encode(replayed, bound: bound, into: &w)
         finish(&w, saving: digest != nil)
         return ReplayedRounds(replayed, bytes: w.bytes, ranges: ranges)
@@ -285,18 +354,42 @@ public struct ReplayCache: Sendable {
         entries += bodies.appending(replayed)
         var w = BinaryWriter(capacity: 4096 + 32 * entries.count + bodies.bytes.count)
         let digest = savedDigest(files: base.files, rounds: entries.lazy.map { IdentityEvidence.key($0.slug, $0.number) })
-        header(digest, into: &w)
+        header(digest, base.parts, into: &w)
         let ranges = ReplayCodec.write(entries, bodies: bodies.bytes[...], into: &w)
         finish(&w, saving: digest != nil)
         return ReplayedRounds(
             rounds: entries.map { ($0.slug, $0.number, $0.isExplained) }, bytes: w.bytes, ranges: ranges, decode: Self.decode)
     }
 
-    /// The magic number, the key and the digest of the files and ballots (nil when racy: not saved).
-    private func header(_ digest: String?, into w: inout BinaryWriter) {
+    /// The magic number, the key, the digest of the files and ballots (nil when racy: not
+    /// saved) and the projects' parts of the files' digest.
+    private func header(_ digest: String?, _ parts: [Part]?, into w: inout BinaryWriter) {
         w.integer(Self.magic)
         w.text(key)
         w.text(digest ?? "")
+        let parts = digest == nil ? [] : parts ?? []
+        w.varint(UInt64(parts.count))
+        for part in parts {
+            w.text(part.slug.rawValue)
+            w.varint(UInt64(part.key.count))
+            w.raw(part.key)
+            w.varint(UInt64(part.digest.count))
+            w.raw(part.digest)
+        }
+    }
+
+    /// The parts `header` wrote, by project; nil when malformed.
+    static func parts(from r: inout BinaryReader) -> [Slug: Part]? {
+        guard let count = r.shortCount(minimumSize: 3) else { return nil }
+        var parts: [Slug: Part] = [:]
+        parts.reserveCapacity(count)
+        for _ in 0..<count {
+            guard let slug = r.text().flatMap(Slug.init), let keyCount = r.shortCount(), let key = r.raw(keyCount),
+                let digestCount = r.shortCount(), let digest = r.raw(digestCount)
+            else { return nil }
+            parts[slug] = Part(slug: slug, key: key, digest: digest)
+        }
+        return parts
     }
 
     /// The checksum, then the file written when `saving`.
