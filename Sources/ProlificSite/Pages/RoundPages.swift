@@ -44,7 +44,8 @@ struct RoundPages {
     func inputs(_ round: Round, of project: Project) -> PageInputs? {
         guard let files = site.keysBesideBallots[project.slug],
             // A project without images (nearly all) has no snippet to scan again.
-            !site.hasImages(project) || !round.submissions.contains(where: { site.cache.needsRewriting($0.body) })
+            // (`text.mayNeedRewriting`: a kept project's texts answer without being made.)
+            !site.hasImages(project) || !round.submissions.contains(where: { $0.text.mayNeedRewriting })
         else { return nil }
         var inputs = PageInputs()
         inputs.add(files)

@@ -20,6 +20,9 @@ struct SearchIndex {
     }
 
     func entries() -> [Entry] {
+        // A story whose opening is short is read on into its chapters: a kept project's are made
+        // only when asked for (`SnippetText`), so they are made first, on every core.
+        _ = Parallel.map(site.listed.filter { $0.starter.utf8.count < 2 * Self.textLimit }) { $0.makeDeferredTexts() }
         var entries: [Entry] = []
         for project in site.listed {
             let story = Story(project)

@@ -47,6 +47,9 @@ public struct FileInventory: Sendable, Equatable {
     /// Where each second-level folder walked on its own (`projects/<slug>`) sits in `paths` and
     /// `stamps`, by its path: see `subtreeKey(_:)`. Only an inventory just taken has them.
     private var subtrees: [String: Span] = [:]
+    /// How many entries, and bytes of `paths`, the first two levels take (they come first, the
+    /// folders walked on their own after): only an inventory just taken has it.
+    private var head: (entries: Int, paths: Int)?
 
     /// Equal when they record the same entries (`subtrees` only indexes them, and `vouched` says
     /// how the next build checks them).
@@ -141,6 +144,7 @@ public struct FileInventory: Sendable, Equatable {
                 }
             }
         }
+        inventory.head = (inventory.stamps.count, inventory.paths.count)
         let walked = Parallel.map(subtrees) { subtree -> (part: FileInventory, key: [UInt8]?)? in
             walking?(subtree.path, subtree.stamp) ?? walk(root, subtree.path, racyAfter: racyAfter).map { ($0, nil) }
         }
@@ -175,6 +179,30 @@ public struct FileInventory: Sendable, Equatable {
                 walkedPaths: pathStart..<inventory.paths.count, key: key)
         }
         return inventory
+    }
+
+    /// The metadata of each regular file right inside the top-level folder `folder` (`users`),
+    /// by name, as its kind, inode, size, modification and change times; a racy file has none.
+    /// nil for an inventory not just taken (its first two levels are not known apart).
+    func fileStamps(in folder: String) -> [String: [Int64]]? {
+        guard let head else { return nil }
+        let prefix = Array((folder + "/").utf8)
+        var found: [String: [Int64]] = [:]
+        var start = 0, index = 0
+        paths.withUnsafeBufferPointer { all in
+            Self.forEachNUL(in: UnsafeBufferPointer(rebasing: all[..<head.paths])) { nul in
+                defer { (start, index) = (nul + 1, index + 1) }
+                let path = all[start..<nul]
+                guard index > 0, index < head.entries, path.starts(with: prefix), !path.dropFirst(prefix.count).contains(UInt8(ascii: "/"))
+                else { return }
+                let stamp = stamps[index]
+                guard stamp != .never, stamp.kind == Int64(S_IFREG) else { return }
+                found[String(decoding: path.dropFirst(prefix.count), as: UTF8.self)] = [
+                    stamp.kind, stamp.inode, stamp.size, stamp.modified, stamp.changed,
+                ]
+            }
+        }
+        return found
     }
 
     /// Whether this is a part `RecordedParts` took as recorded, with the stamp's `vouched`.

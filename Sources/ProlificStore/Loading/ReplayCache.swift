@@ -199,14 +199,14 @@ public struct ReplayCache: Sendable {
             return RoundSeal.hex(hasher.finalize())
         }
         let second = combined(\.second)
-        var kept: [Part]? = nil
+        var toKeep: [Part]? = nil
         if second != nil {
-            kept = zip(slugs, zip(keys, parts)).compactMap { slug, keyed in
+            toKeep = zip(slugs, zip(keys, parts)).compactMap { slug, keyed in
                 guard let key = keyed.0, let digest = keyed.1.second else { return nil }
                 return Part(slug: slug, key: key, digest: digest)
             }
         }
-        return (added.isEmpty ? nil : combined(\.first), second, kept)
+        return (added.isEmpty ? nil : combined(\.first), second, toKeep)
     }
 
     /// Which of the digests an entry goes into (`FileInventory.DigestShare`), by its path.
