@@ -34,7 +34,7 @@ struct SiteRun {
         /// (model, pages, indexes and feeds, books, cards, static; batches are written on a
         /// thread of their own meanwhile, whose CPU counts in the stage), media, swap, then write
         /// (the time rendering waited for the writer, not a step of its own) and stamp
-        /// (with the history cache for `close`); or only check, when nothing changed since the
+        /// (with the history cache for `close`, and the replay cache's writing); or only check, when nothing changed since the
         /// last build. Each with the CPU seconds of the whole process (all threads, and `git`)
         /// meanwhile: a stage whose CPU time is close to its seconds ran on one core. Removing
         /// a killed build's leftovers, when there are any, counts in "model".
@@ -325,6 +325,8 @@ struct SiteRun {
             ? staging.entries.flatMap { FileInventory(root: folder, written: $0) }
                 ?? FileInventory.take(of: folder, guardingRacyWrites: false) : nil
         history?.wait()
+        // Within the stamp stage, so that `--timings` counts the whole build.
+        replayWrites.wait()
         // The site this build replaced is now the spare, as the last stamp recorded it.
         let replacedSite = staging.replacedASite ? stamp.flatMap { isOut($0.site.root) ? $0.site : nil } : nil
         if let contentBefore, let site {
