@@ -264,7 +264,9 @@ enum CacheSeal {
             let mixed = (lane ^ word) &* 0xFF51_AFD7_ED55_8CCD
             return mixed ^ (mixed >> 32)
         }
-        var lanes = (0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count), 0xC2B2_AE3D_27D4_EB4F as UInt64, 0x1656_67B1_9E37_79F9 as UInt64, 0x27D4_EB2F_1656_67C5 as UInt64)
+        var lanes: (UInt64, UInt64, UInt64, UInt64) = (
+            0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count), 0xC2B2_AE3D_27D4_EB4F, 0x1656_67B1_9E37_79F9, 0x27D4_EB2F_1656_67C5
+        )
         var offset = 0
         while offset + 32 <= bytes.count {
             lanes.0 = mix(lanes.0, word(offset))

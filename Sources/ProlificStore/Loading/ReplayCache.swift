@@ -167,7 +167,11 @@ public struct ReplayCache: Sendable {
         -> (first: String?, second: String?, parts: [Part]?)
     {
         let keys = slugs.map { inventory.subtreeKey("projects/\($0)") }
-        let addedTo = Set(added.compactMap { Slug(String(decoding: $0.dropFirst(Self.projectsPrefix.count).prefix { $0 != UInt8(ascii: "/") }, as: UTF8.self)) })
+        // The projects of the rounds added: `projects/<slug>/rounds/<NNNN>`.
+        let addedTo = Set(
+            added.compactMap { folder in
+                Slug(String(decoding: folder.dropFirst(Self.projectsPrefix.count).prefix { $0 != UInt8(ascii: "/") }, as: UTF8.self))
+            })
         func reused(_ place: Int) -> Part? {
             guard let key = keys[place], let part = kept[slugs[place]], part.key == key, !addedTo.contains(slugs[place]) else { return nil }
             return part
