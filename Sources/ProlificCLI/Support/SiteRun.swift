@@ -34,8 +34,8 @@ struct SiteRun {
         /// (model, pages, indexes and feeds, books, cards, static; batches are written on a
         /// thread of their own meanwhile, whose CPU counts in the stage), media, swap, then write
         /// (the time rendering waited for the writer, not a step of its own) and stamp
-        /// (with the history cache for `close`, and the replay cache's writing); or only check, when nothing changed since the
-        /// last build. Each with the CPU seconds of the whole process (all threads, and `git`)
+        /// (with the history cache for `close`, and the replay cache's writing); or only check,
+        /// when nothing changed since the last build. Each with the CPU seconds of the whole process (all threads, and `git`)
         /// meanwhile: a stage whose CPU time is close to its seconds ran on one core. Removing
         /// a killed build's leftovers, when there are any, counts in "model".
         var phases: [Phase]

@@ -48,7 +48,7 @@ public enum Markdown {
     /// their text: the site links only to addresses. A document without `![` or `data:` has
     /// neither images nor such links and takes the one-call path.
     public static func html(_ markdown: String, images: (String) -> Image) -> String {
-        guard mayNeedRewriting(markdown) else { return html(markdown) }
+        guard MarkdownScan.mayNeedRewriting(markdown) else { return html(markdown) }
         var source = markdown
         return source.withUTF8 { buffer -> String in
             guard let base = buffer.baseAddress else { return "" }
@@ -70,7 +70,7 @@ public enum Markdown {
             for node in found {
                 let url = cmark_node_get_url(node).map { String(cString: $0) } ?? ""
                 if cmark_node_get_type(node) == CMARK_NODE_LINK {
-                    if mentionsData(url) { unwrap(node) }
+                    if MarkdownScan.mentionsData(url) { unwrap(node) }
                     continue
                 }
                 switch images(url) {
@@ -97,16 +97,6 @@ public enum Markdown {
         while let child = cmark_node_first_child(node) { cmark_node_insert_before(node, child) }
         cmark_node_unlink(node)
         cmark_node_free(node)
-    }
-
-    /// Whether `text` holds `data:` in any case: a link target that names no address.
-    static func mentionsData(_ text: String) -> Bool {
-        MarkdownScan.mentionsData(text)
-    }
-
-    /// Whether a document may hold an image (`![`) or a `data:` link (`MarkdownScan`).
-    static func mayNeedRewriting(_ markdown: String) -> Bool {
-        MarkdownScan.mayNeedRewriting(markdown)
     }
 
     /// The version of libcmark in use, such as `0.30.2`.

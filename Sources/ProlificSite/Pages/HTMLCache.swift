@@ -1,4 +1,5 @@
 import Foundation
+import ProlificCore
 
 /// Markdown rendered once per text, whichever pages and feeds show it, with whether the text
 /// needs its images rewritten page by page. Safe to share between workers.
@@ -21,7 +22,7 @@ final class HTMLCache: @unchecked Sendable {
     struct Entry {
         /// The text itself: keeps its storage, and so its address, from being reused.
         let markdown: String
-        /// Whether it has images or `data:` links (`Markdown.mayNeedRewriting`).
+        /// Whether it has images or `data:` links (`MarkdownScan.mayNeedRewriting`).
         let needsRewriting: Bool
         /// Its HTML with images as written, once asked for.
         var html: String?
@@ -50,7 +51,7 @@ final class HTMLCache: @unchecked Sendable {
         // Any entry answers, a settled one without the lock (texts with images settle without
         // their HTML).
         if let entry = lookup(markdown, needingHTML: false) { return entry.needsRewriting }
-        let entry = Entry(markdown: markdown, needsRewriting: Markdown.mayNeedRewriting(markdown), html: nil)
+        let entry = Entry(markdown: markdown, needsRewriting: MarkdownScan.mayNeedRewriting(markdown), html: nil)
         store(entry)
         return entry.needsRewriting
     }
@@ -59,7 +60,7 @@ final class HTMLCache: @unchecked Sendable {
     func html(_ markdown: String, render: (String) -> String) -> String {
         if let hit = lookup(markdown)?.html { return hit }
         let html = render(markdown)
-        store(Entry(markdown: markdown, needsRewriting: Markdown.mayNeedRewriting(markdown), html: html))
+        store(Entry(markdown: markdown, needsRewriting: MarkdownScan.mayNeedRewriting(markdown), html: html))
         return html
     }
 

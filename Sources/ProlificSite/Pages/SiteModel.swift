@@ -99,7 +99,7 @@ struct SiteModel {
         withImages = Set(
             Parallel.map(built) { project in
                 // By index: `contains` copied every round and snippet, retaining all they hold.
-                Markdown.mayNeedRewriting(project.starter)
+                MarkdownScan.mayNeedRewriting(project.starter)
                     || project.rounds.indices.contains { r in
                         // A kept project's texts answer without being made (`SnippetText`).
                         project.rounds[r].submissions.indices.contains { project.rounds[r].submissions[$0].text.mayNeedRewriting }

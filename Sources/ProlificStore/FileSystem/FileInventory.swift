@@ -372,24 +372,9 @@ public struct FileInventory: Sendable, Equatable {
         return RoundSeal.sha256(key)
     }
 
-    /// Which of the two digests `digests(_:)` takes an entry into.
+    /// Which of the two digests `digests(of:needed:takingTheFirst:_:)` takes an entry into.
     enum DigestShare {
         case both, secondOnly, neither
-    }
-
-    /// Two digests in one pass, each identifying the entries it takes (by path relative to
-    /// `root`) in 64 hex digits (SHA-256 of their paths and metadata): the same digest from two
-    /// inventories means the same files with the same contents, apart from those left out. The
-    /// first takes the entries `share` says `.both` of (nil unless `takingTheFirst`), the second
-    /// those and the `.secondOnly` ones; each nil when an entry it takes is racy.
-    func digests(
-        takingTheFirst: Bool = true, _ share: (ArraySlice<UInt8>) -> DigestShare
-    ) -> (first: String?, second: String?) {
-        var part = PartHasher(takingTheFirst: takingTheFirst, capacity: 1 << 16)
-        // The root's own times are left out, as `isUnchanged` leaves them: its entries are listed.
-        forEachStamped { path, stamp in part.take(path, stamp, share) }
-        let digests = part.finish()
-        return (digests.first.map(RoundSeal.hex), digests.second.map(RoundSeal.hex))
     }
 
     /// A part's two digests (`digests(of:needed:takingTheFirst:_:)`), as raw SHA-256: each nil
@@ -399,10 +384,14 @@ public struct FileInventory: Sendable, Equatable {
         var second: [UInt8]?
     }
 
-    /// What `digests(takingTheFirst:_:)` takes, hashed in parts: each folder of `folders` (one
-    /// walked on its own, such as `projects/moon`: its own entry and every entry under it) that
-    /// `needed` asks for by its place, then every entry outside all of them. A folder not needed
-    /// has no digests. nil when a folder was not walked on its own.
+    /// Two digests of the entries `share` takes, in parts: each folder of `folders` (one walked
+    /// on its own, such as `projects/moon`: its own entry and every entry under it) that `needed`
+    /// asks for by its place, then every entry outside all of them but the root (whose times are
+    /// left out, as `isUnchanged` leaves them). Each part's digests identify its entries (SHA-256
+    /// of their paths and metadata): the first those `share` says `.both` of (none unless
+    /// `takingTheFirst`), the second those and the `.secondOnly` ones; each nil when an entry it
+    /// takes is racy. A folder not needed has no digests. nil when a folder was not walked on its
+    /// own.
     ///
     /// A caller keeps each folder's digests by its `subtreeKey` and asks only for those whose key
     /// changed (`ReplayCache`): hashing every entry of the large content for the replay's key was
@@ -450,7 +439,7 @@ public struct FileInventory: Sendable, Equatable {
         return (parts, rest.finish())
     }
 
-    /// The two digests of `digests(takingTheFirst:_:)` as entries are taken into them.
+    /// A part's two digests (`digests(of:needed:takingTheFirst:_:)`) as entries are taken into them.
     private struct PartHasher {
         private var hashers = (SHA256(), SHA256())
         private var buffers: ([UInt8], [UInt8]) = ([], [])
