@@ -1,3 +1,4 @@
+import ProlificCore
 import Testing
 @testable import ProlificSite
 
@@ -20,14 +21,14 @@ import Testing
     /// image or a `data:` target, in any case, at either end of the text.
     @Test func theQuickScanFindsEveryImageAndDataLink() {
         for text in ["![a](b.png)", "x ![", "[a](DATA:x)", "[a](dAtA:x)", "data:", "é data: é", "[a]( data:image/png;base64,AA)"] {
-            #expect(Markdown.mayNeedRewriting(text), "\(text)")
+            #expect(MarkdownScan.mayNeedRewriting(text), "\(text)")
         }
         for text in ["", "!", "[", "plain text", "! [a](b)", "[a](b)", "dat:a", "data :", "date:", "ata:", "datum: x", "d\u{0}ata:"] {
-            #expect(!Markdown.mayNeedRewriting(text), "\(text)")
+            #expect(!MarkdownScan.mayNeedRewriting(text), "\(text)")
         }
-        #expect(Markdown.mentionsData("x DaTa:y") && !Markdown.mentionsData("![a](b.png)"))
+        #expect(MarkdownScan.mentionsData("x DaTa:y") && !MarkdownScan.mentionsData("![a](b.png)"))
         let bridged = String(decoding: Array("a ![b](c)".utf8), as: UTF8.self)
-        #expect(Markdown.mayNeedRewriting(bridged))
+        #expect(MarkdownScan.mayNeedRewriting(bridged))
     }
 
     @Test func imagesAreDecidedOneByOneAndDataLinksUnwrapped() {
