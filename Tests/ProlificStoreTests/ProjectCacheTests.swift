@@ -226,10 +226,22 @@ import Testing
         _ = world.reader.loadAll(cache: cache)
         let path = entry(world, "moon")
         let good = try Data(contentsOf: URL(fileURLWithPath: path))
-        for damage in [good.prefix(good.count - 1), good.prefix(16), Data(count: good.count), good.dropLast(8) + Data(count: 8)] {
+        let firstPartEnd = 8 + good.prefix(8).reversed().reduce(0) { $0 << 8 | Int($1) }
+        #expect(firstPartEnd > 16 && firstPartEnd < good.count - 16)
+        var flipped = good
+        flipped[firstPartEnd / 2] ^= 1
+        for damage in [good.prefix(16), Data(count: good.count), good.prefix(firstPartEnd - 1), flipped] {
             try damage.write(to: URL(fileURLWithPath: path))
             #expect(cache.project(Make.slug("moon")) == nil)
             #expect(world.reader.loadAll(cache: cache).0 == world.reader.loadAll().0)
+        }
+        // Torn texts, the first part intact: the project is kept, its texts read from the files.
+        let moon = try #require(world.reader.loadAll().0?.projects.first { $0.slug == Make.slug("moon") })
+        for damage in [good.prefix(good.count - 1), good.dropLast(8) + Data(count: 8), good.prefix(firstPartEnd + 8)] {
+            try damage.write(to: URL(fileURLWithPath: path))
+            let kept = try #require(cache.project(Make.slug("moon")))
+            #expect(kept.rounds.allSatisfy { $0.submissions.allSatisfy(\.text.isDeferred) })
+            #expect(kept == moon)
         }
         // The sun entry under moon's name: the key and the slug don't match.
         try FileManager.default.removeItem(atPath: path)
