@@ -257,7 +257,8 @@ enum CacheSeal {
     /// A 64-bit checksum, 32 bytes at a time in four lanes: it catches a file cut short or
     /// zero-filled by a crash (not tampering; the cache is as trusted as the content directory
     /// it sits in). Each lane's multiply waits only on its own last one, so the four run side by
-    /// side: one lane went at about 1.6 GB/s, and a large rebuild checked 127 MB of project caches (42 MB since a rebuild reads entries without their texts).
+    /// side: one lane went at about 1.6 GB/s, and a large rebuild checked 127 MB of project
+    /// caches (42 MB since it reads their entries without the texts).
     static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
         func word(_ offset: Int) -> UInt64 { UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) }
         func mix(_ lane: UInt64, _ word: UInt64) -> UInt64 {
