@@ -9,6 +9,31 @@ import Testing
         #expect(Seal.manifest([b, a]) == "\(a.digest)  \(a.path)\n\(b.digest)  \(b.path)\n")
     }
 
+    /// Packed files come back as they were, in order, and make the same seal; what can't be
+    /// packed (a digest that is not lowercase hex SHA-256, a path over 255 bytes) is not, and
+    /// bytes that are not exactly the files they claim are refused.
+    @Test func filesPackedComeBackAsTheyWere() throws {
+        let digits = Seal.File(path: "votes/cat.yml", digest: "0123456789abcdef" + String(repeating: "f0", count: 24))
+        let packed = try #require(Seal.PackedFiles([a, b, digits]))
+        #expect(packed.count == 3 && packed.bytes.count == 3 * 33 + a.path.utf8.count + b.path.utf8.count + digits.path.utf8.count)
+        #expect(packed.files == [a, b, digits] && packed.files.map(\.digest) == [a.digest, b.digest, digits.digest])
+        let seal = Seal(digest: "d", packed: packed)
+        #expect(seal == Seal(digest: "d", files: [a, b, digits]) && seal.fileCount == 3 && seal.packedFiles == packed)
+        #expect(Seal.PackedFiles([]).map { $0.count == 0 && $0.files.isEmpty } == true)
+
+        #expect(Seal.PackedFiles([Seal.File(path: "votes/bob.yml", digest: String(repeating: "A", count: 64))]) == nil)
+        #expect(Seal.PackedFiles([Seal.File(path: "votes/bob.yml", digest: "abc")]) == nil)
+        #expect(Seal.PackedFiles([Seal.File(path: String(repeating: "x", count: 256), digest: a.digest)]) == nil)
+        #expect(Seal(digest: "d", files: [Seal.File(path: "x", digest: "abc")]).packedFiles == nil)
+
+        #expect(Seal.PackedFiles(bytes: packed.bytes, count: 3) == packed)
+        #expect(Seal.PackedFiles(bytes: packed.bytes, count: 2) == nil)
+        #expect(Seal.PackedFiles(bytes: packed.bytes, count: 4) == nil)
+        #expect(Seal.PackedFiles(bytes: Array(packed.bytes.dropLast()), count: 3) == nil)
+        #expect(Seal.PackedFiles(bytes: [200], count: 1) == nil)
+        #expect(Seal.PackedFiles(bytes: [], count: -1) == nil)
+    }
+
     @Test func anUnchangedFolderHasNoChanges() {
         #expect(SealCheck.changes(Seal(digest: "d", files: [a, b]), found: [b, a], manifestDigest: "d").isEmpty)
     }

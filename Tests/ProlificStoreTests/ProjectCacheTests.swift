@@ -115,12 +115,24 @@ import Testing
         // Elsewhere, the paths the reader gives are those of that content directory.
         #expect(ProjectCodec(layout: ContentLayout(root: "Other")).decode(bytes)?.rounds[0].ballots[0].origin.path
             == "Other/projects/moon/rounds/0001/votes/cat.yml")
+        // A seal of hex digests is kept packed (`Seal.PackedFiles`) and comes back equal.
+        var packable = project
+        let digests = (String(repeating: "b", count: 64), String(repeating: "0123456789abcdef", count: 4))
+        packable.rounds[0].seal = Seal(
+            digest: String(repeating: "a", count: 64),
+            files: [Seal.File(path: "submissions/x.md", digest: digests.0), Seal.File(path: "votes/cat.yml", digest: digests.1)])
+        let packedBytes = codec.encode(packable)
+        let unpacked = try #require(codec.decode(packedBytes))
+        #expect(unpacked == packable && unpacked.rounds[0].seal?.fileCount == 2)
+        #expect(unpacked.rounds[0].seal?.files.map(\.digest) == [digests.0, digests.1])
         // Cut short anywhere or with a byte changed, it decodes to nil or to some project: never a trap.
-        for length in 0..<bytes.count { #expect(codec.decode(Array(bytes[..<length])) == nil) }
-        for index in stride(from: 0, to: bytes.count, by: 7) {
-            var damaged = bytes
-            damaged[index] ^= 0xFF
-            _ = codec.decode(damaged)
+        for bytes in [bytes, packedBytes] {
+            for length in 0..<bytes.count { #expect(codec.decode(Array(bytes[..<length])) == nil) }
+            for index in stride(from: 0, to: bytes.count, by: 7) {
+                var damaged = bytes
+                damaged[index] ^= 0xFF
+                _ = codec.decode(damaged)?.rounds.map { $0.seal?.files }
+            }
         }
     }
 

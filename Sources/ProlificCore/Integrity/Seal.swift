@@ -20,11 +20,56 @@ public struct Seal: Hashable, Sendable {
     /// The SHA-256 of `manifest(files)`, lowercase hex.
     public var digest: String
     /// Each sealed file, sorted by path.
-    public var files: [File]
+    public var files: [File] {
+        get {
+            switch storage {
+            case .files(let files): files
+            case .packed(let packed): packed.files
+            }
+        }
+        set { storage = .files(newValue) }
+    }
+    /// How many files are sealed, without making them.
+    public var fileCount: Int {
+        switch storage {
+        case .files(let files): files.count
+        case .packed(let packed): packed.count
+        }
+    }
+
+    private var storage: Storage
+
+    /// The files as values, or packed in one buffer until asked for: a rebuild decodes the
+    /// seals of 18,000 kept rounds of the large benchmark, 250,000 files, and only `check`,
+    /// a round page's count and the rounds read again look at them.
+    private enum Storage: Sendable {
+        case files([File])
+        case packed(PackedFiles)
+    }
 
     public init(digest: String, files: [File]) {
         self.digest = digest
-        self.files = files
+        self.storage = .files(files)
+    }
+
+    public init(digest: String, packed: PackedFiles) {
+        self.digest = digest
+        self.storage = .packed(packed)
+    }
+
+    /// The files packed (`PackedFiles`) when they can be, for a cache to keep as bytes.
+    public var packedFiles: PackedFiles? {
+        switch storage {
+        case .files(let files): PackedFiles(files)
+        case .packed(let packed): packed
+        }
+    }
+
+    public static func == (a: Seal, b: Seal) -> Bool { a.digest == b.digest && a.files == b.files }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(digest)
+        hasher.combine(files)
     }
 
     /// One sealed file: its path inside the round folder (`submissions/<id>.md`) and its hash.
@@ -63,5 +108,76 @@ public struct Seal: Hashable, Sendable {
     /// Whether `text` is a lowercase hex SHA-256.
     public static func isDigest(_ text: Substring) -> Bool {
         text.utf8.count == 64 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+    }
+}
+
+extension Seal {
+    /// A seal's files in one buffer: for each, its path's length (one byte), the path, and
+    /// its digest as 32 bytes. Files are made from it each time they are asked for (their
+    /// positions are not kept: only a seal read from round.md has them).
+    public struct PackedFiles: Sendable, Equatable {
+        public let bytes: [UInt8]
+        public let count: Int
+
+        /// `files` packed; nil if a path is longer than 255 bytes or a digest is not a
+        /// lowercase hex SHA-256.
+        public init?(_ files: [File]) {
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(files.reduce(0) { $0 + 33 + $1.path.utf8.count })
+            for file in files {
+                let path = file.path.utf8
+                guard path.count <= 255, isDigest(Substring(file.digest)) else { return nil }
+                bytes.append(UInt8(path.count))
+                bytes += path
+                var high: UInt8? = nil
+                for byte in file.digest.utf8 {
+                    let nibble = byte <= 57 ? byte - 48 : byte - 87
+                    if let first = high {
+                        bytes.append(first << 4 | nibble)
+                        high = nil
+                    } else {
+                        high = nibble
+                    }
+                }
+            }
+            self.bytes = bytes
+            self.count = files.count
+        }
+
+        /// `count` files packed in `bytes`; nil unless the bytes are exactly that many.
+        public init?(bytes: [UInt8], count: Int) {
+            var offset = 0
+            for _ in 0..<max(0, count) {
+                guard offset < bytes.count else { return nil }
+                offset += 1 + Int(bytes[offset]) + 32
+            }
+            guard count >= 0, offset == bytes.count else { return nil }
+            self.bytes = bytes
+            self.count = count
+        }
+
+        /// The files, in the order packed.
+        public var files: [File] {
+            var files: [File] = []
+            files.reserveCapacity(count)
+            var offset = 0
+            while offset < bytes.count {
+                let length = Int(bytes[offset])
+                let pathStart = offset + 1, digestStart = offset + 1 + length, end = digestStart + 32
+                guard end <= bytes.count else { break }
+                let path = String(decoding: bytes[pathStart..<digestStart], as: UTF8.self)
+                let digest = String(unsafeUninitializedCapacity: 64) { hex in
+                    let digits = Array("0123456789abcdef".utf8)
+                    for (i, byte) in bytes[digestStart..<end].enumerated() {
+                        hex[2 * i] = digits[Int(byte >> 4)]
+                        hex[2 * i + 1] = digits[Int(byte & 15)]
+                    }
+                    return 64
+                }
+                files.append(File(path: path, digest: digest))
+                offset = end
+            }
+            return files
+        }
     }
 }

@@ -149,7 +149,7 @@ struct RoundPages {
             "hasVotes": !votes.isEmpty,
             "votes": votes,
             "seal": round.seal.map { seal -> [String: Any] in
-                ["digest": seal.digest, "filesLabel": Display.count(seal.files.count, "file")]
+                ["digest": seal.digest, "filesLabel": Display.count(seal.fileCount, "file")]
             } ?? false,
         ]
     }

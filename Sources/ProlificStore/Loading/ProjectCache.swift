@@ -28,7 +28,7 @@ import ProlificCore
 /// A rebuild reads only the first part, the project without its snippets' texts (42 of the
 /// 128 MB of entries on large).
 public struct ProjectCache: Sendable {
-    static let magic: Int64 = 0x5052_4F4C_5052_4A05  // "PROLPRJ" v5: the snippets' texts in a part of their own
+    static let magic: Int64 = 0x5052_4F4C_5052_4A05  // "PROLPRJ" v5: the snippets' texts in a part of their own, seals packed
     static let folder = ".prolific/projects"
 
     let layout: ContentLayout

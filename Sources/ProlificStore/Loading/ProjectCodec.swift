@@ -180,10 +180,20 @@ struct ProjectCodec {
         }
         w.optional(round.seal) { w, seal in
             w.text(seal.digest)
-            w.varint(UInt64(seal.files.count))
-            for file in seal.files {
-                w.text(file.path)
-                w.text(file.digest)
+            // Packed (`Seal.PackedFiles`) when they can be, as they nearly always are: decoded
+            // as one buffer, not two strings a file.
+            if let packed = seal.packedFiles {
+                w.flag(true)
+                w.varint(UInt64(packed.count))
+                w.varint(UInt64(packed.bytes.count))
+                w.raw(packed.bytes)
+            } else {
+                w.flag(false)
+                w.varint(UInt64(seal.files.count))
+                for file in seal.files {
+                    w.text(file.path)
+                    w.text(file.digest)
+                }
             }
         }
         w.text(round.note)
@@ -231,7 +241,14 @@ struct ProjectCodec {
         }
         guard
             let seal = r.optional({ r -> Seal? in
-                guard let digest = r.text(), let count = r.shortCount(minimumSize: 2) else { return nil }
+                guard let digest = r.text(), let packed = r.flag() else { return nil }
+                if packed {
+                    guard let count = r.shortCount(minimumSize: 33), let size = r.shortCount(), let bytes = r.raw(size),
+                        let files = Seal.PackedFiles(bytes: bytes, count: count)
+                    else { return nil }
+                    return Seal(digest: digest, packed: files)
+                }
+                guard let count = r.shortCount(minimumSize: 2) else { return nil }
                 var files: [Seal.File] = []
                 files.reserveCapacity(count)
                 for _ in 0..<count {
