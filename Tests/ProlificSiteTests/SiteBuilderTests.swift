@@ -343,6 +343,29 @@ import Testing
         #expect(try otherFiles["projects/moon/feed.xml"]?.contents == build(original)["projects/moon/feed.xml"]?.contents)
     }
 
+    /// A project's page and feed credit its owner and the authors of its shown snippets, each
+    /// once, sorted: found once for both (`SiteModel.participants`), a hidden snippet's author
+    /// left out.
+    @Test func aProjectsParticipantsAreItsOwnerAndItsShownSnippetsAuthors() throws {
+        var content = try SiteFixtures.load(SiteFixtures.root.appendingPathComponent("check/valid/Content").path)
+        let p = try #require(content.projects.firstIndex { $0.slug.rawValue == "moon" })
+        let first = content.projects[p].rounds[0]
+        let lost = try #require(first.submissions.first { $0.id != first.winner })
+        let site = SiteModel(content: content, now: Self.now, evidence: IdentityEvidence(), html: Markdown.html)
+        let moon = try #require(site.built.first { $0.slug.rawValue == "moon" })
+        let everyone = Set([content.projects[p].owner] + content.projects[p].rounds.flatMap { $0.submissions.map(\.author) })
+        #expect(site.participants[moon.slug] == everyone.sorted() && site.participants(of: moon) == everyone.sorted())
+        #expect(everyone.count == 3 && site.participants[moon.slug]?.first == content.projects[p].owner)
+
+        content.projects[p].rounds[0].hidden = [Round.Hidden(id: lost.id, by: "ann", at: Self.now, reason: "spam")]
+        let moderated = SiteModel(content: content, now: Self.now, evidence: IdentityEvidence(), html: Markdown.html)
+        #expect(moderated.participants[moon.slug] == everyone.subtracting([lost.author]).sorted())
+        // A project the site doesn't build is worked out the same way when asked.
+        var draft = content.projects[p]
+        draft.slug = try #require(Slug("draft"))
+        #expect(moderated.participants[draft.slug] == nil && moderated.participants(of: draft) == everyone.sorted())
+    }
+
     /// A badge card is kept by its own bytes: the writer needn't read the previous site's
     /// card to compare, and a card whose bytes change (a new name) is written.
     @Test func aBadgeCardIsKeptByItsBytesUntilItChanges() throws {

@@ -147,6 +147,7 @@ struct AtomFeeds {
         inputs.add(Markdown.version)
         inputs.add(plan.members.isEmpty ? site.now.iso8601 : nil)
         var credited: Set<Handle> = []
+        var creditedInOrder: [Handle]? = nil
         inputs.list(plan.members.count)
         // Read in place, by index: a copy of a project would retain all it holds.
         let projects = plan.projects
@@ -154,13 +155,11 @@ struct AtomFeeds {
             guard let files = plan.keys[p] else { return nil }
             inputs.add(files)
             switch plan.shows {
+            case .all where plan.members.count == 1:
+                // A project's feed: its participants, found once for its page too, come sorted.
+                creditedInOrder = site.participants(of: projects[p])
             case .all:
-                credited.insert(projects[p].owner)
-                for r in projects[p].rounds.indices {
-                    for s in projects[p].rounds[r].submissions.indices {
-                        credited.insert(projects[p].rounds[r].submissions[s].author)
-                    }
-                }
+                credited.formUnion(site.participants(of: projects[p]))
             case .news:
                 credited.insert(projects[p].owner)
                 for r in projects[p].rounds.indices {
@@ -170,8 +169,9 @@ struct AtomFeeds {
                 credited.insert(handle)
             }
         }
-        inputs.list(credited.count)
-        for handle in credited.sorted() {
+        let names = creditedInOrder ?? credited.sorted()
+        inputs.list(names.count)
+        for handle in names {
             inputs.add(handle.rawValue)
             inputs.add(site.names[handle])
         }

@@ -37,13 +37,9 @@ struct ProjectPages {
         var inputs = PageInputs()
         inputs.add(files)
         inputs.add(Markdown.version)
-        var shown: Set<Handle> = [project.owner]
-        // Read in place, by index: `for round in project.rounds` copied each round and snippet.
-        for r in project.rounds.indices {
-            for s in project.rounds[r].submissions.indices { shown.insert(project.rounds[r].submissions[s].author) }
-        }
+        let shown = site.participants(of: project)
         inputs.list(shown.count)
-        for handle in shown.sorted() {
+        for handle in shown {
             inputs.add(handle.rawValue)
             inputs.add(site.names[handle])
         }

@@ -44,6 +44,11 @@ struct SiteModel {
     /// addresses depend on media files outside the project: pages and feeds that show them
     /// can't be kept by their project's files alone.
     let withImages: Set<Slug>
+    /// The players each built project's page and feed credit, by slug: its owner and the
+    /// authors of its shown snippets, sorted (`participants(of:)`). Found in the same pass as
+    /// `withImages`: a project's page and its feed each went through all its snippets for them,
+    /// 250,000 on large, at every build.
+    let participants: [Slug: [Handle]]
     /// Listed projects in progress, in the explore order of the home page (worked out once).
     private(set) var inProgress: [Project] = []
     /// Listed completed stories, most recently finished first.
@@ -96,15 +101,22 @@ struct SiteModel {
         // show (a full build renders them all anyway; a rebuild, whose replay is kept and loaded
         // in a fraction of a second, stops at once).
         let listed = listed, built = built
-        withImages = Set(
-            Parallel.map(built) { project in
-                // By index: `contains` copied every round and snippet, retaining all they hold.
-                MarkdownScan.mayNeedRewriting(project.starter)
-                    || project.rounds.indices.contains { r in
-                        // A kept project's texts answer without being made (`SnippetText`).
-                        project.rounds[r].submissions.indices.contains { project.rounds[r].submissions[$0].text.mayNeedRewriting }
-                    }
-            }.enumerated().compactMap { $0.element ? built[$0.offset].slug : nil })
+        let scanned = Parallel.map(built) { project -> (images: Bool, participants: [Handle]) in
+            var people: Set<Handle> = [project.owner]
+            var images = MarkdownScan.mayNeedRewriting(project.starter)
+            // By index: a copy of each round and snippet retained all it holds.
+            for r in project.rounds.indices {
+                for s in project.rounds[r].submissions.indices {
+                    people.insert(project.rounds[r].submissions[s].author)
+                    // A kept project's texts answer without being made (`SnippetText`).
+                    if !images, project.rounds[r].submissions[s].text.mayNeedRewriting { images = true }
+                }
+            }
+            return (images, people.sorted())
+        }
+        withImages = Set(built.indices.lazy.filter { scanned[$0].images }.map { built[$0].slug })
+        participants = Dictionary(
+            zip(built.lazy.map(\.slug), scanned.lazy.map(\.participants)), uniquingKeysWith: { first, _ in first })
         let replayDone = HTMLCache.Flag()
         let (replayed, (standing, inProgress)) = Parallel.beside(
             {
@@ -181,6 +193,17 @@ struct SiteModel {
     /// The listed project `slug`, if there is one.
     func listedProject(_ slug: Slug) -> Project? {
         listedIndex[slug].map { listed[$0] }
+    }
+
+    /// The players `project`'s page and feed credit: its owner and its snippets' authors, each
+    /// once, sorted. Worked out once for every built project (`participants`).
+    func participants(of project: Project) -> [Handle] {
+        if let known = participants[project.slug] { return known }
+        var people: Set<Handle> = [project.owner]
+        for r in project.rounds.indices {
+            for s in project.rounds[r].submissions.indices { people.insert(project.rounds[r].submissions[s].author) }
+        }
+        return people.sorted()
     }
 
     /// Whether a text of `project` has images or `data:` links (`withImages`).
