@@ -170,6 +170,11 @@ import Testing
     @Test func calendarLinesAreEscapedAndFolded() {
         #expect(ICalendar.text("a,b;c\\d\ne") == "a\\,b\\;c\\\\d\\ne")
         #expect(ICalendar.text("x\r\ny") == "x\\ny", "CR is dropped, LF escaped")
+        // Plain text, however it is spelt, is taken as it is; one byte to escape or drop anywhere is not.
+        #expect(ICalendar.text("Round 3 of Été: “Moon” closes") == "Round 3 of Été: “Moon” closes")
+        for (plain, mark) in [("a", "\u{7F}"), ("a", "\t"), ("été", ","), ("x", ";"), ("x", "\\")] {
+            #expect(ICalendar.text(plain + mark) != plain + mark, "\(mark.debugDescription)")
+        }
         let long = "SUMMARY:" + String(repeating: "é", count: 60)
         let folded = ICalendar.fold(long)
         for line in folded.components(separatedBy: "\r\n") {

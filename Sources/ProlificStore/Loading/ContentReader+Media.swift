@@ -68,6 +68,12 @@ extension ContentReader {
     private func mediaListed(in inventory: FileInventory, into problems: inout [Diagnostic]) -> Set<String> {
         var candidates: [String] = []
         inventory.forEachFile { bytes in
+            // Most files are snippets and ballots (`.md`, `.yml`), told apart by their last bytes
+            // before the whole path is looked at: 370,000 paths on large, scanned on one core.
+            guard let last = bytes.lastIndex(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "/") }),
+                bytes[last] == UInt8(ascii: "."), Self.imageExtensionLengths.contains(bytes.endIndex - last - 1),
+                Self.imageExtensionStarts.contains(bytes[last + 1] | 0x20)
+            else { return }
             var folders = 0
             var nameStart = bytes.startIndex
             var lastDot: Int?
@@ -81,7 +87,6 @@ extension ContentReader {
                     lastDot = index
                 }
             }
-            // Most files are snippets and ballots (`.md`, `.yml`): no String is made for them.
             guard folders <= Self.deepestMediaFolder, let lastDot,
                 Self.imageExtensionLengths.contains(bytes.endIndex - lastDot - 1),
                 Self.imageExtensionStarts.contains(bytes[lastDot + 1] | 0x20)
