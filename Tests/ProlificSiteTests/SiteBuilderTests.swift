@@ -366,6 +366,33 @@ import Testing
         #expect(moderated.participants[draft.slug] == nil && moderated.participants(of: draft) == everyone.sorted())
     }
 
+    /// The players' page is kept by what it shows of each player (`UserPages.listInputs`): a
+    /// name or a picture changed makes it again, as a fresh build makes it.
+    @Test func thePlayersPageIsKeptByWhatItShowsOfEachPlayer() throws {
+        let original = try SiteFixtures.load(SiteFixtures.root.appendingPathComponent("check/valid/Content").path)
+        let moon = try #require(Slug("moon"))
+        func build(_ content: Content, memory: PageMemory? = nil) throws -> [String: OutputFile] {
+            try Self.build(content, projectKeys: [moon: "files-1"], memory: memory)
+        }
+        let first = try build(original)
+        #expect(try #require(first["users/index.html"]).fingerprint != nil)
+        let memory = PageMemory(fingerprints: PageMemory.recorded(by: first.values), isIntact: { _ in true })
+        #expect(try #require(try build(original, memory: memory)["users/index.html"]).keepsPrevious)
+
+        var renamed = original
+        let bo = try #require(Handle("bo"))
+        renamed.users[bo]?.name = "Bo Renamed"
+        let page = try #require(try build(renamed, memory: memory)["users/index.html"])
+        #expect(!page.keepsPrevious && String(decoding: page.contents, as: UTF8.self).contains("Bo Renamed"))
+        #expect(page.contents == (try build(renamed))["users/index.html"]?.contents)
+
+        var pictured = original
+        pictured.users[bo]?.avatar = "bo.png"
+        pictured.media.insert("users/bo.png")
+        let withPicture = try #require(try build(pictured, memory: memory)["users/index.html"])
+        #expect(!withPicture.keepsPrevious && String(decoding: withPicture.contents, as: UTF8.self).contains("users/bo.png"))
+    }
+
     /// A badge card is kept by its own bytes: the writer needn't read the previous site's
     /// card to compare, and a card whose bytes change (a new name) is written.
     @Test func aBadgeCardIsKeptByItsBytesUntilItChanges() throws {

@@ -21,7 +21,7 @@ struct UserPages {
             site: site.config, now: site.now, path: SitePath.users, title: "Players",
             description: "Everyone who writes and votes on \(site.config.title).", section: .players)
         jobs.append(
-            PageJob("users", context) {
+            PageJob("users", context, inputs: { listInputs(users) }) {
                 [
                     "countLabel": Display.count(users.count, "player"),
                     "users": users.map { user -> [String: Any] in
@@ -36,6 +36,25 @@ struct UserPages {
                 ]
             })
         return jobs
+    }
+
+    /// What the players' page shows of each player, without making its values: by its values,
+    /// 5,000 players' avatars and summaries were made and fingerprinted at every build of large,
+    /// on one core, at the end of the pages. The avatar follows from the name, handle and
+    /// picture (`Avatar.values`), the summary from the counts.
+    func listInputs(_ users: [User]) -> PageInputs {
+        var inputs = PageInputs()
+        inputs.list(users.count)
+        for user in users {
+            let counts = site.standing.counts(of: user.handle)
+            inputs.add(user.name)
+            inputs.add(user.handle.rawValue)
+            inputs.add(Avatar.localImage(of: user, media: site.content.media))
+            inputs.add(counts.karma.total)
+            inputs.add(counts.snippets)
+            inputs.add(counts.wins)
+        }
+        return inputs
     }
 
     /// One entry of the karma breakdown table.
