@@ -212,6 +212,25 @@ import Testing
         #expect(card.contains("role=\"img\"") && card.contains("karma"))
     }
 
+    /// The index is written as `JSONEncoder` writes it (sorted keys, slashes as they are), byte
+    /// for byte, whatever the text holds: every ASCII byte, quotes, backslashes, line and
+    /// paragraph separators, a byte-order mark, emoji, empty lists and strings.
+    @Test func theSearchIndexIsTheJSONTheEncoderWrites() throws {
+        var everyByte = ""
+        for byte in 0..<0x80 { everyByte.unicodeScalars.append(Unicode.Scalar(UInt8(byte))) }
+        let entries = [
+            SearchIndex.Entry(
+                kind: "Story in progress", title: "A \"quoted\" \\ title/with/slashes", url: "projects/moon/",
+                tags: ["été", "a b"], authors: ["Ann", "@bo"], text: everyByte + "é\u{2028}\u{2029}😀\u{FEFF}\u{85}"),
+            SearchIndex.Entry(kind: "Player", title: "", url: "users/x/", tags: [], authors: [], text: ""),
+        ]
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        for list in [entries, [], Array(entries.prefix(1))] {
+            #expect(SearchIndex.json(list) == Array(try encoder.encode(list)))
+        }
+    }
+
     @Test func theSearchIndexHasStoriesAndPlayersInPlainText() throws {
         let content = try Self.fixture()
         let pages = try SiteFixtures.build(content, now: Self.now)
