@@ -51,22 +51,42 @@ public struct SnippetText: Hashable, Sendable {
     public func hash(into hasher: inout Hasher) { hasher.combine(string) }
 }
 
-/// The texts of one project's snippets, in order, made all at once the first time one of them
+/// The texts of one project's snippets, in order, loaded all at once the first time one of them
 /// is asked for, by a loader the cache that decoded the project gives (it reads its entry
 /// again, or the project's files). Safe to ask from any thread; a second asker waits for the
 /// first's loading.
 public final class DeferredTexts: Sendable {
-    private let load: @Sendable () -> [String]
-    private let texts = Mutex<[String]?>(nil)
+    /// What a loader gives: the texts, or their UTF-8 bytes one after the other with where each
+    /// one is, a string made of one only when it is asked for (the search index reads on past
+    /// short openings into each story's first chapters, and a project has hundreds of snippets).
+    public enum Loaded: Sendable {
+        case strings([String])
+        case packed(bytes: [UInt8], ranges: [Range<Int>])
+    }
 
-    public init(load: @escaping @Sendable () -> [String]) { self.load = load }
+    private let load: @Sendable () -> Loaded
+    private let texts = Mutex<Loaded?>(nil)
+
+    public init(load: @escaping @Sendable () -> Loaded) { self.load = load }
+
+    public convenience init(load: @escaping @Sendable () -> [String]) {
+        self.init(load: { Loaded.strings(load()) })
+    }
 
     /// Text `index`; empty if the loader gave fewer texts (it gives as many as it was made for).
     func text(at index: Int) -> String {
-        texts.withLock { texts in
+        let loaded = texts.withLock { texts in
             let loaded = texts ?? load()
             texts = loaded
-            return loaded.indices.contains(index) ? loaded[index] : ""
+            return loaded
+        }
+        switch loaded {
+        case .strings(let strings):
+            return strings.indices.contains(index) ? strings[index] : ""
+        case .packed(let bytes, let ranges):
+            guard ranges.indices.contains(index), ranges[index].lowerBound >= 0, ranges[index].upperBound <= bytes.count
+            else { return "" }
+            return String(decoding: bytes[ranges[index]], as: UTF8.self)
         }
     }
 }

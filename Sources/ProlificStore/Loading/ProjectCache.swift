@@ -92,7 +92,7 @@ public struct ProjectCache: Sendable {
         var r = BinaryReader(bytes, range: body)
         let checksum = Self.checksum(bytes)
         let deferred = ProjectCodec.Bodies.deferred { [self] ids in
-            DeferredTexts { texts(slug, following: checksum, count: ids.count) ?? textsFromFiles(slug, ids: ids) }
+            DeferredTexts { texts(slug, following: checksum, count: ids.count) ?? .strings(textsFromFiles(slug, ids: ids)) }
         }
         guard isHeader(&r, key: key), let project = codec.decode(from: &r, bodies: deferred), r.isAtEnd, project.slug == slug
         else { return nil }
@@ -129,17 +129,30 @@ public struct ProjectCache: Sendable {
         r.integer() == Self.magic && r.text() == binary && r.text() == root && r.shortCount() == key.count && r.consume(key)
     }
 
-    /// The snippets' texts from the second part of `slug`'s entry; nil if the entry's first part
-    /// is no longer the one whose checksum is `checksum` (another build replaced it).
-    func texts(_ slug: Slug, following checksum: [UInt8], count: Int) -> [String]? {
-        guard let bytes = try? FileSystem.readBytes(path(slug), limit: 1 << 30), bytes.count >= 8 else { return nil }
-        let first = bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }
-        guard first >= 16, first <= UInt64(bytes.count - 8) else { return nil }
-        let second = Array(bytes[(8 + Int(first))...])
-        guard let body = CacheSeal.body(of: second), second.starts(with: checksum) else { return nil }
+    /// The snippets' texts from the second part of `slug`'s entry, read alone, as its bytes and
+    /// where each text is; nil if the entry's first part is no longer the one whose checksum is
+    /// `checksum` (another build replaced it).
+    func texts(_ slug: Slug, following checksum: [UInt8], count: Int) -> DeferredTexts.Loaded? {
+        let fd = open(path(slug), O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var length: UInt64 = 0, info = stat()
+        guard read(fd, &length, 8) == 8, fstat(fd, &info) == 0 else { return nil }
+        let first = Int(truncatingIfNeeded: UInt64(littleEndian: length))
+        guard first >= 16, first <= Int(info.st_size) - 8 - 16, lseek(fd, off_t(8 + first), SEEK_SET) == off_t(8 + first) else {
+            return nil
+        }
+        let size = Int(info.st_size) - 8 - first
+        var complete = false
+        let second = [UInt8](unsafeUninitializedCapacity: size) { buffer, filled in
+            let (done, failure) = FileSystem.readAll(fd, into: UnsafeMutableRawBufferPointer(buffer))
+            filled = done
+            complete = failure == 0 && done == size
+        }
+        guard complete, let body = CacheSeal.body(of: second), second.starts(with: checksum) else { return nil }
         var r = BinaryReader(second, range: body)
-        guard r.consume(checksum), let texts = ProjectCodec.texts(from: &r, count: count), r.isAtEnd else { return nil }
-        return texts
+        guard r.consume(checksum), let ranges = ProjectCodec.textRanges(from: &r, count: count), r.isAtEnd else { return nil }
+        return .packed(bytes: second, ranges: ranges)
     }
 
     /// The texts of the snippets `ids` names, read from the project's files: its entry was
