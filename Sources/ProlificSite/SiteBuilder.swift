@@ -224,10 +224,10 @@ public struct SiteBuilder {
     /// Working the keys out was the biggest part of a rebuild after a ballot that grows with the
     /// projects kept (7 % of its `perf` samples on large: every closed round's players and
     /// names, replay and context). Everything a key is made of is either its project's files
-    /// (`keysBesideBallots`) or shared by every project (`sharedRoundPageInputs`), so a project
-    /// whose files key and the shared digest are both those of the last build has the key the
-    /// last build recorded: each project records its shortcut beside its key, and the key is
-    /// then taken from the record.
+    /// (`keysBesideBallots`), its own rounds' replay (`replayIdentity`) or shared by every
+    /// project (`sharedRoundPageInputs`), so a project whose files key, replay and the shared
+    /// digest are all those of the last build has the key the last build recorded: each project
+    /// records its shortcut beside its key, and the key is then taken from the record.
     func keptGroups(of site: SiteModel, memory: PageMemory?) -> KeptGroups {
         let built = site.built
         let rounds = RoundPages(site: site)
@@ -235,7 +235,9 @@ public struct SiteBuilder {
         let found = Parallel.map(Array(built.indices)) { p -> (records: [OutputFile.Record], byShortcut: Bool, files: [OutputFile]?) in
             let slug = built[p].slug
             let recorded = memory?.fingerprints[SitePath.roundsGroup(slug)]
-            let shortcut = shared.flatMap { Self.roundPagesShortcut(site.keysBesideBallots[slug], shared: $0, theme: theme.digest) }
+            let shortcut = Self.roundPagesShortcut(
+                site.keysBesideBallots[slug], replay: Self.replayIdentity(of: built[p], in: site.replayed), shared: shared,
+                theme: theme.digest)
             let key: [UInt8], byShortcut: Bool
             if let shortcut, let recorded, memory?.fingerprints[SitePath.roundsShortcut(slug)] == shortcut {
                 (key, byShortcut) = (recorded, true)
@@ -266,15 +268,12 @@ public struct SiteBuilder {
         return kept
     }
 
-    /// What every project's round pages read beyond their project's files, as one digest: the
-    /// site's title and address (in each page's context), libcmark's version, every player's
-    /// name by handle, and the replay (`ReplayedRounds.feedIdentity`). Whatever else
-    /// `RoundPages.inputs` and `context` read comes from the project's files or is a constant;
-    /// the theme goes into each shortcut as into the key itself (`roundPagesShortcut`). nil
-    /// when the replay has no bytes to tell it by.
-    static func sharedRoundPageInputs(of site: SiteModel) -> [UInt8]? {
-        var hasher = SHA256()
-        guard site.replayed.feedIdentity({ hasher.update(bufferPointer: $0) }) else { return nil }
+    /// What every project's round pages read beyond their project's files and their own
+    /// rounds' replay, as one digest: the site's title and address (in each page's context),
+    /// libcmark's version and every player's name by handle. Whatever else `RoundPages.inputs`
+    /// and `context` read comes from the project's files, its rounds' replay or is a constant;
+    /// the theme goes into each shortcut as into the key itself (`roundPagesShortcut`).
+    static func sharedRoundPageInputs(of site: SiteModel) -> [UInt8] {
         var inputs = PageInputs()
         inputs.add(site.config.title)
         inputs.add(site.config.baseURL)
@@ -286,17 +285,40 @@ public struct SiteBuilder {
             inputs.add(user.handle.rawValue)
             inputs.add(user.name)
         }
-        inputs.bytes.withUnsafeBytes { hasher.update(bufferPointer: $0) }
+        return Array(SHA256.hash(data: inputs.bytes))
+    }
+
+    /// What a project's round pages read of the replay (`RoundPages.addReplay`,
+    /// `addShownPlayers`), as one digest: each closed round's bytes (`ReplayedRounds.encoded`)
+    /// and whether it has an explanation. Each project's, on its own core: a round closed
+    /// elsewhere leaves it as it was (the replay only adds the new round), where one digest of
+    /// the whole replay (19 MB on large, hashed on one core at every rebuild) made every project
+    /// work its key out again after each `close`. nil when a closed round has no bytes: its
+    /// pages would then be told apart only by decoding the replay.
+    static func replayIdentity(of project: Project, in replayed: ReplayedRounds) -> [UInt8]? {
+        var hasher = SHA256()
+        for r in project.rounds.indices where !project.rounds[r].isOpen {
+            let number = project.rounds[r].number
+            guard let encoded = replayed.encoded(project.slug, number) else { return nil }
+            var header = PageInputs()
+            header.add(number.value)
+            header.add(replayed.hasExplanation(project.slug, number))
+            header.add(encoded.count)
+            header.bytes.withUnsafeBytes { hasher.update(bufferPointer: $0) }
+            encoded.withUnsafeBytes { hasher.update(bufferPointer: $0) }
+        }
         return Array(hasher.finalize())
     }
 
     /// A shortcut to the key of a project's round pages: equal shortcuts in two builds mean
-    /// equal keys. Made of the project's files but the open round's ballots and the inputs
-    /// every project's round pages share; nil without a key for the files.
-    static func roundPagesShortcut(_ files: String?, shared: [UInt8], theme: [UInt8]) -> [UInt8]? {
-        guard let files else { return nil }
+    /// equal keys. Made of the project's files but the open round's ballots, its rounds' replay
+    /// and the inputs every project's round pages share; nil without a key for the files or an
+    /// identity for the replay.
+    static func roundPagesShortcut(_ files: String?, replay: [UInt8]?, shared: [UInt8], theme: [UInt8]) -> [UInt8]? {
+        guard let files, let replay else { return nil }
         var inputs = PageInputs()
         inputs.add(files)
+        inputs.add(replay[...])
         inputs.add(shared[...])
         return PageFingerprint.of(template: "rounds-shortcut", inputs: inputs, theme: theme)
     }

@@ -67,32 +67,6 @@ public struct ReplayedRounds: Sendable {
         return bytes[ranges[position]]
     }
 
-    /// Hands `feed` all that a round page reads of this replay (`encoded`, `hasExplanation`):
-    /// each round it has, in a fixed order, with whether it is explained and where its bytes
-    /// are, then all the bytes. Equal feeds mean the same replay for every round page
-    /// (`SiteBuilder.keptGroups`). False, feeding nothing, when the replay has no bytes: its
-    /// rounds would then be told apart only by decoding them all. The bytes are all a cache
-    /// file's, header included: a replay saved without a key (racy) differs from the one the
-    /// next build loads, which only costs that build the shortcut.
-    public func feedIdentity(_ feed: (UnsafeRawBufferPointer) -> Void) -> Bool {
-        guard !ranges.isEmpty || index.isEmpty else { return false }
-        var entries: [UInt8] = []
-        entries.reserveCapacity(32 * index.count)
-        func integer(_ value: Int) { withUnsafeBytes(of: Int64(value).littleEndian) { entries.append(contentsOf: $0) } }
-        integer(index.count)
-        integer(bytes.count)
-        for (key, position) in index.sorted(by: { $0.value < $1.value }) {
-            integer(key.utf8.count)
-            entries.append(contentsOf: key.utf8)
-            integer(ranges[position].lowerBound)
-            integer(ranges[position].upperBound)
-            entries.append(outcomes.isEmpty ? (isExplained[position] ? 1 : 0) : (outcomes[position] != nil ? 1 : 0))
-        }
-        entries.withUnsafeBytes(feed)
-        bytes.withUnsafeBytes(feed)
-        return true
-    }
-
     private static func key(_ slug: Slug, _ number: RoundNumber) -> String {
         IdentityEvidence.key(slug, number)
     }
