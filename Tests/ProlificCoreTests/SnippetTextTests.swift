@@ -17,6 +17,12 @@ import Testing
         #expect(texts.map(\.string) == ["Ann wrote", "Bo é", "", "", ""])
         #expect(texts[1] == SnippetText("Bo é") && texts.allSatisfy(\.isDeferred))
         #expect(loads.withLock { $0 } == 1)
+        // A text is made once: asked again, it is the same string, storage and all.
+        let long = DeferredTexts { () -> DeferredTexts.Loaded in .packed(bytes: Array(String(repeating: "long text ", count: 8).utf8), ranges: [0..<80]) }
+        var first = SnippetText(deferred: long, at: 0, mayNeedRewriting: false).string
+        var again = SnippetText(deferred: long, at: 0, mayNeedRewriting: false).string
+        let sameStorage = first.withUTF8 { a in again.withUTF8 { b in a.baseAddress == b.baseAddress } }
+        #expect(first.utf8.count == 80 && sameStorage)
 
         let strings = DeferredTexts { ["one", "two"] }
         #expect((0..<3).map { SnippetText(deferred: strings, at: $0, mayNeedRewriting: true).string } == ["one", "two", ""])

@@ -255,6 +255,18 @@ import Testing
             #expect(kept.rounds.allSatisfy { $0.submissions.allSatisfy(\.text.isDeferred) })
             #expect(kept == moon)
         }
+        // A named pipe in the entry's place is no entry, and is not waited on; nor is a first
+        // part longer than the file says.
+        try FileManager.default.removeItem(atPath: path)
+        #expect(mkfifo(path, 0o644) == 0)
+        #expect(cache.project(Make.slug("moon")) == nil)
+        #expect(world.reader.loadAll(cache: cache).0 == world.reader.loadAll().0)
+        try FileManager.default.removeItem(atPath: path)
+        var overlong = good
+        overlong[0] = 0xFF
+        overlong[1] = 0xFF
+        try overlong.write(to: URL(fileURLWithPath: path))
+        #expect(cache.project(Make.slug("moon")) == nil)
         // The sun entry under moon's name: the key and the slug don't match.
         try FileManager.default.removeItem(atPath: path)
         try FileManager.default.copyItem(atPath: entry(world, "sun"), toPath: path)

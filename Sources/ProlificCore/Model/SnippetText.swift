@@ -65,7 +65,15 @@ public final class DeferredTexts: Sendable {
     }
 
     private let load: @Sendable () -> Loaded
-    private let texts = Mutex<Loaded?>(nil)
+    private let texts = Mutex<Texts>(Texts())
+
+    /// What was loaded, and each packed text made so far: a text keeps one string however often
+    /// it is asked for (`HTMLCache` knows a long text by its storage, and the project's page,
+    /// round page and feed each ask).
+    private struct Texts {
+        var loaded: Loaded?
+        var made: [String?] = []
+    }
 
     public init(load: @escaping @Sendable () -> Loaded) { self.load = load }
 
@@ -75,18 +83,21 @@ public final class DeferredTexts: Sendable {
 
     /// Text `index`; empty if the loader gave fewer texts (it gives as many as it was made for).
     func text(at index: Int) -> String {
-        let loaded = texts.withLock { texts in
-            let loaded = texts ?? load()
-            texts = loaded
-            return loaded
-        }
-        switch loaded {
-        case .strings(let strings):
-            return strings.indices.contains(index) ? strings[index] : ""
-        case .packed(let bytes, let ranges):
-            guard ranges.indices.contains(index), ranges[index].lowerBound >= 0, ranges[index].upperBound <= bytes.count
-            else { return "" }
-            return String(decoding: bytes[ranges[index]], as: UTF8.self)
+        texts.withLock { texts in
+            let loaded = texts.loaded ?? load()
+            texts.loaded = loaded
+            switch loaded {
+            case .strings(let strings):
+                return strings.indices.contains(index) ? strings[index] : ""
+            case .packed(let bytes, let ranges):
+                guard ranges.indices.contains(index), ranges[index].lowerBound >= 0, ranges[index].upperBound <= bytes.count
+                else { return "" }
+                if texts.made.isEmpty { texts.made = Array(repeating: nil, count: ranges.count) }
+                if let made = texts.made[index] { return made }
+                let made = String(decoding: bytes[ranges[index]], as: UTF8.self)
+                texts.made[index] = made
+                return made
+            }
         }
     }
 }

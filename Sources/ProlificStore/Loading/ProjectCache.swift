@@ -105,13 +105,12 @@ public struct ProjectCache: Sendable {
     /// ties the texts to the first part they were written with: two builds writing an entry at
     /// once can't pair one's project with the other's texts.
     private func firstPart(_ slug: Slug) -> [UInt8]? {
-        let fd = open(path(slug), O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
+        guard let (fd, size) = Self.openEntry(path(slug)) else { return nil }
         defer { close(fd) }
         var length: UInt64 = 0
         guard read(fd, &length, 8) == 8 else { return nil }
         let count = Int(truncatingIfNeeded: UInt64(littleEndian: length))
-        guard count >= 16, count <= 1 << 30 else { return nil }
+        guard count >= 16, count <= size - 8 else { return nil }
         var complete = false
         let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, filled in
             let (done, failure) = FileSystem.readAll(fd, into: UnsafeMutableRawBufferPointer(buffer))
@@ -119,6 +118,19 @@ public struct ProjectCache: Sendable {
             complete = failure == 0 && done == count
         }
         return complete ? bytes : nil
+    }
+
+    /// `path` opened for reading when it is a regular file of at most 1 GiB, with its size:
+    /// never a link, and never waited on (a named pipe in its place is no entry).
+    private static func openEntry(_ path: String) -> (descriptor: Int32, size: Int)? {
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { return nil }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size >= 16, info.st_size <= 1 << 30 else {
+            close(fd)
+            return nil
+        }
+        return (fd, Int(info.st_size))
     }
 
     /// The checksum that ends a sealed part.
@@ -133,16 +145,15 @@ public struct ProjectCache: Sendable {
     /// where each text is; nil if the entry's first part is no longer the one whose checksum is
     /// `checksum` (another build replaced it).
     func texts(_ slug: Slug, following checksum: [UInt8], count: Int) -> DeferredTexts.Loaded? {
-        let fd = open(path(slug), O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
+        guard let (fd, entrySize) = Self.openEntry(path(slug)) else { return nil }
         defer { close(fd) }
-        var length: UInt64 = 0, info = stat()
-        guard read(fd, &length, 8) == 8, fstat(fd, &info) == 0 else { return nil }
+        var length: UInt64 = 0
+        guard read(fd, &length, 8) == 8 else { return nil }
         let first = Int(truncatingIfNeeded: UInt64(littleEndian: length))
-        guard first >= 16, first <= Int(info.st_size) - 8 - 16, lseek(fd, off_t(8 + first), SEEK_SET) == off_t(8 + first) else {
+        guard first >= 16, first <= entrySize - 8 - 16, lseek(fd, off_t(8 + first), SEEK_SET) == off_t(8 + first) else {
             return nil
         }
-        let size = Int(info.st_size) - 8 - first
+        let size = entrySize - 8 - first
         var complete = false
         let second = [UInt8](unsafeUninitializedCapacity: size) { buffer, filled in
             let (done, failure) = FileSystem.readAll(fd, into: UnsafeMutableRawBufferPointer(buffer))
@@ -211,9 +222,12 @@ public struct ProjectCache: Sendable {
     /// crash, or by two builds writing it at once, into a miss.
     private static func write(_ bytes: [UInt8], to path: String) {
         try? FileSystem.makeDirectories(FileSystem.parentPath(path))
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        // Never waiting on a named pipe in an entry's place, nor writing into one.
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0o644)
         guard fd >= 0 else { return }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return }
         _ = FileSystem.writeAll(fd, bytes)
-        close(fd)
     }
 }
