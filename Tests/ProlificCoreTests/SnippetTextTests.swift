@@ -24,7 +24,7 @@ import Testing
         let sameStorage = first.withUTF8 { a in again.withUTF8 { b in a.baseAddress == b.baseAddress } }
         #expect(first.utf8.count == 80 && sameStorage)
 
-        let strings = DeferredTexts { ["one", "two"] }
+        let strings = DeferredTexts { .strings(["one", "two"]) }
         #expect((0..<3).map { SnippetText(deferred: strings, at: $0, mayNeedRewriting: true).string } == ["one", "two", ""])
         #expect(SnippetText(deferred: strings, at: 0, mayNeedRewriting: true).mayNeedRewriting)
     }

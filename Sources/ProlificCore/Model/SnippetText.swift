@@ -77,10 +77,6 @@ public final class DeferredTexts: Sendable {
 
     public init(load: @escaping @Sendable () -> Loaded) { self.load = load }
 
-    public convenience init(load: @escaping @Sendable () -> [String]) {
-        self.init(load: { Loaded.strings(load()) })
-    }
-
     /// Text `index`; empty if the loader gave fewer texts (it gives as many as it was made for).
     func text(at index: Int) -> String {
         texts.withLock { texts in
