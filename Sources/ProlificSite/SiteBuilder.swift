@@ -81,17 +81,31 @@ public struct PageMemory: Sendable {
     /// The previous site's file at a path when it is still the one the last build wrote (nil
     /// when it was edited, replaced or removed since), by its device and inode when known.
     private var intact: @Sendable (String) -> OutputFile.Previous??
+    /// The bytes of the previous site's file at a path while it is intact, for a file made
+    /// again from parts of it (`SearchIndex`); nil when they can't be had.
+    private var contents: @Sendable (String) -> [UInt8]?
 
-    public init(fingerprints: [String: [UInt8]], isIntact: @escaping @Sendable (String) -> Bool) {
+    public init(
+        fingerprints: [String: [UInt8]], isIntact: @escaping @Sendable (String) -> Bool,
+        contents: @escaping @Sendable (String) -> [UInt8]? = { _ in nil }
+    ) {
         self.fingerprints = fingerprints
         intact = { isIntact($0) ? .some(nil) : nil }
+        self.contents = contents
     }
 
     /// With the device and inode of each intact file: the writer needn't look at it again.
-    public init(fingerprints: [String: [UInt8]], intact: @escaping @Sendable (String) -> OutputFile.Previous?) {
+    public init(
+        fingerprints: [String: [UInt8]], intact: @escaping @Sendable (String) -> OutputFile.Previous?,
+        contents: @escaping @Sendable (String) -> [UInt8]? = { _ in nil }
+    ) {
         self.fingerprints = fingerprints
         self.intact = { intact($0).map { .some($0) } }
+        self.contents = contents
     }
+
+    /// The previous site's file at `path`, read, while it is the one the last build wrote.
+    func previousContents(_ path: String) -> [UInt8]? { contents(path) }
 
     /// Adds what `file` records for the next build to `fingerprints`.
     public static func record(_ file: OutputFile, into fingerprints: inout [String: [UInt8]]) {
@@ -438,16 +452,9 @@ public struct SiteBuilder {
         phase?("indexes and feeds")
         try emit(try EpubBooks(site: site).files(memory: memory))
         phase?("books")
-        // A card is kept by its own bytes: making one costs less than the writer's comparison
-        // with the previous site's file (5,000 opens and reads a large rebuild).
-        try emit(
-            Parallel.map(site.users) { (user: User) in
-                var card = BadgeCard(site: site, user: user).file()
-                let fingerprint = PageFingerprint.of(file: card)
-                if let kept = memory?.kept(card.path, fingerprint) { return kept }
-                card.fingerprint = fingerprint
-                return card
-            })
+        // A card is kept by its inputs, as a page is: left to the writer's comparison with the
+        // previous site's file, it cost 5,000 opens and reads a large rebuild.
+        try emit(Parallel.map(site.users) { BadgeCard(site: site, user: $0).file(memory: memory) })
         phase?("cards")
         try emit(theme.staticFiles.map { OutputFile(path: $0.path, contents: $0.contents) })
         phase?("static")

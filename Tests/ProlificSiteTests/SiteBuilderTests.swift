@@ -398,9 +398,10 @@ import Testing
         #expect(!withPicture.keepsPrevious && String(decoding: withPicture.contents, as: UTF8.self).contains("users/bo.png"))
     }
 
-    /// A badge card is kept by its own bytes: the writer needn't read the previous site's
-    /// card to compare, and a card whose bytes change (a new name) is written.
-    @Test func aBadgeCardIsKeptByItsBytesUntilItChanges() throws {
+    /// A badge card is kept by its inputs: it isn't made again, the writer needn't read the
+    /// previous site's card to compare, and a card whose inputs change (a new name, the site's
+    /// title, karma) is made again.
+    @Test func aBadgeCardIsKeptByItsInputsUntilOneChanges() throws {
         let original = try SiteFixtures.load(SiteFixtures.root.appendingPathComponent("check/valid/Content").path)
         let first = try Self.build(original, projectKeys: [:], memory: nil)
         let card = "users/bo/card.svg"
@@ -415,6 +416,25 @@ import Testing
         #expect(!file.keepsPrevious)
         #expect(String(decoding: file.contents, as: UTF8.self).contains("Bo Renamed"))
         #expect(try #require(again["users/ann/card.svg"]).keepsPrevious, "Ann's card is as it was")
+        var retitled = original
+        retitled.config.title = "Another title"
+        let titled = try #require(try Self.build(retitled, projectKeys: [:], memory: memory)[card])
+        #expect(!titled.keepsPrevious)
+        #expect(String(decoding: titled.contents, as: UTF8.self).contains("Another title"))
+        // Karma: Bo starts a project.
+        var started = original
+        var project = try #require(original.projects.first)
+        project.slug = try #require(Slug("moon-two"))
+        project.owner = try #require(Handle("bo"))
+        started.projects.append(project)
+        func karma(_ content: Content) -> Int {
+            SiteModel(content: content, now: Self.now, evidence: IdentityEvidence(), html: Markdown.html).standing
+                .counts(of: project.owner).karma.total
+        }
+        #expect(karma(started) > karma(original))
+        let more = try #require(try Self.build(started, projectKeys: [:], memory: memory)[card])
+        #expect(!more.keepsPrevious)
+        #expect(String(decoding: more.contents, as: UTF8.self).contains(">\(karma(started))</text>"))
         let stale = PageMemory(fingerprints: PageMemory.recorded(by: first.values), isIntact: { _ in false })
         #expect(!(try #require(try Self.build(original, projectKeys: [:], memory: stale)[card])).keepsPrevious, "a card whose file isn't intact is written")
     }
@@ -444,6 +464,53 @@ import Testing
             #expect(file.contents == (try build(content)).contents, "\(change)")
         }
         #expect(!(try build(original, key: "files-2", memory: memory)).keepsPrevious, "the project's files")
+    }
+
+    /// After a change, the runs of entries whose key is the one recorded are copied from the
+    /// previous site's index, and only the others are made: the index is a fresh build's, with
+    /// the same fingerprint and records.
+    @Test func theSearchIndexCopiesTheRunsOfEntriesRecordedAsTheyAre() throws {
+        let original = try SiteFixtures.load(SiteFixtures.root.appendingPathComponent("check/valid/Content").path)
+        let moon = try #require(Slug("moon")), bo = try #require(Handle("bo"))
+        func index(_ content: Content, memory: PageMemory?) -> OutputFile {
+            let site = SiteModel(
+                content: content, now: Self.now, evidence: IdentityEvidence(), html: Markdown.html, projectKeys: [moon: "files-1"])
+            return SearchIndex(site: site).file(memory: memory, runLength: 1)
+        }
+        func entries(_ file: OutputFile) throws -> [String] {
+            try #require(SearchIndex.entryRanges(file.contents)).map { String(decoding: file.contents[$0], as: UTF8.self) }
+        }
+        let first = index(original, memory: nil)
+        let recorded = PageMemory.recorded(by: [first])
+        #expect(recorded.count == 1 + (try entries(first)).count, "the index's fingerprint and one key a run")
+        // The previous file with every text marked: an entry copied from it keeps the mark.
+        let marked = Array(String(decoding: first.contents, as: UTF8.self).replacingOccurrences(of: #""text":""#, with: #""text":"MARK "#).utf8)
+        let memory = PageMemory(fingerprints: recorded, isIntact: { _ in true }, contents: { $0 == "search.json" ? marked : nil })
+        #expect(index(original, memory: memory).keepsPrevious)
+
+        var renamed = original
+        renamed.users[bo]?.name = "Bo Renamed"
+        let fresh = index(renamed, memory: nil), again = index(renamed, memory: memory)
+        #expect(!again.keepsPrevious)
+        #expect(again.fingerprint == fresh.fingerprint)
+        #expect(again.alsoRecorded == fresh.alsoRecorded)
+        let made = try entries(again), expected = try entries(fresh)
+        #expect(made.count == expected.count)
+        var copied = 0
+        for (entry, wanted) in zip(made, expected) {
+            if wanted.contains("Bo Renamed") {
+                #expect(entry == wanted, "an entry that names Bo is made again")
+            } else {
+                #expect(entry == wanted.replacingOccurrences(of: #""text":""#, with: #""text":"MARK "#), "copied")
+                copied += 1
+            }
+        }
+        #expect(copied > 0 && copied < made.count)
+        // Without the previous file, or with one that isn't an index, every entry is made.
+        for contents in [nil, Array("not an index".utf8)] {
+            let unread = PageMemory(fingerprints: recorded, isIntact: { _ in true }, contents: { _ in contents })
+            #expect(index(renamed, memory: unread).contents == fresh.contents)
+        }
     }
 
     /// Pages and paths a fixture build must have, whatever the golden files say.

@@ -231,6 +231,37 @@ import Testing
         }
     }
 
+    /// A rebuild copies entries from the previous index by where `entryRanges` finds them:
+    /// each range is one entry's JSON, whatever braces, brackets, quotes or backslashes its
+    /// strings hold, and what `json` didn't write is no index.
+    @Test func theSearchIndexsEntriesAreFoundWhereTheyAre() throws {
+        let entries = [
+            SearchIndex.Entry(
+                kind: "Story in progress", title: "{\"a\": [1, 2]} \\\" ]", url: "projects/moon/index.html",
+                tags: ["{", "]"], authors: ["Ann \\", "@bo"], text: "},{ \u{1} [[\\\\\""),
+            SearchIndex.Entry(kind: "Player", title: "", url: "users/x/", tags: [], authors: [], text: ""),
+            SearchIndex.Entry(kind: "Player", title: "é😀", url: "users/y/", tags: [], authors: ["@y"], text: "\\"),
+        ]
+        for count in 0...entries.count {
+            let list = Array(entries.prefix(count))
+            let bytes = SearchIndex.json(list)
+            let ranges = try #require(SearchIndex.entryRanges(bytes))
+            #expect(ranges.map { Array(bytes[$0]) } == list.map { entry in
+                var one: [UInt8] = []
+                SearchIndex.json(entry, into: &one)
+                return one
+            })
+        }
+        let whole = SearchIndex.json(entries)
+        for bad in [
+            [], Array("[".utf8), Array("{}".utf8), Array(whole.dropLast()), Array(whole.dropFirst()), whole + Array(" ".utf8),
+            Array(whole.prefix(whole.count / 2)) + Array("]".utf8), Array("[{},]".utf8), Array("[{}{}]".utf8),
+            Array("[{\"a\":\"\\\"}]".utf8), Array("[{\"a\":[}]".utf8), Array("[1]".utf8),
+        ] {
+            #expect(SearchIndex.entryRanges(bad) == nil, "\(String(decoding: bad, as: UTF8.self))")
+        }
+    }
+
     @Test func theSearchIndexHasStoriesAndPlayersInPlainText() throws {
         let content = try Self.fixture()
         let pages = try SiteFixtures.build(content, now: Self.now)

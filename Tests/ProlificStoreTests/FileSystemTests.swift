@@ -25,6 +25,31 @@ import Testing
         #expect(try FileSystem.withListing(tmp.path("nothing")) { _, _ in true } == nil)
     }
 
+    /// The previous site's file is read only while it is the one its metadata describes: an
+    /// edit in place, a replacement or a link in its place gives nothing.
+    @Test func aFileIsReadIfUnchangedOnly() throws {
+        let tmp = try TemporaryDirectory()
+        try tmp.write("[1,2]", to: "search.json")
+        let path = tmp.path("search.json")
+        var info = stat()
+        #expect(lstat(path, &info) == 0)
+        #expect(FileSystem.readIfUnchanged(path, as: info) == Array("[1,2]".utf8))
+        #expect(FileSystem.readIfUnchanged(tmp.path("missing.json"), as: info) == nil)
+        // The same size, written again in place: its times move.
+        usleep(10_000)
+        try tmp.writeInPlace("[3,4]", to: "search.json")
+        #expect(FileSystem.readIfUnchanged(path, as: info) == nil)
+        #expect(lstat(path, &info) == 0)
+        #expect(FileSystem.readIfUnchanged(path, as: info) == Array("[3,4]".utf8))
+        // Replaced by another file, or by a link to it.
+        try tmp.write("[3,4]", to: "other.json")
+        #expect(rename(tmp.path("other.json"), path) == 0)
+        #expect(FileSystem.readIfUnchanged(path, as: info) == nil)
+        #expect(unlink(path) == 0 && symlink(tmp.path("elsewhere.json"), path) == 0)
+        try tmp.write("[3,4]", to: "elsewhere.json")
+        #expect(FileSystem.readIfUnchanged(path, as: info) == nil)
+    }
+
     @Test func aLinkOrAMissingFileInTheOpenFolderIsRefusedAsByPath() throws {
         let tmp = try TemporaryDirectory()
         try tmp.write("one", to: "votes/a.yml")

@@ -111,13 +111,18 @@ struct SiteRun {
             _ = Parallel.background { [key] in
                 guard let recorded = stamp.pageMemory(isOut: isOut, key: key) else { return recordedPages.giveNothing() }
                 recordedPages.give(
-                    PageMemory(fingerprints: recorded.fingerprints) { path in
-                        recorded.intact(path).map { found in
-                            OutputFile.Previous(
-                                device: UInt64(found.info.st_dev), inode: UInt64(found.info.st_ino),
-                                inSpare: found.inSpare ? found.info : nil)
-                        }
-                    })
+                    PageMemory(
+                        fingerprints: recorded.fingerprints,
+                        intact: { path in
+                            recorded.intact(path).map { found in
+                                OutputFile.Previous(
+                                    device: UInt64(found.info.st_dev), inode: UInt64(found.info.st_ino),
+                                    inSpare: found.inSpare ? found.info : nil)
+                            }
+                        },
+                        contents: { [folder] path in
+                            recorded.intact(path).flatMap { FileSystem.readIfUnchanged("\(folder)/\(path)", as: $0.info) }
+                        }))
             }
         } else {
             recordedPages.giveNothing()

@@ -20,7 +20,7 @@ struct PageFingerprint {
     private var buffer: [UInt8] = []
 
     private enum Domain: UInt8 {
-        case values = 0x56, inputs = 0x49, bytes = 0x42
+        case values = 0x56, inputs = 0x49
     }
 
     static func of(template: String, values: [String: Any], theme: [UInt8]) -> [UInt8]? {
@@ -32,15 +32,6 @@ struct PageFingerprint {
     static func of(template: String, inputs: PageInputs, theme: [UInt8]) -> [UInt8] {
         var fingerprint = PageFingerprint(.inputs, template: template, theme: theme, capacity: inputs.bytes.count + 64)
         fingerprint.buffer += inputs.bytes
-        return fingerprint.finish()
-    }
-
-    /// The fingerprint of a file by its own bytes, for files that cost less to make than the
-    /// writer's comparison with the previous site's file (open, read, close): badge cards.
-    static func of(file: OutputFile) -> [UInt8] {
-        var fingerprint = PageFingerprint(.bytes, template: file.path, theme: [], capacity: file.contents.count + 16)
-        fingerprint.integer(UInt64(file.contents.count))
-        fingerprint.buffer += file.contents
         return fingerprint.finish()
     }
 

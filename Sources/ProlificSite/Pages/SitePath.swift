@@ -14,6 +14,10 @@ enum SitePath {
     static let feed = "feed.xml"
     static let search = "search/index.html"
     static let searchIndex = "search.json"
+    /// Where the key of the search index's run of entries number `run` is recorded among the
+    /// pages' fingerprints (`SearchIndex.file(memory:)`): under the index's own path, which is a
+    /// file, so it names none.
+    static func searchIndexRun(_ run: Int) -> String { "search.json/\(run)" }
 
     /// Page `n` (from 1) of the home page's list of stories in progress.
     static func home(page: Int) -> String { page <= 1 ? home : "page/\(page)/index.html" }

@@ -19,13 +19,35 @@ struct SearchIndex {
         var text: String
     }
 
-    func entries() -> [Entry] {
+    /// One entry to make: a listed project's story or a player, by index into `site.listed` or
+    /// `site.users`. Stories come first, then players, in the model's orders.
+    enum Item {
+        case story(Int)
+        case player(Int)
+    }
+
+    var items: [Item] { site.listed.indices.map(Item.story) + site.users.indices.map(Item.player) }
+
+    func entries() -> [Entry] { entries(items) }
+
+    /// The entries of `items`, in order, made on every core.
+    func entries(_ items: [Item]) -> [Entry] {
         // A story whose opening is short is read on into its chapters: a kept project's are made
         // only when asked for (`SnippetText`), so they are made first, on every core.
-        _ = Parallel.map(site.listed.filter { $0.starter.utf8.count < 2 * Self.textLimit }) { $0.makeDeferredTexts() }
+        let readOn = items.compactMap { item -> Project? in
+            guard case .story(let p) = item, site.listed[p].starter.utf8.count < 2 * Self.textLimit else { return nil }
+            return site.listed[p]
+        }
+        _ = Parallel.map(readOn) { $0.makeDeferredTexts() }
         // On every core, in order: rendering 2,000 openings and 5,000 bios was left to one
         // core at the end of a rebuild after a `close`, when all else was done.
-        let stories = Parallel.map(site.listed, batch: 32) { project in
+        return Parallel.map(items, batch: 32) { entry($0) }
+    }
+
+    func entry(_ item: Item) -> Entry {
+        switch item {
+        case .story(let p):
+            let project = site.listed[p]
             let story = Story(project)
             var authors: [String] = []
             for chapter in story.chapters where !authors.contains(site.name(chapter.author)) {
@@ -35,59 +57,152 @@ struct SearchIndex {
                 kind: site.isComplete(project) ? "Completed story" : "Story in progress", title: project.title,
                 url: SitePath.project(project.slug), tags: project.tags, authors: authors,
                 text: Self.plain(chapters: story.chapters.lazy.map { site.html($0.markdown) }))
-        }
-        let players = Parallel.map(site.users, batch: 64) { user in
-            Entry(
+        case .player(let u):
+            let user = site.users[u]
+            return Entry(
                 kind: "Player", title: user.name, url: SitePath.user(user.handle), tags: [],
                 authors: ["@" + user.handle.rawValue], text: Self.plain(site.html(user.bio)))
         }
-        return stories + players
     }
+
+    /// How many entries, one after the other, are recorded under one key (`runKeys`).
+    static let runLength = 16
 
     /// The index, or the previous site's file of it when its inputs are those the last build
     /// recorded (`memory`) and that file is intact.
-    func file(memory: PageMemory?) -> OutputFile {
-        guard let inputs = inputs() else { return file() }
-        let fingerprint = PageFingerprint.of(template: SitePath.searchIndex, inputs: inputs, theme: [])
-        if let kept = memory?.kept(SitePath.searchIndex, fingerprint) { return kept }
-        var file = file()
-        file.fingerprint = fingerprint
+    ///
+    /// Otherwise, a run of entries whose key is the one the last build recorded is copied from
+    /// the previous site's file, and only the other runs are made: after a `close`, or a pull
+    /// request merged, one story's entry changes, and making all 7,000 of a large game's (every
+    /// story's opening and player's bio rendered and read as plain text) was a tenth of the
+    /// rebuild's CPU time.
+    func file(memory: PageMemory?, runLength: Int = Self.runLength) -> OutputFile {
+        guard let runs = runKeys(length: runLength) else { return file() }
+        var whole = PageInputs()
+        whole.list(runs.count)
+        for key in runs { whole.add(key[...]) }
+        let fingerprint = PageFingerprint.of(template: SitePath.searchIndex, inputs: whole, theme: [])
+        let records = runs.indices.map { OutputFile.Record(path: SitePath.searchIndexRun($0), fingerprint: runs[$0]) }
+        if var kept = memory?.kept(SitePath.searchIndex, fingerprint) {
+            kept.alsoRecorded = records
+            return kept
+        }
+        let items = self.items
+        let recorded = runs.indices.filter { memory?.fingerprints[records[$0].path] == runs[$0] }
+        var previous: (bytes: [UInt8], entries: [Range<Int>])?
+        if !recorded.isEmpty, let bytes = memory?.previousContents(SitePath.searchIndex), let entries = Self.entryRanges(bytes) {
+            previous = (bytes, entries)
+        }
+        // A run is copied when the previous file has as many entries as its key says it had.
+        var copied = [Bool](repeating: false, count: runs.count)
+        if let previous {
+            for run in recorded where min(items.count, (run + 1) * runLength) <= previous.entries.count { copied[run] = true }
+        }
+        let made = entries(runs.indices.filter { !copied[$0] }.flatMap { Self.run($0, of: items, length: runLength) })
+        var out: [UInt8] = [UInt8(ascii: "[")]
+        var next = made.startIndex
+        for run in runs.indices {
+            for index in run * runLength..<min(items.count, (run + 1) * runLength) {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                if copied[run], let previous {
+                    out += previous.bytes[previous.entries[index]]
+                } else {
+                    Self.json(made[next], into: &out)
+                    next += 1
+                }
+            }
+        }
+        out.append(UInt8(ascii: "]"))
+        var file = OutputFile(path: SitePath.searchIndex, contents: out, fingerprint: fingerprint)
+        file.alsoRecorded = records
         return file
     }
 
-    /// What `entries()` is a function of, apart from the binary: the files of each listed
-    /// project (`SiteModel.keysBesideBallots`), the names of the players its story credits (its owner
-    /// and its rounds' winners), each player's handle, name and bio, and libcmark's version.
-    /// Texts are read as written, images and all, so media don't matter. nil when a project
-    /// has no key.
-    func inputs() -> PageInputs? {
-        var inputs = PageInputs()
-        inputs.add(Markdown.version)
-        inputs.list(site.listed.count)
-        // Read in place, by index: copies of the projects and rounds retained all they hold.
-        let listed = site.listed
-        for p in listed.indices {
-            guard let files = site.keysBesideBallots[listed[p].slug] else { return nil }
-            inputs.add(files)
-            var credited = [listed[p].owner]
-            for r in listed[p].rounds.indices {
-                if let winner = listed[p].rounds[r].winnerAuthor { credited.append(winner) }
-            }
-            inputs.list(credited.count)
-            for handle in credited { inputs.add(site.names[handle]) }
-        }
-        inputs.list(site.users.count)
-        for user in site.users {
-            inputs.add(user.handle.rawValue)
-            inputs.add(user.name)
-            inputs.add(user.bio)
-        }
-        return inputs
+    private static func run(_ run: Int, of items: [Item], length: Int) -> ArraySlice<Item> {
+        items[run * length..<min(items.count, (run + 1) * length)]
     }
 
-    /// What this reads must be in `inputs()`, or a rebuild keeps a stale index.
+    /// The key of each run of `length` entries: what they are a function of, apart from the
+    /// binary (libcmark's version; each story's project (its slug and files,
+    /// `SiteModel.keysBesideBallots`) and the names of the players it credits, its owner and its
+    /// rounds' winners; each player's handle, name and bio). Texts are read as written, images
+    /// and all, so media don't matter. nil when a listed project has no key.
+    func runKeys(length: Int = Self.runLength) -> [[UInt8]]? {
+        let items = self.items
+        var keys: [[UInt8]] = []
+        keys.reserveCapacity(items.count / length + 1)
+        for start in stride(from: 0, to: items.count, by: length) {
+            let run = items[start..<min(items.count, start + length)]
+            var inputs = PageInputs()
+            inputs.add(Markdown.version)
+            inputs.list(run.count)
+            for item in run {
+                switch item {
+                case .story(let p):
+                    // Read in place, by index: copies of the projects and rounds retained all they hold.
+                    let listed = site.listed
+                    guard let files = site.keysBesideBallots[listed[p].slug] else { return nil }
+                    inputs.add(listed[p].slug.rawValue)
+                    inputs.add(files)
+                    var credited = [listed[p].owner]
+                    for r in listed[p].rounds.indices {
+                        if let winner = listed[p].rounds[r].winnerAuthor { credited.append(winner) }
+                    }
+                    inputs.list(credited.count)
+                    for handle in credited { inputs.add(site.names[handle]) }
+                case .player(let u):
+                    inputs.add(site.users[u].handle.rawValue)
+                    inputs.add(site.users[u].name)
+                    inputs.add(site.users[u].bio)
+                }
+            }
+            keys.append(PageFingerprint.of(template: "search-run", inputs: inputs, theme: []))
+        }
+        return keys
+    }
+
+    /// What this reads must be in `runKeys()`, or a rebuild keeps a stale index.
     func file() -> OutputFile {
         OutputFile(path: SitePath.searchIndex, contents: Self.json(entries()))
+    }
+
+    /// Where each entry is in an index `json` wrote, in order; nil when `bytes` is not one.
+    static func entryRanges(_ bytes: [UInt8]) -> [Range<Int>]? {
+        bytes.withUnsafeBufferPointer { bytes -> [Range<Int>]? in
+            guard bytes.count >= 2, bytes[0] == UInt8(ascii: "["), bytes[bytes.count - 1] == UInt8(ascii: "]") else { return nil }
+            var ranges: [Range<Int>] = []
+            var index = 1
+            guard bytes.count > 2 else { return ranges }
+            while true {
+                guard bytes[index] == UInt8(ascii: "{") else { return nil }
+                let start = index
+                var depth = 0
+                var inString = false
+                repeat {
+                    let byte = bytes[index]
+                    index += 1
+                    if inString {
+                        if byte == UInt8(ascii: "\\") {
+                            index += 1
+                        } else if byte == UInt8(ascii: "\"") {
+                            inString = false
+                        }
+                    } else if byte == UInt8(ascii: "\"") {
+                        inString = true
+                    } else if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") {
+                        depth += 1
+                    } else if byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") {
+                        depth -= 1
+                    }
+                } while depth > 0 && index < bytes.count - 1
+                guard depth == 0, index < bytes.count else { return nil }
+                ranges.append(start..<index)
+                if bytes[index] == UInt8(ascii: "]") { return index == bytes.count - 1 ? ranges : nil }
+                guard bytes[index] == UInt8(ascii: ",") else { return nil }
+                index += 1
+                guard index < bytes.count - 1 else { return nil }
+            }
+        }
     }
 
     /// `entries` as JSON, byte for byte what `JSONEncoder` writes with sorted keys and slashes
@@ -99,22 +214,27 @@ struct SearchIndex {
         out.append(UInt8(ascii: "["))
         for (index, entry) in entries.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
-            out += #"{"authors":["#.utf8
-            list(entry.authors, into: &out)
-            out += #"],"kind":"#.utf8
-            string(entry.kind, into: &out)
-            out += #","tags":["#.utf8
-            list(entry.tags, into: &out)
-            out += #"],"text":"#.utf8
-            string(entry.text, into: &out)
-            out += #","title":"#.utf8
-            string(entry.title, into: &out)
-            out += #","url":"#.utf8
-            string(entry.url, into: &out)
-            out.append(UInt8(ascii: "}"))
+            json(entry, into: &out)
         }
         out.append(UInt8(ascii: "]"))
         return out
+    }
+
+    /// One entry as `json(_:)` writes it.
+    static func json(_ entry: Entry, into out: inout [UInt8]) {
+        out += #"{"authors":["#.utf8
+        list(entry.authors, into: &out)
+        out += #"],"kind":"#.utf8
+        string(entry.kind, into: &out)
+        out += #","tags":["#.utf8
+        list(entry.tags, into: &out)
+        out += #"],"text":"#.utf8
+        string(entry.text, into: &out)
+        out += #","title":"#.utf8
+        string(entry.title, into: &out)
+        out += #","url":"#.utf8
+        string(entry.url, into: &out)
+        out.append(UInt8(ascii: "}"))
     }
 
     private static func list(_ strings: [String], into out: inout [UInt8]) {

@@ -149,6 +149,22 @@ public enum FileSystem {
         return bytes
     }
 
+    /// The bytes of the regular file at `path` while it is the file `expected` describes: the
+    /// same device, inode, size and times, as the open file shows them. For the previous site's
+    /// files a build makes again from parts of them, found intact by their recorded metadata just
+    /// before: the file read is then the one checked. nil otherwise, or when it can't be read.
+    public static func readIfUnchanged(_ path: String, as expected: stat) -> [UInt8]? {
+        var seen = stat()
+        guard
+            let bytes = try? readBytes(path, limit: Int(expected.st_size), observe: Observer(file: { seen = $0 })),
+            seen.st_dev == expected.st_dev, seen.st_ino == expected.st_ino, seen.st_size == expected.st_size,
+            seen.st_mtim.tv_sec == expected.st_mtim.tv_sec, seen.st_mtim.tv_nsec == expected.st_mtim.tv_nsec,
+            seen.st_ctim.tv_sec == expected.st_ctim.tv_sec, seen.st_ctim.tv_nsec == expected.st_ctim.tv_nsec,
+            bytes.count == Int(expected.st_size)
+        else { return nil }
+        return bytes
+    }
+
     /// Reads from `fd` until `buffer` is full or the file ends: how many bytes were read, and
     /// the `errno` of a read that failed (0 if none did). A file that grew since it was sized is
     /// cut at the buffer's end; one that shrank gives fewer bytes.
