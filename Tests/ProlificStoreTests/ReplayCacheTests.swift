@@ -294,9 +294,16 @@ import Testing
         }
         let path = "\(world.root)/\(ReplayCache.file)"
         let beforeClose = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(!ReplayCache.lacksClosedRounds(layout, content: try cache(world).0), "the hint: no round closed since")
         _ = try world.game("2026-11-06T00:00:00Z").close(Make.slug("moon"))
 
         let (content, closedCache) = try cache(world)
+        #expect(ReplayCache.lacksClosedRounds(layout, content: content), "the hint: a round closed since")
+        for start in [beforeClose.prefix(20), Data("not a replay".utf8)] {
+            try start.write(to: URL(fileURLWithPath: path))
+            #expect(!ReplayCache.lacksClosedRounds(layout, content: content), "no hint from a file that can't be read")
+        }
+        try beforeClose.write(to: URL(fileURLWithPath: path))
         let cacheValue = try #require(closedCache)
         guard case .adding(let base) = cacheValue.load(for: content) else {
             Issue.record("the saved replay is not taken as a base")

@@ -165,6 +165,21 @@ public enum FileSystem {
         return bytes
     }
 
+    /// The first `limit` bytes of the regular file at `path` (all of it when shorter); nil
+    /// when it can't be read, or isn't a regular file.
+    public static func readStart(of path: String, upTo limit: Int) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        var failure: Int32 = 0
+        let bytes = [UInt8](unsafeUninitializedCapacity: min(Int(info.st_size), limit)) { buffer, count in
+            (count, failure) = readAll(fd, into: UnsafeMutableRawBufferPointer(buffer))
+        }
+        return failure == 0 ? bytes : nil
+    }
+
     /// Reads from `fd` until `buffer` is full or the file ends: how many bytes were read, and
     /// the `errno` of a read that failed (0 if none did). A file that grew since it was sized is
     /// cut at the buffer's end; one that shrank gives fewer bytes.
