@@ -142,9 +142,7 @@ struct SiteRun {
         // from now on, beside git and the model's other work, rather than on the replay's thread
         // once its cache is loaded (0.1 s of its path after a `close` on large, while the other
         // stages waited for it).
-        let early = contentBefore.flatMap { inventory in
-            ReplayCache.lacksClosedRounds(layout, content: content) ? EarlyHistory(layout: layout, inventory: inventory) : nil
-        }
+        let early = contentBefore.map { EarlyHistory(layout: layout, content: content, inventory: $0) }
         defer { early?.wait() }
         let theme = try loadTheme()
         let (evidence, evidenceHow) = game.reader.evidenceNoting(content.config, at: place)
@@ -221,9 +219,9 @@ struct SiteRun {
                 replayCache?.writesAside = { replayWrites.start($0) }
                 // With rounds closed since, the timeline is wanted: it is made while the cache loads.
                 let (found, timelineMade) =
-                    early == nil
-                    ? (replayCache?.load(for: content), nil)
-                    : Parallel.beside({ replayCache?.load(for: content) }, { TallyTimeline(content: content, evidence: evidence) })
+                    early?.isReading == true
+                    ? Parallel.beside({ replayCache?.load(for: content) }, { TallyTimeline(content: content, evidence: evidence) })
+                    : (replayCache?.load(for: content), nil)
                 if case .kept(let kept) = found {
                     replayHistory.giveNothing()
                     replayHow.set("replay of \(Self.closedRounds(kept.count)) kept from the last build")
@@ -236,7 +234,7 @@ struct SiteRun {
                     // The history file is read and decoded while the stamps that vouch for it are
                     // derived: each took a third of this replay's time, one after the other.
                     let (saved, stamps) =
-                        early?.taken(inventory)
+                        early?.taken()
                         ?? Parallel.beside({ HistoryCache.saved(layout) }, { HistoryCache.Stamps.from(inventory) })
                     if let past = HistoryCache.history(of: content, leavingOut: base.added, stamps: stamps, saved: saved),
                         let (replayed, rounds) = timeline.replayAdding(base.added, to: past)
@@ -503,29 +501,40 @@ struct SiteRun {
 /// The history of every closed round a build's replay ends with, for the history cache's
 /// thread, with the stamps of the content's rounds when the replay took them already.
 /// The history `close` keeps (`HistoryCache.saved`) and the stamps that vouch for it
-/// (`HistoryCache.Stamps.from`), read and derived on threads of their own from the moment a build
-/// that follows a `close` has loaded the content (`ReplayCache.lacksClosedRounds`).
+/// (`HistoryCache.Stamps.from`), read and derived on threads of their own from the moment the
+/// content is loaded, when the replay cache lacks rounds the content has closed: a build after
+/// a `close` (`ReplayCache.lacksClosedRounds`, itself told on the first of those threads).
 private final class EarlyHistory: Sendable {
     private let saved = Parallel.Handoff<HistoryCache.Saved>()
     private let stamps = Parallel.Handoff<HistoryCache.Stamps>()
-    private let pending: [Parallel.Pending]
+    private let reading = Parallel.Handoff<Bool>()
+    private let pending: Parallel.Pending
 
-    init(layout: ContentLayout, inventory: FileInventory) {
-        pending = [
-            Parallel.background { [saved] in
-                if let read = HistoryCache.saved(layout) { saved.give(read) } else { saved.giveNothing() }
-            },
-            Parallel.background { [stamps] in stamps.give(.from(inventory)) },
-        ]
+    init(layout: ContentLayout, content: Content, inventory: FileInventory) {
+        pending = Parallel.background { [saved, stamps, reading] in
+            guard ReplayCache.lacksClosedRounds(layout, content: content) else {
+                reading.give(false)
+                saved.giveNothing()
+                stamps.giveNothing()
+                return
+            }
+            reading.give(true)
+            let stamping = Parallel.background { stamps.give(.from(inventory)) }
+            if let read = HistoryCache.saved(layout) { saved.give(read) } else { saved.giveNothing() }
+            stamping.wait()
+        }
     }
 
-    /// Both, once there: the stamps derived anew from `inventory` should their thread have given
-    /// none.
-    func taken(_ inventory: FileInventory) -> (HistoryCache.Saved?, HistoryCache.Stamps) {
-        (saved.take(), stamps.take() ?? .from(inventory))
+    /// Whether they are being had (the replay then wants its timeline too): asked once.
+    var isReading: Bool { reading.take() ?? false }
+
+    /// Both, once there; nil when they are not being had.
+    func taken() -> (HistoryCache.Saved?, HistoryCache.Stamps)? {
+        guard let stamps = stamps.take() else { return nil }
+        return (saved.take(), stamps)
     }
 
-    func wait() { pending.forEach { $0.wait() } }
+    func wait() { pending.wait() }
 }
 
 private struct ReplayHistory: Sendable {

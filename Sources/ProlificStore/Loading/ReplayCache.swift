@@ -320,14 +320,10 @@ public struct ReplayCache: Sendable {
     /// file or its start can't be read.
     public static func lacksClosedRounds(_ layout: ContentLayout, content: Content) -> Bool {
         // The large benchmark's header takes 0.15 MB (each project's part of the files' digest).
-        guard let start = FileSystem.readStart(of: "\(layout.root)/\(file)", upTo: 4 << 20) else { return false }
+        guard let start = FileSystem.readStart(of: "\(layout.root)/\(file)", upTo: 1 << 20) else { return false }
         var r = BinaryReader(start)
         guard r.integer() == magic, r.text() != nil, r.text() != nil, parts(from: &r) != nil, let saved = r.varint() else { return false }
-        var closed = 0
-        for project in content.projects {
-            for round in project.rounds.indices where !project.rounds[round].isOpen { closed += 1 }
-        }
-        return closed > saved
+        return content.projects.indices.reduce(0) { $0 + content.projects[$1].closedRoundCount } > saved
     }
 
     private static let decode: ReplayedRounds.Decoder = { bytes, range in
