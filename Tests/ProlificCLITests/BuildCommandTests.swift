@@ -385,6 +385,12 @@ import Testing
         try act(["close", "the-town-that-sold-tuesday"])
         // The round closed is added to the last replay, as a whole replay would have it.
         try expectRebuildIsFresh("a close", replay: "1 closed round added to the last build's replay")
+        // Again, a minute later (a round closed at the same moment as another is replayed with
+        // the whole game): the history `close` keeps now lacks the round closed before
+        // (`HistoryCache.lagLimit`), which the build records from what it read.
+        now = "2026-11-22T12:01:00Z"
+        try act(["close", "the-marmalade-job"])
+        try expectRebuildIsFresh("a second close", replay: "1 closed round added to the last build's replay")
         // Dana wrote a chapter of gannet-rock, a complete story: its book is kept by its inputs
         // too, the names of its authors among them.
         let book = "projects/gannet-rock/gannet-rock.epub"

@@ -64,7 +64,10 @@ import Testing
         let reference = try closeMoon(try world())
         let world = try world()
         let layout = ContentLayout(root: world.root)
+        // A build warmed the cache with sun's round.
+        HistoryCache.warm(from: try world.reader.loadValid(), stamps: HistoryCache.Stamps.take(layout), layout: layout)
         let cached = try #require(HistoryCache.load(layout))
+        #expect(cached.entries.count == 1)
         // Something touched sun's closed votes folder: its stamp no longer matches, so the cached
         // history is not trusted and is rebuilt from the files.
         let votes = world.directory.path("Content/projects/sun/rounds/0001/votes")
@@ -146,7 +149,10 @@ import Testing
         let closed = try world.reader.loadValid()
         let now = HistoryCache.Stamps.take(layout)
         #expect(HistoryCache.history(of: closed, leavingOut: ["moon/0001"], stamps: now, saved: HistoryCache.saved(layout))?.pairs == replayed.pairs)
-        #expect(HistoryCache.history(of: closed, leavingOut: [], stamps: now, saved: HistoryCache.saved(layout)) == nil, "moon's round is not in it")
+        // Moon's round is not in it: recorded from the content, after sun's.
+        let whole = TallyTimeline(content: closed).replayExplainedWithHistory().history
+        let withMoon = HistoryCache.history(of: closed, leavingOut: [], stamps: now, saved: HistoryCache.saved(layout))
+        #expect(withMoon?.pairs == whole.pairs && withMoon?.karma == whole.karma && withMoon?.pairs != replayed.pairs)
         var moved = now
         moved.stamps["sun/0001"]?.round[1] += 1
         #expect(HistoryCache.history(of: closed, leavingOut: ["moon/0001"], stamps: moved, saved: HistoryCache.saved(layout)) == nil, "sun's round changed")
@@ -214,6 +220,39 @@ import Testing
         #expect(HistoryCache.loadEntries(layout) == before)
         HistoryCache.warm(from: closed, stamps: HistoryCache.Stamps.take(layout), layout: layout)
         #expect(HistoryCache.loadEntries(layout)?.count == before.count + 1)
+    }
+
+    /// A `close` whose history lacks only the rounds closed since (fewer than `lagLimit`) reads
+    /// them and leaves the file as it was; a build takes that history all the same, recording
+    /// those rounds from the content it read, and has the history a replay of them records.
+    @Test func aHistoryLackingTheRoundsClosedSinceIsLeftAndServesABuild() throws {
+        let (_, world, layout, stamps, content) = try uncachedWorld()
+        HistoryCache.warm(from: content, stamps: stamps, layout: layout)
+        _ = try closeMoon(world)
+        let saved = try Data(contentsOf: URL(fileURLWithPath: cacheFile(world)))
+        #expect(HistoryCache.loadEntries(layout)?.map { "\($0.slug)/\($0.number.value)" } == ["sun/1"])
+        // Sun's round 2: its close reads moon's round 1, which the history lacks, and saves nothing.
+        _ = try world.game("2026-11-08T00:00:00Z").submit(to: Make.slug("sun"), by: Make.handle("cat"), ending: false, body: "Two.")
+        _ = try world.game("2026-11-09T00:00:00Z").vote(in: Make.slug("sun"), by: Make.handle("dan"), for: ["cat-20261108000000"])
+        _ = try world.game("2026-11-10T00:00:00Z").close(Make.slug("sun"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: cacheFile(world))) == saved, "the history file as it was")
+
+        let closed = try world.reader.loadValid()
+        let now = HistoryCache.Stamps.take(layout)
+        let past = try #require(
+            HistoryCache.history(of: closed, leavingOut: ["sun/0002"], stamps: now, saved: HistoryCache.saved(layout)))
+        var expected = VotingHistory()
+        for (slug, number) in [("sun", 1), ("moon", 1)] {
+            expected.record(try #require(closed.projects.first { $0.slug == Make.slug(slug) }?.rounds.first { $0.number == Make.number(number) }))
+        }
+        #expect(past.pairs == expected.pairs && past.karma == expected.karma)
+        let whole = TallyTimeline(content: closed).replayExplainedWithHistory().history
+        let all = try #require(HistoryCache.history(of: closed, leavingOut: [], stamps: now, saved: HistoryCache.saved(layout)))
+        #expect(all.pairs == whole.pairs && all.karma == whole.karma, "every closed round, two of them recorded from the content")
+        // A saved round whose stamp moved is no start of the history.
+        var moved = now
+        moved.stamps["sun/0001"] = HistoryCache.Stamps.racy
+        #expect(HistoryCache.history(of: closed, leavingOut: [], stamps: moved, saved: HistoryCache.saved(layout)) == nil)
     }
 
     /// The history file is written into a buffer of the size worked out beforehand (a debug

@@ -5,8 +5,9 @@ extension Game {
     ///
     /// Reads the stamps of every round folder, the project files (for "projects started"), the
     /// voters' profiles, and in full only the closed rounds the cache doesn't cover yet — then
-    /// saves the cache for next time. The result is the same as `TallyTimeline`'s: the rounds
-    /// closed before the cutoff, recorded in the same order.
+    /// saves the cache for next time, unless it lacks fewer than `HistoryCache.lagLimit` rounds.
+    /// The result is the same as `TallyTimeline`'s: the rounds closed before the cutoff,
+    /// recorded in the same order.
     func closingContext(for round: Round, of project: Project) throws(Diagnostics) -> TallyContext {
         var closing = round
         if closing.closed == nil { closing.closed = now }
@@ -25,12 +26,15 @@ extension Game {
         // Reuse the cached history when its rounds are the first of those needed, in order.
         var history: VotingHistory
         var covered: Int
+        let isTaken: Bool
         if let cache, cache.entries.count <= needed.count, Array(needed.prefix(cache.entries.count)) == cache.entries {
             history = cache.history
             covered = cache.entries.count
+            isTaken = true
         } else {
             history = VotingHistory()
             covered = 0
+            isTaken = false
         }
         if covered < needed.count {
             for entry in needed[covered...] {
@@ -53,7 +57,10 @@ extension Game {
         let evidence = reader.evidence(
             try reader.loadConfig(), for: GitEvidence.Wanted(round: closing.number, of: project.slug, voters: closing.ballots.map(\.voter)))
         let updated = HistoryCache(entries: needed, scanned: scanned, history: history)
-        if covered < needed.count || cache == nil { updated.save(layout) }
+        // A history taken that lacks only a few rounds closed since (the one before this, as a
+        // build after a `close` leaves it) is left as it is: the next `close` reads them again,
+        // and a build records them from what it read (`HistoryCache.lagLimit`).
+        if !isTaken || needed.count - covered >= HistoryCache.lagLimit { updated.save(layout) }
         if scanned != previous { updated.saveScan(layout) }
 
         for start in starts where start.created < cutoff { history.recordProject(owner: start.owner) }

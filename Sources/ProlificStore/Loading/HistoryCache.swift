@@ -231,27 +231,46 @@ public struct HistoryCache {
         let history: VotingHistory
     }
 
-    /// The history `saved(_:)` read, when it covers exactly the closed rounds of `content` but
-    /// those `added` names (by `IdentityEvidence.key`), with the stamps `taken` gives them (before
-    /// the content was read): the past a build adds those rounds' tallies to
-    /// (`TallyTimeline.replayAdding`). nil otherwise.
+    /// How many rounds a `close` may find closed since the saved history, and read from their
+    /// files, before it saves the history again: 27 MB on large, which a build after each
+    /// `close` used to save with the round `close` had just closed. Between saves, a `close`
+    /// reads the few rounds the history lacks (a millisecond each) and a build records them from
+    /// the content it read (`history(of:leavingOut:stamps:saved:)`).
+    public static let lagLimit = 32
+
+    /// The history `saved(_:)` read, when it covers the first of the closed rounds of `content`
+    /// but those `added` names (by `IdentityEvidence.key`), in order, with the stamps `taken`
+    /// gives them (before the content was read), followed by the rest of those rounds recorded
+    /// from `content`: the rounds closed since it was saved, which `close` leaves for later
+    /// (`lagLimit`). The past a build adds the `added` rounds' tallies to
+    /// (`TallyTimeline.replayAdding`); nil when the saved history is not such a start.
+    ///
+    /// `saved` is consumed: its history is added to in place, not copied (27 MB on large).
     public static func history(
-        of content: Content, leavingOut added: Set<String>, stamps taken: Stamps, saved: Saved?
+        of content: Content, leavingOut added: Set<String>, stamps taken: Stamps, saved: consuming Saved?
     ) -> VotingHistory? {
-        var entries: [Entry] = []
-        for project in content.projects {
-            for round in project.rounds {
-                guard let closed = round.closed else { continue }
-                let key = "\(project.slug)/\(round.number.folderName)"
+        guard let saved = consume saved else { return nil }
+        var entries: [(entry: Entry, project: Int, round: Int)] = []
+        for p in content.projects.indices {
+            let project = content.projects[p]
+            for r in project.rounds.indices {
+                guard let closed = project.rounds[r].closed else { continue }
+                let number = project.rounds[r].number
+                let key = "\(project.slug)/\(number.folderName)"
                 guard !added.contains(key) else { continue }
-                // A racy stamp vouches for nothing: the saved history may hold another version.
-                guard let stamp = taken.stamps[key], !stamp.isRacy else { return nil }
-                entries.append(Entry(slug: project.slug, number: round.number, closed: closed, stamp: stamp))
+                // A racy stamp vouches for nothing: the saved history may hold another version. A
+                // missing or racy one matches no saved entry; such a round can only be read anew.
+                entries.append((Entry(slug: project.slug, number: number, closed: closed, stamp: taken.stamps[key] ?? Stamps.racy), p, r))
             }
         }
-        entries.sort { ($0.closed, $0.slug, $0.number) < ($1.closed, $1.slug, $1.number) }
-        guard let saved, saved.entries == entries else { return nil }
-        return saved.history
+        entries.sort { ($0.entry.closed, $0.entry.slug, $0.entry.number) < ($1.entry.closed, $1.entry.slug, $1.entry.number) }
+        guard saved.entries.count <= entries.count,
+            zip(saved.entries, entries).allSatisfy({ $0 == $1.entry && !$0.stamp.isRacy })
+        else { return nil }
+        let covered = saved.entries.count
+        var history = (consume saved).history
+        for later in entries[covered...] { history.record(content.projects[later.project].rounds[later.round]) }
+        return history
     }
 
     /// The rounds `entries` name, recorded in their order from `content`.
