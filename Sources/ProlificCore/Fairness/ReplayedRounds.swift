@@ -15,8 +15,12 @@ public struct ReplayedRounds: Sendable {
     /// Each round's replay, in `index` order; empty when they are decoded as asked for.
     private var outcomes: [FairTally.Outcome?] = []
     /// Every round's bytes, one after the other, and where each one is: empty when unknown.
+    /// Rounds from `laterFrom` on are in `later`: those a build added to a saved replay, whose
+    /// bytes stay where the cache's file was read into (`init(rounds:bytes:ranges:later:decode:)`).
     private var bytes: [UInt8] = []
     private var ranges: [Range<Int>] = []
+    private var later: [UInt8] = []
+    private var laterFrom = Int.max
     /// Whether each kept round has an explanation, known without decoding it.
     private var isExplained: [Bool] = []
     private var decode: Decoder?
@@ -42,6 +46,18 @@ public struct ReplayedRounds: Sendable {
         (self.bytes, self.ranges, self.decode) = (bytes, ranges, decode)
     }
 
+    /// Rounds kept as `bytes`, followed by rounds kept as `later.bytes`: `rounds[i]` at
+    /// `ranges[i]` of the first, then at `later.ranges[i - ranges.count]` of the second. A
+    /// replay a build added rounds to is the saved one's bytes as they were read and the new
+    /// rounds' own, not a copy of them all (19 MB on large, on the model stage's path).
+    public init(
+        rounds: [(slug: Slug, number: RoundNumber, isExplained: Bool)], bytes: [UInt8], ranges: [Range<Int>],
+        later: (bytes: [UInt8], ranges: [Range<Int>]), decode: @escaping Decoder
+    ) {
+        self.init(rounds: rounds, bytes: bytes, ranges: ranges + later.ranges, decode: decode)
+        (self.later, laterFrom) = (later.bytes, ranges.count)
+    }
+
     /// How many rounds were replayed.
     public var count: Int { index.count }
 
@@ -50,7 +66,7 @@ public struct ReplayedRounds: Sendable {
     public func explained(_ slug: Slug, _ number: RoundNumber) -> FairTally.Outcome? {
         guard let position = index[Self.key(slug, number)] else { return nil }
         if !outcomes.isEmpty { return outcomes[position] }
-        return isExplained[position] ? decode?(bytes, ranges[position]) : nil
+        return isExplained[position] ? decode?(position < laterFrom ? bytes : later, ranges[position]) : nil
     }
 
     /// Whether round `number` of `slug` has an explanation (it was counted by the fair tally),
@@ -64,7 +80,7 @@ public struct ReplayedRounds: Sendable {
     /// mean equal replays.
     public func encoded(_ slug: Slug, _ number: RoundNumber) -> ArraySlice<UInt8>? {
         guard !ranges.isEmpty, let position = index[Self.key(slug, number)] else { return nil }
-        return bytes[ranges[position]]
+        return position < laterFrom ? bytes[ranges[position]] : later[ranges[position]]
     }
 
     private static func key(_ slug: Slug, _ number: RoundNumber) -> String {

@@ -276,6 +276,12 @@ public struct ReplayCache: Sendable {
         let rounds: [(slug: Slug, number: RoundNumber, isExplained: Bool)]
         let bytes: [UInt8]
         let ranges: [Range<Int>]
+
+        /// Where the rounds' bytes are in `bytes`, one after the other.
+        var bodies: Range<Int> {
+            guard let first = ranges.first, let last = ranges.last else { return 0..<0 }
+            return first.lowerBound..<last.upperBound
+        }
     }
 
     /// The replay an earlier build saved for the same files, each round decoded when a page asks
@@ -361,22 +367,37 @@ public struct ReplayCache: Sendable {
     /// `base` followed by `replayed`, the tallies of the rounds it lacks
     /// (`TallyTimeline.replayAdding`): the whole replay, saved as `save` saves it, each round
     /// decoded when a page asks for it.
+    ///
+    /// The replay given back is the saved one's bytes as they were read and the new rounds'
+    /// own; the file, those bytes one after the other under a new index, is put together where
+    /// it is written (`writesAside`). Copying the 19 MB of a large replay twice, here, kept the
+    /// model stage waiting after a `close` (40 ms).
     @discardableResult
     public func save(adding replayed: [TallyTimeline.Replayed], to base: Base) -> ReplayedRounds {
-        var bodies = BinaryWriter(
-            capacity: (base.ranges.last?.upperBound ?? 0) - (base.ranges.first?.lowerBound ?? 0) + ReplayCodec.bodiesBound(replayed))
-        if let first = base.ranges.first, let last = base.ranges.last { bodies.raw(base.bytes[first.lowerBound..<last.upperBound]) }
-        var entries: [ReplayCodec.Entry] = zip(base.rounds, base.ranges).map { round, range in
-            (round.slug, round.number, round.isExplained, range.count)
+        var added = BinaryWriter(capacity: ReplayCodec.bodiesBound(replayed))
+        let addedEntries = added.appending(replayed)
+        var start = 0
+        let addedRanges = addedEntries.map { entry in
+            defer { start += entry.length }
+            return start..<(start + entry.length)
         }
-        entries += bodies.appending(replayed)
-        var w = BinaryWriter(capacity: 4096 + 32 * entries.count + bodies.bytes.count)
-        let digest = savedDigest(files: base.files, rounds: entries.lazy.map { IdentityEvidence.key($0.slug, $0.number) })
-        header(digest, base.parts, into: &w)
-        let ranges = ReplayCodec.write(entries, bodies: bodies.bytes[...], into: &w)
-        finish(&w, saving: digest != nil)
+        let entries: [ReplayCodec.Entry] =
+            zip(base.rounds, base.ranges).map { round, range in (round.slug, round.number, round.isExplained, range.count) }
+            + addedEntries
+        if let digest = savedDigest(files: base.files, rounds: entries.lazy.map { IdentityEvidence.key($0.slug, $0.number) }) {
+            let (bytes, bodies, addedBytes) = (base.bytes, base.bodies, added.bytes)
+            write { [self] in
+                var w = BinaryWriter(capacity: 4096 + 32 * entries.count + bodies.count + addedBytes.count + 8)
+                header(digest, base.parts, into: &w)
+                _ = ReplayCodec.write(entries, bodies: bytes[bodies], into: &w)
+                w.raw(addedBytes[...])
+                CacheSeal.seal(&w)
+                return w.bytes
+            }
+        }
         return ReplayedRounds(
-            rounds: entries.map { ($0.slug, $0.number, $0.isExplained) }, bytes: w.bytes, ranges: ranges, decode: Self.decode)
+            rounds: entries.map { ($0.slug, $0.number, $0.isExplained) }, bytes: base.bytes, ranges: base.ranges,
+            later: (added.bytes, addedRanges), decode: Self.decode)
     }
 
     /// The magic number, the key, the digest of the files and ballots (nil when racy: not
@@ -414,10 +435,16 @@ public struct ReplayCache: Sendable {
     private func finish(_ w: inout BinaryWriter, saving: Bool) {
         CacheSeal.seal(&w)
         guard saving else { return }
-        let (bytes, path) = (w.bytes, path())
+        let bytes = w.bytes
+        write { bytes }
+    }
+
+    /// The file `contents` makes, written atomically where `writesAside` says, or here.
+    private func write(_ contents: @escaping @Sendable () -> [UInt8]) {
+        let path = path()
         let write: @Sendable () -> Void = {
             try? FileSystem.makeDirectories(FileSystem.parentPath(path))
-            try? AtomicFile.write(bytes: bytes, to: path, durable: false)
+            try? AtomicFile.write(bytes: contents(), to: path, durable: false)
         }
         if let writesAside { writesAside(write) } else { write() }
     }
