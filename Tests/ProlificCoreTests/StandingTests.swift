@@ -135,6 +135,26 @@ import Testing
         #expect(again.map(\.slug) == order.map(\.slug))
     }
 
+    /// The discovery slot goes to the project with the fewest people: each counted once however
+    /// often they wrote or voted, a player without a profile among them.
+    @Test func discoveryCountsEachParticipantOnce() {
+        func project(_ slug: String, _ authors: [String], _ voters: [String], busy: Bool = false) -> Project {
+            let submissions = authors.enumerated().map { Make.submission($1, at: "2026-11-02T1\($0):00:00Z") }
+            var ballots = voters.map { Make.ballot($0, at: "2026-11-03T00:00:00Z", for: [submissions[0].id]) }
+            if busy { ballots += ["bob", "cat", "dan"].map { Make.ballot($0, at: "2026-11-11T00:00:00Z", for: [submissions[0].id]) } }
+            let round = Make.round(1, opened: "2026-11-01T00:00:00Z", closes: "2026-11-15T00:00:00Z", submissions: submissions, ballots: ballots)
+            var made = Make.project(slug, owner: "ann", rounds: [round])
+            made.created = Make.time("2026-11-01T00:00:00Z")
+            return made
+        }
+        // ann, ghost (no profile) and bob: 3, written or voted 1 + 3 + 3 times. crowd: 4.
+        let repeated = project("repeat", ["ghost", "ghost", "ghost"], ["bob", "bob", "bob"])
+        let crowd = project("crowd", ["bob", "cat"], ["dan"])
+        let trend = project("trend", ["bob", "cat", "dan"], ["ann"], busy: true)
+        let order = Explore.order([crowd, repeated, trend], users: users, karma: [:], now: Make.time("2026-11-12T00:00:00Z"))
+        #expect(order.map(\.slug.rawValue) == ["trend", "repeat", "crowd"])
+    }
+
     @Test func recentActivityTrends() {
         var quiet = moon
         quiet.slug = Make.slug("quiet")

@@ -11,15 +11,21 @@ public enum Explore {
     static let discoveryEvery = 3
 
     public static func order(_ projects: [Project], users: [Handle: User], karma: [Handle: Karma], now: Timestamp) -> [Project] {
-        // Each player's join date and karma gate, found with one lookup per snippet or ballot.
-        var players: [Handle: (joined: Timestamp, gate: Double)] = [:]
+        // Each player's join date, karma gate and a number of their own, found with one lookup
+        // per snippet or ballot.
+        var players: [Handle: (joined: Timestamp, gate: Double, id: Int)] = [:]
         players.reserveCapacity(users.count)
-        for (handle, user) in users { players[handle] = (user.joined, VoteWeight.karmaGate(karma[handle]?.total ?? 0)) }
-        func weight(_ handle: Handle, at time: Timestamp) -> Double {
+        // The numbers only tell players apart (in the dictionary's order, which varies by run).
+        for (id, (handle, user)) in users.enumerated() {
+            players[handle] = (user.joined, VoteWeight.karmaGate(karma[handle]?.total ?? 0), id)
+        }
+        /// The weight of a snippet or ballot by `handle` at `time`, and the player's number (nil
+        /// without a profile).
+        func weight(_ handle: Handle, at time: Timestamp) -> (Double, id: Int?) {
             // No profile: no account age.
-            let player = players[handle] ?? (time, VoteWeight.karmaGate(karma[handle]?.total ?? 0))
+            guard let player = players[handle] else { return (VoteWeight.karmaGate(karma[handle]?.total ?? 0), nil) }
             let days = Double(player.joined.seconds(until: time)) / 86_400
-            return player.gate * VoteWeight.ageGate(days: days)
+            return (player.gate * VoteWeight.ageGate(days: days), player.id)
         }
         func decay(_ time: Timestamp) -> Double {
             let age = max(0, Double(time.seconds(until: now)) / 86_400)
@@ -29,23 +35,37 @@ public enum Explore {
         // the number of cores, so the scores are the same. Rounds, snippets and ballots are read
         // in place, by index: copying each out of its array retained every string and list it
         // holds (a third of this loop's time in a large rebuild was `swift_retain`).
+        //
+        // Its participants are counted by the players' numbers, sorted, and by handle only for
+        // those without a profile: a set of handles, each hashed at every snippet and ballot,
+        // was half of this loop's time.
         let scored = Parallel.map(Array(projects.indices)) { p -> (score: Double, people: Int) in
             var score = 0.0
-            var people: Set<Handle> = [projects[p].owner]
+            var ids: [Int] = []
+            var others: Set<Handle> = []
+            func met(_ handle: Handle, _ id: Int?) {
+                if let id { ids.append(id) } else { others.insert(handle) }
+            }
+            met(projects[p].owner, players[projects[p].owner]?.id)
             let rounds = projects[p].rounds
             for r in rounds.indices {
                 for s in rounds[r].submissions.indices where rounds[r].submissions[s].submitted <= now {
                     let (author, submitted) = (rounds[r].submissions[s].author, rounds[r].submissions[s].submitted)
-                    score += weight(author, at: submitted) * decay(submitted)
-                    people.insert(author)
+                    let (weight, id) = weight(author, at: submitted)
+                    score += weight * decay(submitted)
+                    met(author, id)
                 }
                 for b in rounds[r].ballots.indices where rounds[r].ballots[b].cast <= now {
                     let (voter, cast) = (rounds[r].ballots[b].voter, rounds[r].ballots[b].cast)
-                    score += 0.5 * weight(voter, at: cast) * decay(cast)
-                    people.insert(voter)
+                    let (weight, id) = weight(voter, at: cast)
+                    score += 0.5 * weight * decay(cast)
+                    met(voter, id)
                 }
             }
-            return (score, people.count)
+            ids.sort()
+            var distinct = 0
+            for index in ids.indices where index == 0 || ids[index] != ids[index - 1] { distinct += 1 }
+            return (score, distinct + others.count)
         }
         // Ties go by a hash of the slug, not its spelling's place in the alphabet. Sorted by
         // place, each key worked out once: sorting the projects themselves moved whole `Project`
