@@ -1120,6 +1120,18 @@ public struct RecordedParts: Sendable {
         let vouched = inventory.vouched.count == inventory.stamps.count ? inventory.vouched[range.stamps] : []
         var info = stat()
         var start = 0, index = 0
+        // Entries are looked at from the part's own folder, held open: two fewer folders for the
+        // kernel to look up at each of a large rebuild's 140,000 stats of kept projects. Paths
+        // not under it (none are) go from the root.
+        let prefix = path.count + 1
+        let folder = path.withUnsafeBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { name in
+                var spelt = Array(name)
+                spelt.append(0)
+                return openat(root, spelt, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            }
+        }
+        defer { if folder >= 0 { close(folder) } }
         let unchanged = part.paths.withUnsafeBufferPointer { bytes in
             bytes.withMemoryRebound(to: CChar.self) { names -> Bool in
                 guard let base = names.baseAddress else { return false }
@@ -1146,8 +1158,13 @@ public struct RecordedParts: Sendable {
                     } else if index < vouched.count, vouched[range.stamps.lowerBound + index] {
                         unchanged = isCheckedFolder(of: start..<i)
                     } else {
+                        let underFolder =
+                            folder >= 0 && i - start > prefix && bytes[start + prefix - 1] == UInt8(ascii: "/")
+                            && bytes[start..<(start + path.count)].elementsEqual(path)
                         unchanged =
-                            fstatat(root, base + start, &info, AT_SYMLINK_NOFOLLOW) == 0
+                            (underFolder
+                                ? fstatat(folder, base + start + prefix, &info, AT_SYMLINK_NOFOLLOW)
+                                : fstatat(root, base + start, &info, AT_SYMLINK_NOFOLLOW)) == 0
                             && FileInventory.Stamp(info) == part.stamps[index]
                         if unchanged, part.stamps[index].isDirectory { folders.append(start..<i) }
                     }
