@@ -79,8 +79,8 @@ import Testing
         let recorded = try #require(RecordedParts(taken(world, racyAfter: .max), of: world.root))
         let root = open(world.root, O_RDONLY | O_DIRECTORY)
         defer { close(root) }
-        func part(_ path: String) -> FileInventory? { recorded.unchangedPart(Array(path.utf8), root: root) }
-        func walked(_ path: String) -> FileInventory? { FileInventory.walk(world.root, Array(path.utf8), racyAfter: .max) }
+        func part(_ path: String) -> FileInventory.Part? { recorded.unchangedPart(Array(path.utf8), root: root) }
+        func walked(_ path: String) -> FileInventory.Part? { FileInventory.walk(world.root, Array(path.utf8), racyAfter: .max)?.asPart }
         for project in ["projects/moon", "projects/sun", "projects/broken"] {
             let taken = part(project)
             #expect(taken != nil && taken == walked(project), "\(project)")
@@ -120,7 +120,7 @@ import Testing
             let recorded = try #require(RecordedParts(inventory, of: world.root))
             let root = open(world.root, O_RDONLY | O_DIRECTORY)
             defer { close(root) }
-            func part(_ path: String) -> FileInventory? { recorded.unchangedPart(Array(path.utf8), root: root) }
+            func part(_ path: String) -> FileInventory.Part? { recorded.unchangedPart(Array(path.utf8), root: root) }
             let before = try #require(part("projects/moon"))
             // Past the clock's tick, so that a folder's times can move.
             Thread.sleep(forTimeInterval: 0.02)
@@ -191,7 +191,7 @@ import Testing
         let root = open(spelt, O_RDONLY | O_DIRECTORY)
         defer { close(root) }
         let part = try #require(recorded.unchangedPart(Array("projects/sun".utf8), root: root))
-        #expect(part == FileInventory.walk(world.root, Array("projects/sun".utf8), racyAfter: .max))
+        #expect(part == FileInventory.walk(world.root, Array("projects/sun".utf8), racyAfter: .max)?.asPart)
         let other = try TemporaryDirectory()
         #expect(RecordedParts(inventory, of: other.path) == nil)
     }

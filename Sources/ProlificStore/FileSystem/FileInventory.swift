@@ -121,7 +121,7 @@ public struct FileInventory: Sendable, Equatable {
     /// `subtreeKey(path:own:part:)` if it worked that out, or nil to have `walk` take them.
     static func take(
         of root: String, skipping: Set<String>, racyAfter: Int64,
-        walking: (@Sendable (_ path: [UInt8], _ own: Stamp) -> (part: FileInventory, key: [UInt8]?)?)? = nil
+        walking: (@Sendable (_ path: [UInt8], _ own: Stamp) -> (part: Part, key: [UInt8]?)?)? = nil
     ) -> FileInventory? {
         var info = stat()
         guard lstat(root, &info) == 0, Stamp(info).isDirectory else { return nil }
@@ -145,8 +145,8 @@ public struct FileInventory: Sendable, Equatable {
             }
         }
         inventory.head = (inventory.stamps.count, inventory.paths.count)
-        let walked = Parallel.map(subtrees) { subtree -> (part: FileInventory, key: [UInt8]?)? in
-            walking?(subtree.path, subtree.stamp) ?? walk(root, subtree.path, racyAfter: racyAfter).map { ($0, nil) }
+        let walked = Parallel.map(subtrees) { subtree -> (part: Part, key: [UInt8]?)? in
+            walking?(subtree.path, subtree.stamp) ?? walk(root, subtree.path, racyAfter: racyAfter).map { ($0.asPart, nil) }
         }
         // Room for every part at once: grown part by part, the large content's 30 MB of paths and
         // stamps were copied into ever larger arrays, each new page of them faulted in.
@@ -205,8 +205,23 @@ public struct FileInventory: Sendable, Equatable {
         return found
     }
 
-    /// Whether this is a part `RecordedParts` took as recorded, with the stamp's `vouched`.
-    private var isAsRecorded: Bool { !stamps.isEmpty && vouched.count == stamps.count }
+    /// The entries under one second-level folder (`projects/<slug>`), as `take` joins them to
+    /// an inventory: slices of the arrays they were taken into, or, for a part taken as the last
+    /// build recorded it (`RecordedParts`), of that build's inventory. Copied out of it first,
+    /// then into the new inventory, a large rebuild's kept projects took 25 MB of fresh pages
+    /// twice.
+    struct Part: Equatable, Sendable {
+        var paths: ArraySlice<UInt8>
+        var stamps: ArraySlice<Stamp>
+        /// What the last stamp vouched for each entry, for a part taken as recorded; else empty.
+        var vouched: ArraySlice<Bool> = []
+
+        /// Whether it was taken as recorded, with the stamp's `vouched`.
+        var isAsRecorded: Bool { !stamps.isEmpty && vouched.count == stamps.count }
+    }
+
+    /// This inventory's entries, as a part (`walk`'s, `InventoryRecorder`'s).
+    var asPart: Part { Part(paths: paths[...], stamps: stamps[...], vouched: vouched[...]) }
 
     /// Whether the entries under the folder at `path` (`projects/<slug>`, walked on its own)
     /// were taken as the last build recorded them, with what its stamp vouched for.
@@ -312,8 +327,8 @@ public struct FileInventory: Sendable, Equatable {
     /// The key `subtreeKey(_:)` gives for the folder at `path`, whose metadata is `own` (`.never`
     /// when racy), from the entries under it as `walk` takes them (`part`), before they are
     /// joined to an inventory.
-    static func subtreeKey(path: [UInt8], own: Stamp, part: FileInventory) -> [UInt8]? {
-        subtreeKey(entryPath: (path + [0])[...], own: own, paths: part.paths[...], stamps: part.stamps[...])
+    static func subtreeKey(path: [UInt8], own: Stamp, part: Part) -> [UInt8]? {
+        subtreeKey(entryPath: (path + [0])[...], own: own, paths: part.paths, stamps: part.stamps)
     }
 
     /// The SHA-256 of the folder's path, the paths under it, then its metadata and theirs (five
@@ -1112,12 +1127,10 @@ public struct RecordedParts: Sendable {
     /// entry of the same part, listed before it (a folder's entries follow it) and found
     /// unchanged. On the large benchmark that spares a rebuild after a ballot 250,000 of its
     /// 440,000 stats.
-    func unchangedPart(_ path: [UInt8], root: Int32) -> FileInventory? {
+    func unchangedPart(_ path: [UInt8], root: Int32) -> FileInventory.Part? {
         guard let range = ranges[path] else { return nil }
-        var part = FileInventory(root: inventory.root, skipping: [])
-        part.paths = Array(inventory.paths[range.paths])
-        part.stamps = Array(inventory.stamps[range.stamps])
         let vouched = inventory.vouched.count == inventory.stamps.count ? inventory.vouched[range.stamps] : []
+        let part = FileInventory.Part(paths: inventory.paths[range.paths], stamps: inventory.stamps[range.stamps], vouched: vouched)
         var info = stat()
         var start = 0, index = 0
         // Entries are looked at from the part's own folder, held open: two fewer folders for the
@@ -1161,20 +1174,19 @@ public struct RecordedParts: Sendable {
                         let underFolder =
                             folder >= 0 && i - start > prefix && bytes[start + prefix - 1] == UInt8(ascii: "/")
                             && bytes[start..<(start + path.count)].elementsEqual(path)
+                        let recorded = part.stamps[part.stamps.startIndex + index]
                         unchanged =
                             (underFolder
                                 ? fstatat(folder, base + start + prefix, &info, AT_SYMLINK_NOFOLLOW)
                                 : fstatat(root, base + start, &info, AT_SYMLINK_NOFOLLOW)) == 0
-                            && FileInventory.Stamp(info) == part.stamps[index]
-                        if unchanged, part.stamps[index].isDirectory { folders.append(start..<i) }
+                            && FileInventory.Stamp(info) == recorded
+                        if unchanged, recorded.isDirectory { folders.append(start..<i) }
                     }
                 }
                 return unchanged && index == part.stamps.count
             }
         }
-        guard unchanged else { return nil }
         // What the stamp vouched for goes with the part, for the next stamp (`vouchedAsRecorded`).
-        if !vouched.isEmpty { part.vouched = Array(vouched) }
-        return part
+        return unchanged ? part : nil
     }
 }

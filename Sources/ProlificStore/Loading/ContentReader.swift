@@ -78,7 +78,7 @@ public struct ContentReader: Sendable {
                     if let recorded, rootFolder >= 0 {
                         recorded.unchangedPart(path, root: rootFolder)
                     } else {
-                        FileInventory.walk(root, path, racyAfter: racyAfter)
+                        FileInventory.walk(root, path, racyAfter: racyAfter)?.asPart
                     }
                 if let part, let key = FileInventory.subtreeKey(path: path, own: own, part: part),
                     let project = cache.project(slug, key: key)
@@ -90,7 +90,7 @@ public struct ContentReader: Sendable {
             var reader = self
             reader.recorder = InventoryRecorder(root: root, folder: path, racyAfter: racyAfter)
             let (project, problems) = reader.loadProject(slug, depth: .all)
-            guard let part = reader.recorder?.part() else {
+            guard let part = reader.recorder?.part()?.asPart else {
                 results.set(slug, ReadProject(project: project, problems: problems))
                 return nil
             }
