@@ -303,25 +303,18 @@ public struct SiteBuilder {
     }
 
     /// What a project's round pages read of the replay (`RoundPages.addReplay`,
-    /// `addShownPlayers`), as one digest: each closed round's bytes (`ReplayedRounds.encoded`)
-    /// and whether it has an explanation. Each project's, on its own core: a round closed
-    /// elsewhere leaves it as it was (the replay only adds the new round), where one digest of
-    /// the whole replay (19 MB on large, hashed on one core at every rebuild) made every project
-    /// work its key out again after each `close`. nil when a closed round has no bytes: its
-    /// pages would then be told apart only by decoding the replay.
+    /// `addShownPlayers`), as one digest: each closed round's bytes and whether it has an
+    /// explanation (`ReplayedRounds.Identity`, kept with the replay where it was saved). Each
+    /// project's own: a round closed elsewhere leaves it as it was, where one digest of the whole
+    /// replay made every project work its key out again after each `close`. Empty for a
+    /// project without closed rounds; nil when the replay has none for the project or it covers
+    /// other than the project's closed rounds: its pages would then be told apart only by
+    /// decoding the replay.
     static func replayIdentity(of project: Project, in replayed: ReplayedRounds) -> [UInt8]? {
-        var hasher = SHA256()
-        for r in project.rounds.indices where !project.rounds[r].isOpen {
-            let number = project.rounds[r].number
-            guard let encoded = replayed.encoded(project.slug, number) else { return nil }
-            var header = PageInputs()
-            header.add(number.value)
-            header.add(replayed.hasExplanation(project.slug, number))
-            header.add(encoded.count)
-            header.bytes.withUnsafeBytes { hasher.update(bufferPointer: $0) }
-            encoded.withUnsafeBytes { hasher.update(bufferPointer: $0) }
-        }
-        return Array(hasher.finalize())
+        let closed = project.closedRoundCount
+        guard closed > 0 else { return [] }
+        guard let identity = replayed.identities[project.slug], identity.rounds == closed else { return nil }
+        return identity.digest
     }
 
     /// A shortcut to the key of a project's round pages: equal shortcuts in two builds mean

@@ -320,10 +320,16 @@ import Testing
 
         let saved = cacheValue.save(adding: added, to: base)
         #expect(holds(saved, whole))
+        // Each project's identity: moon's made anew with its round, sun's kept as it was saved;
+        // the same as a whole replay's, and as the file gives back.
+        #expect(saved.identities == ReplayCache.encoded(whole).identities && saved.identities.count == 2)
+        #expect(saved.identities[Make.slug("sun")] == base.identities[Make.slug("sun")] && base.identities[Make.slug("moon")] == nil)
+        #expect(saved.identities[Make.slug("moon")]?.rounds == 1 && saved.identities[Make.slug("moon")]?.digest.count == 32)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         cacheValue.save(whole)
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes, "the file a whole replay saves")
         #expect(holds(kept(cacheValue.load(for: content)), whole))
+        #expect(kept(cacheValue.load(for: content))?.identities == saved.identities)
         for result in whole {
             #expect(saved.encoded(result.slug, result.round.number) == kept(cacheValue.load(for: content))?.encoded(result.slug, result.round.number))
         }

@@ -32,7 +32,7 @@ import ProlificCore
 /// each round is decoded when a page asks for it (`ReplayedRounds`): a rebuild keeps most round
 /// pages by the bytes alone.
 public struct ReplayCache: Sendable {
-    static let magic: Int64 = 0x5052_4F4C_5250_4C07  // "PROLRPL" v7: the files' digest by project
+    static let magic: Int64 = 0x5052_4F4C_5250_4C08  // "PROLRPL" v8: each project's identity
     static let file = ".prolific/replay.cache"
 
     let layout: ContentLayout
@@ -276,6 +276,7 @@ public struct ReplayCache: Sendable {
         let rounds: [(slug: Slug, number: RoundNumber, isExplained: Bool)]
         let bytes: [UInt8]
         let ranges: [Range<Int>]
+        let identities: [Slug: ReplayedRounds.Identity]
 
         /// Where the rounds' bytes are in `bytes`, one after the other.
         var bodies: Range<Int> {
@@ -291,7 +292,9 @@ public struct ReplayCache: Sendable {
         guard let bytes = try? FileSystem.readBytes(path(), limit: 1 << 31), CacheSeal.body(of: bytes) != nil else { return nil }
         // The whole file: the index's ranges are places in it, and `trailer` leaves out the seal.
         var r = BinaryReader(bytes)
-        guard r.integer() == Self.magic, r.text() == key, let digest = r.text(), let kept = Self.parts(from: &r) else { return nil }
+        guard r.integer() == Self.magic, r.text() == key, let digest = r.text(), let kept = Self.parts(from: &r),
+            let identities = Self.identities(from: &r)
+        else { return nil }
         var projects: [Slug: Project] = [:]
         for project in content.projects { projects[project.slug] = project }
         let isClosed = { (slug: Slug, number: RoundNumber) in
@@ -311,11 +314,14 @@ public struct ReplayCache: Sendable {
         let savedRounds = rounds.lazy.map { IdentityEvidence.key($0.slug, $0.number) }
         guard !added.isEmpty else {
             guard savedDigest(files: filesDigests(kept: kept).second, rounds: savedRounds) == digest else { return nil }
-            return .kept(ReplayedRounds(rounds: rounds, bytes: bytes, ranges: ranges, decode: Self.decode))
+            var replay = ReplayedRounds(rounds: rounds, bytes: bytes, ranges: ranges, decode: Self.decode)
+            replay.identities = identities
+            return .kept(replay)
         }
         let (before, now, parts) = filesDigests(leavingOut: folders, kept: kept)
         guard savedDigest(files: before, rounds: savedRounds) == digest else { return nil }
-        return .adding(Base(added: added, files: now, parts: parts, rounds: rounds, bytes: bytes, ranges: ranges))
+        return .adding(
+            Base(added: added, files: now, parts: parts, rounds: rounds, bytes: bytes, ranges: ranges, identities: identities))
     }
 
     /// Whether the saved replay has fewer rounds than `content` has closed: the sign of a
@@ -328,7 +334,9 @@ public struct ReplayCache: Sendable {
         // The large benchmark's header takes 0.15 MB (each project's part of the files' digest).
         guard let start = FileSystem.readStart(of: "\(layout.root)/\(file)", upTo: 1 << 20) else { return false }
         var r = BinaryReader(start)
-        guard r.integer() == magic, r.text() != nil, r.text() != nil, parts(from: &r) != nil, let saved = r.varint() else { return false }
+        guard r.integer() == magic, r.text() != nil, r.text() != nil, parts(from: &r) != nil, identities(from: &r) != nil,
+            let saved = r.varint()
+        else { return false }
         return content.projects.indices.reduce(0) { $0 + content.projects[$1].closedRoundCount } > saved
     }
 
@@ -345,7 +353,9 @@ public struct ReplayCache: Sendable {
         let bound = ReplayCodec.bodiesBound(replayed)
         var w = BinaryWriter(capacity: 4096 + 32 * replayed.count + bound)
         let ranges = ReplayCodec.encode(replayed, bound: bound, into: &w)
-        return ReplayedRounds(replayed, bytes: w.bytes, ranges: ranges)
+        var replay = ReplayedRounds(replayed, bytes: w.bytes, ranges: ranges)
+        replay.identities = identities(replayed.map { ($0.slug, $0.round.number, $0.explained != nil) }) { w.bytes[ranges[$0]] }
+        return replay
     }
 
     /// Keeps `replayed`, the replay of the content this cache was made for, for the next build,
@@ -355,13 +365,71 @@ public struct ReplayCache: Sendable {
     @discardableResult
     public func save(_ replayed: [TallyTimeline.Replayed]) -> ReplayedRounds {
         let bound = ReplayCodec.bodiesBound(replayed)
-        var w = BinaryWriter(capacity: 4096 + 32 * replayed.count + bound)
+        // The bodies first: the projects' identities, in the header, are made of them.
+        var bodies = BinaryWriter(capacity: bound)
+        let entries = bodies.appending(replayed)
+        let bodyRanges = Self.ranges(entries)
+        let identities = Self.identities(entries.map { ($0.slug, $0.number, $0.isExplained) }) { bodies.bytes[bodyRanges[$0]] }
+        var w = BinaryWriter(capacity: 4096 + 32 * replayed.count + 48 * identities.count + bodies.bytes.count)
         let files = filesDigests()
         let digest = savedDigest(files: files.second, rounds: replayed.lazy.map { IdentityEvidence.key($0.slug, $0.round.number) })
-        header(digest, files.parts, into: &w)
-        let ranges = ReplayCodec.encode(replayed, bound: bound, into: &w)
+        header(digest, files.parts, identities, into: &w)
+        let ranges = ReplayCodec.write(entries, bodies: bodies.bytes[...], into: &w)
         finish(&w, saving: digest != nil)
-        return ReplayedRounds(replayed, bytes: w.bytes, ranges: ranges)
+        var replay = ReplayedRounds(replayed, bytes: w.bytes, ranges: ranges)
+        replay.identities = identities
+        return replay
+    }
+
+    /// Where each entry's bytes are among bodies written one after the other.
+    private static func ranges(_ entries: [ReplayCodec.Entry]) -> [Range<Int>] {
+        var start = 0
+        return entries.map { entry in
+            defer { start += entry.length }
+            return start..<(start + entry.length)
+        }
+    }
+
+    /// Each project's `ReplayedRounds.Identity` (only those `only` names, when given): for its
+    /// rounds in number order, each one's number, whether it has an explanation, its length and
+    /// its bytes (`body(i)` gives round `i`'s), hashed with SHA-256.
+    static func identities(
+        _ rounds: [(slug: Slug, number: RoundNumber, isExplained: Bool)], only: Set<Slug>? = nil,
+        body: (Int) -> ArraySlice<UInt8>
+    ) -> [Slug: ReplayedRounds.Identity] {
+        var byProject: [Slug: [Int]] = [:]
+        for (index, round) in rounds.enumerated() where only?.contains(round.slug) ?? true {
+            byProject[round.slug, default: []].append(index)
+        }
+        var found: [Slug: ReplayedRounds.Identity] = [:]
+        found.reserveCapacity(byProject.count)
+        for (slug, indices) in byProject {
+            var hasher = SHA256()
+            for index in indices.sorted(by: { rounds[$0].number.value < rounds[$1].number.value }) {
+                let bytes = body(index)
+                var header = BinaryWriter(capacity: 24)
+                header.integer(Int64(rounds[index].number.value))
+                header.flag(rounds[index].isExplained)
+                header.integer(Int64(bytes.count))
+                hasher.update(data: header.bytes)
+                bytes.withUnsafeBytes { hasher.update(bufferPointer: $0) }
+            }
+            found[slug] = ReplayedRounds.Identity(digest: Array(hasher.finalize()), rounds: indices.count)
+        }
+        return found
+    }
+
+    /// The identities `header` wrote, by project; nil when malformed.
+    static func identities(from r: inout BinaryReader) -> [Slug: ReplayedRounds.Identity]? {
+        guard let count = r.shortCount(minimumSize: 34) else { return nil }
+        var found: [Slug: ReplayedRounds.Identity] = [:]
+        found.reserveCapacity(count)
+        for _ in 0..<count {
+            guard let slug = r.text().flatMap(Slug.init), let rounds = r.varint(), rounds <= UInt64(Int32.max), let digest = r.raw(32)
+            else { return nil }
+            found[slug] = ReplayedRounds.Identity(digest: digest, rounds: Int(rounds))
+        }
+        return found
     }
 
     /// `base` followed by `replayed`, the tallies of the rounds it lacks
@@ -376,33 +444,41 @@ public struct ReplayCache: Sendable {
     public func save(adding replayed: [TallyTimeline.Replayed], to base: Base) -> ReplayedRounds {
         var added = BinaryWriter(capacity: ReplayCodec.bodiesBound(replayed))
         let addedEntries = added.appending(replayed)
-        var start = 0
-        let addedRanges = addedEntries.map { entry in
-            defer { start += entry.length }
-            return start..<(start + entry.length)
-        }
+        let addedRanges = Self.ranges(addedEntries)
         let entries: [ReplayCodec.Entry] =
             zip(base.rounds, base.ranges).map { round, range in (round.slug, round.number, round.isExplained, range.count) }
             + addedEntries
+        // Only the projects rounds were added to have a new identity.
+        let addedTo = Set(addedEntries.map(\.slug))
+        let (baseCount, addedBytes) = (base.rounds.count, added.bytes)
+        let identities = base.identities.filter { !addedTo.contains($0.key) }.merging(
+            Self.identities(entries.map { ($0.slug, $0.number, $0.isExplained) }, only: addedTo) { index in
+                index < baseCount ? base.bytes[base.ranges[index]] : addedBytes[addedRanges[index - baseCount]]
+            }
+        ) { $1 }
         if let digest = savedDigest(files: base.files, rounds: entries.lazy.map { IdentityEvidence.key($0.slug, $0.number) }) {
-            let (bytes, bodies, addedBytes) = (base.bytes, base.bodies, added.bytes)
+            let (bytes, bodies) = (base.bytes, base.bodies)
             write { [self] in
-                var w = BinaryWriter(capacity: 4096 + 32 * entries.count + bodies.count + addedBytes.count + 8)
-                header(digest, base.parts, into: &w)
+                var w = BinaryWriter(capacity: 4096 + 32 * entries.count + 48 * identities.count + bodies.count + addedBytes.count + 8)
+                header(digest, base.parts, identities, into: &w)
                 _ = ReplayCodec.write(entries, bodies: bytes[bodies], into: &w)
                 w.raw(addedBytes[...])
                 CacheSeal.seal(&w)
                 return w.bytes
             }
         }
-        return ReplayedRounds(
+        var replay = ReplayedRounds(
             rounds: entries.map { ($0.slug, $0.number, $0.isExplained) }, bytes: base.bytes, ranges: base.ranges,
             later: (added.bytes, addedRanges), decode: Self.decode)
+        replay.identities = identities
+        return replay
     }
 
     /// The magic number, the key, the digest of the files and ballots (nil when racy: not
-    /// saved) and the projects' parts of the files' digest.
-    private func header(_ digest: String?, _ parts: [Part]?, into w: inout BinaryWriter) {
+    /// saved), the projects' parts of the files' digest and their identities (in slug order).
+    private func header(
+        _ digest: String?, _ parts: [Part]?, _ identities: [Slug: ReplayedRounds.Identity], into w: inout BinaryWriter
+    ) {
         w.integer(Self.magic)
         w.text(key)
         w.text(digest ?? "")
@@ -414,6 +490,12 @@ public struct ReplayCache: Sendable {
             w.raw(part.key)
             w.varint(UInt64(part.digest.count))
             w.raw(part.digest)
+        }
+        w.varint(UInt64(identities.count))
+        for (slug, identity) in identities.sorted(by: { $0.key < $1.key }) {
+            w.text(slug.rawValue)
+            w.varint(UInt64(identity.rounds))
+            w.raw(identity.digest)
         }
     }
 
