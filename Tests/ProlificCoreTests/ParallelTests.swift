@@ -82,6 +82,13 @@ import Testing
         none.giveNothing()
         none.give(1)
         #expect(none.take() == nil)
+        // Discarded before or after it is given: not kept, and the taker isn't left waiting.
+        let early = Parallel.Handoff<Int>(), late = Parallel.Handoff<Int>()
+        early.discard()
+        early.give(1)
+        late.give(2)
+        late.discard()
+        #expect(early.take() == nil && late.take() == nil)
     }
 
     /// Tells, from its deinit, which thread freed it.

@@ -155,6 +155,22 @@ import Testing
         #expect(order.map(\.slug.rawValue) == ["trend", "repeat", "crowd"])
     }
 
+    /// A player without a profile has no account age: their snippets weigh what a brand-new
+    /// player's do, a tenth of an established one's.
+    @Test func aPlayerWithoutAProfileTrendsAsABrandNewOne() {
+        func project(_ slug: String, _ authors: [String]) -> Project {
+            let submissions = authors.enumerated().map { Make.submission($1, at: "2026-11-10T1\($0):00:00Z") }
+            var made = Make.project(
+                slug, owner: "ann", rounds: [Make.round(1, opened: "2026-11-01T00:00:00Z", closes: "2026-11-15T00:00:00Z", submissions: submissions)])
+            made.created = Make.time("2026-11-01T00:00:00Z")
+            return made
+        }
+        // Three snippets by a player without a profile against one by bob, a player of six weeks.
+        let ghosts = project("ghosts", ["ghost", "ghost", "ghost"]), bob = project("bob", ["bob"])
+        let order = Explore.order([ghosts, bob], users: users, karma: [:], now: Make.time("2026-11-12T00:00:00Z"))
+        #expect(order.first?.slug == Make.slug("bob"))
+    }
+
     @Test func recentActivityTrends() {
         var quiet = moon
         quiet.slug = Make.slug("quiet")

@@ -513,6 +513,50 @@ import Testing
         }
     }
 
+    /// Runs of several entries, the last one short, and changes that move entries from one run
+    /// to another (a player gone, a player added): whatever is copied, the index is a fresh
+    /// build's, and a run is copied only where its entries are those it recorded.
+    @Test func theSearchIndexCopiesOnlyRunsWhoseEntriesAreAsRecorded() throws {
+        let original = try SiteFixtures.load(SiteFixtures.root.appendingPathComponent("check/valid/Content").path)
+        let moon = try #require(Slug("moon"))
+        let marker = (#""text":""#, #""text":"MARK "#)
+        func searchIndex(_ content: Content, memory: PageMemory?, length: Int) -> OutputFile {
+            let site = SiteModel(
+                content: content, now: Self.now, evidence: IdentityEvidence(), html: Markdown.html, projectKeys: [moon: "files-1"])
+            return SearchIndex(site: site).file(memory: memory, runLength: length)
+        }
+        let count = try #require(SearchIndex.entryRanges(searchIndex(original, memory: nil, length: 1).contents)).count
+        // Runs of several entries, the last one short.
+        let lengths = (2...5).filter { count > $0 && count % $0 != 0 }
+        try #require(!lengths.isEmpty)
+        for length in lengths {
+            func index(_ content: Content, memory: PageMemory?) -> OutputFile { searchIndex(content, memory: memory, length: length) }
+            let first = index(original, memory: nil)
+            let marked = Array(String(decoding: first.contents, as: UTF8.self).replacingOccurrences(of: marker.0, with: marker.1).utf8)
+            let memory = PageMemory(fingerprints: PageMemory.recorded(by: [first]), isIntact: { _ in true }, contents: { _ in marked })
+            var gone = original
+            let last = try #require(gone.users.keys.max())
+            gone.users[last] = nil
+            var added = original
+            let newcomer = try #require(Handle("zz-newcomer"))
+            added.users[newcomer] = User(handle: newcomer, name: "Newcomer", joined: Self.now, origin: Origin(path: "Content/users/zz-newcomer.md"))
+            for (change, content) in [("a player gone", gone), ("a player added", added)] {
+                let fresh = index(content, memory: nil), again = index(content, memory: memory)
+                #expect(again.fingerprint == fresh.fingerprint && again.alsoRecorded == fresh.alsoRecorded, "\(change), runs of \(length)")
+                let made = String(decoding: again.contents, as: UTF8.self)
+                #expect(made.replacingOccurrences(of: marker.1, with: marker.0) == String(decoding: fresh.contents, as: UTF8.self))
+                // The stories come first and are as they were: copied.
+                #expect(made.hasPrefix("[{") && made.contains("MARK"), "\(change), runs of \(length)")
+                // The runs from the change on are made anew.
+                let entries = try #require(SearchIndex.entryRanges(again.contents)).map { String(decoding: again.contents[$0], as: UTF8.self) }
+                let changedFrom = change == "a player gone" ? count - 1 : count
+                for place in entries.indices where place >= changedFrom / length * length {
+                    #expect(!entries[place].contains("MARK"), "\(change), runs of \(length), entry \(place)")
+                }
+            }
+        }
+    }
+
     /// Pages and paths a fixture build must have, whatever the golden files say.
     @Test func everyKindOfPageIsBuilt() throws {
         let content = try SiteFixtures.load(SiteFixtures.root.appendingPathComponent("check/valid/Content").path)

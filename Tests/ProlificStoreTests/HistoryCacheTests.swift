@@ -222,6 +222,16 @@ import Testing
         #expect(HistoryCache.loadEntries(layout)?.count == before.count + 1)
     }
 
+    /// `close` saves the history when it couldn't take the saved one, or once that one lacks
+    /// `lagLimit` rounds; a few rounds behind, it leaves it.
+    @Test func closeSavesTheHistoryOnceItLagsByTheLimit() {
+        #expect(!HistoryCache.closeSaves(isTaken: true, roundsRead: 0))
+        #expect(!HistoryCache.closeSaves(isTaken: true, roundsRead: HistoryCache.lagLimit - 1))
+        #expect(HistoryCache.closeSaves(isTaken: true, roundsRead: HistoryCache.lagLimit))
+        #expect(HistoryCache.closeSaves(isTaken: false, roundsRead: 0))
+        #expect(HistoryCache.closeSaves(isTaken: false, roundsRead: 3))
+    }
+
     /// A `close` whose history lacks only the rounds closed since (fewer than `lagLimit`) reads
     /// them and leaves the file as it was; a build takes that history all the same, recording
     /// those rounds from the content it read, and has the history a replay of them records.

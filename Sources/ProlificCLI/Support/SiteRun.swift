@@ -223,6 +223,7 @@ struct SiteRun {
                     early?.isReading == true
                     ? Parallel.beside({ replayCache?.load(for: content) }, { TallyTimeline(content: content, evidence: evidence) })
                     : (replayCache?.load(for: content), nil)
+                if case .adding = found {} else { early?.discard() }
                 if case .kept(let kept) = found {
                     replayHistory.giveNothing()
                     replayHow.set("replay of \(Self.closedRounds(kept.count)) kept from the last build")
@@ -505,8 +506,6 @@ struct SiteRun {
     }
 }
 
-/// The history of every closed round a build's replay ends with, for the history cache's
-/// thread, with the stamps of the content's rounds when the replay took them already.
 /// The history `close` keeps (`HistoryCache.saved`) and the stamps that vouch for it
 /// (`HistoryCache.Stamps.from`), read and derived on threads of their own from the moment the
 /// content is loaded, when the replay cache lacks rounds the content has closed: a build after
@@ -539,6 +538,14 @@ private final class EarlyHistory: Sendable {
     func taken() -> (HistoryCache.Saved?, HistoryCache.Stamps)? {
         guard let stamps = stamps.take() else { return nil }
         return (saved.take(), stamps)
+    }
+
+    /// Lets both go, now or when they come, without waiting: the replay was kept or made anew
+    /// (the hint doesn't know the cache's key), and the 27 MB history would otherwise be held
+    /// until the build ends.
+    func discard() {
+        saved.discard()
+        stamps.discard()
     }
 
     func wait() { pending.wait() }

@@ -156,6 +156,7 @@ public enum Parallel {
         private let given = DispatchGroup()
         private var value: Value?
         private var isSettled = false
+        private var isDiscarded = false
 
         public init() { given.enter() }
 
@@ -178,10 +179,19 @@ public enum Parallel {
             }
         }
 
+        /// Lets go of the value, given already or to come, without waiting for it: nobody will
+        /// take it, and it is not kept.
+        public func discard() {
+            lock.withLock {
+                isDiscarded = true
+                value = nil
+            }
+        }
+
         private func settle(_ value: Value?) {
             let first = lock.withLock {
                 guard !isSettled else { return false }
-                (self.value, isSettled) = (value, true)
+                (self.value, isSettled) = (isDiscarded ? nil : value, true)
                 return true
             }
             if first { given.leave() }

@@ -160,7 +160,8 @@ public struct TallyTimeline: Sendable {
     /// `history`, that of every other closed round (recorded in the order they closed, without
     /// the projects started: what `HistoryCache` keeps), for a build whose last replay covered
     /// every other round: those results are what a whole replay gives, followed by these, with
-    /// the history of every closed round for the history cache. nil unless each added round's
+    /// the history of every closed round (a build leaves the history cache to `close`, which
+    /// reads the rounds it lacks; tests compare it with a whole replay's). nil unless each added round's
     /// cutoff is later than every other round's closing, the rounds added before it included:
     /// then no earlier round's tally saw it, and its own past is all the others. (A round
     /// closed by `close` has its closing as cutoff, or its deadline when that came first.)

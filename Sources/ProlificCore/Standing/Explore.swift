@@ -23,7 +23,9 @@ public enum Explore {
         /// without a profile).
         func weight(_ handle: Handle, at time: Timestamp) -> (Double, id: Int?) {
             // No profile: no account age.
-            guard let player = players[handle] else { return (VoteWeight.karmaGate(karma[handle]?.total ?? 0), nil) }
+            guard let player = players[handle] else {
+                return (VoteWeight.karmaGate(karma[handle]?.total ?? 0) * VoteWeight.ageGate(days: 0), nil)
+            }
             let days = Double(player.joined.seconds(until: time)) / 86_400
             return (player.gate * VoteWeight.ageGate(days: days), player.id)
         }

@@ -150,34 +150,49 @@ public enum FileSystem {
     }
 
     /// The bytes of the regular file at `path` while it is the file `expected` describes: the
-    /// same device, inode, size and times, as the open file shows them. For the previous site's
-    /// files a build makes again from parts of them, found intact by their recorded metadata just
-    /// before: the file read is then the one checked. nil otherwise, or when it can't be read.
+    /// same device, inode, size and times, as the open file shows them before and after it is
+    /// read. For the previous site's files a build makes again from parts of them, found intact
+    /// by their recorded metadata just before: the file read is then the one checked. nil
+    /// otherwise, or when it can't be read.
     public static func readIfUnchanged(_ path: String, as expected: stat) -> [UInt8]? {
-        var seen = stat()
-        guard
-            let bytes = try? readBytes(path, limit: Int(expected.st_size), observe: Observer(file: { seen = $0 })),
-            seen.st_dev == expected.st_dev, seen.st_ino == expected.st_ino, seen.st_size == expected.st_size,
-            seen.st_mtim.tv_sec == expected.st_mtim.tv_sec, seen.st_mtim.tv_nsec == expected.st_mtim.tv_nsec,
-            seen.st_ctim.tv_sec == expected.st_ctim.tv_sec, seen.st_ctim.tv_nsec == expected.st_ctim.tv_nsec,
-            bytes.count == Int(expected.st_size)
-        else { return nil }
-        return bytes
+        withRegularFile(path) { fd, info in
+            guard isSameFile(info, expected), let bytes = readUpTo(fd, count: Int(info.st_size)), bytes.count == Int(info.st_size)
+            else { return nil }
+            var after = stat()
+            return fstat(fd, &after) == 0 && isSameFile(after, expected) ? bytes : nil
+        }
     }
 
     /// The first `limit` bytes of the regular file at `path` (all of it when shorter); nil
     /// when it can't be read, or isn't a regular file.
     public static func readStart(of path: String, upTo limit: Int) -> [UInt8]? {
+        withRegularFile(path) { fd, info in readUpTo(fd, count: min(Int(info.st_size), limit)) }
+    }
+
+    /// `body` with the regular file at `path` opened (without following a link or waiting on a
+    /// named pipe) and its metadata; nil when it can't be opened or isn't a regular file.
+    private static func withRegularFile<Result>(_ path: String, _ body: (Int32, stat) -> Result?) -> Result? {
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        return body(fd, info)
+    }
+
+    /// Up to `count` bytes from `fd`; nil when a read fails.
+    private static func readUpTo(_ fd: Int32, count: Int) -> [UInt8]? {
         var failure: Int32 = 0
-        let bytes = [UInt8](unsafeUninitializedCapacity: min(Int(info.st_size), limit)) { buffer, count in
-            (count, failure) = readAll(fd, into: UnsafeMutableRawBufferPointer(buffer))
+        let bytes = [UInt8](unsafeUninitializedCapacity: max(0, count)) { buffer, filled in
+            (filled, failure) = readAll(fd, into: UnsafeMutableRawBufferPointer(buffer))
         }
         return failure == 0 ? bytes : nil
+    }
+
+    /// Whether two looks at a file saw the same file, unchanged: device, inode, size and times.
+    private static func isSameFile(_ a: stat, _ b: stat) -> Bool {
+        a.st_dev == b.st_dev && a.st_ino == b.st_ino && a.st_size == b.st_size && a.st_mtim.tv_sec == b.st_mtim.tv_sec
+            && a.st_mtim.tv_nsec == b.st_mtim.tv_nsec && a.st_ctim.tv_sec == b.st_ctim.tv_sec && a.st_ctim.tv_nsec == b.st_ctim.tv_nsec
     }
 
     /// Reads from `fd` until `buffer` is full or the file ends: how many bytes were read, and

@@ -60,7 +60,7 @@ extension Game {
         // A history taken that lacks only a few rounds closed since (the one before this, as a
         // build after a `close` leaves it) is left as it is: the next `close` reads them again,
         // and a build records them from what it read (`HistoryCache.lagLimit`).
-        if !isTaken || needed.count - covered >= HistoryCache.lagLimit { updated.save(layout) }
+        if HistoryCache.closeSaves(isTaken: isTaken, roundsRead: needed.count - covered) { updated.save(layout) }
         if scanned != previous { updated.saveScan(layout) }
 
         for start in starts where start.created < cutoff { history.recordProject(owner: start.owner) }

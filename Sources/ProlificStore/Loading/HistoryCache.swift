@@ -197,8 +197,9 @@ public struct HistoryCache {
         // A round stamped racy (changed less than 2 s before the build's inventory: a build right
         // after `close`) vouches for nothing, so no `close` could take a history that lists it:
         // it would record every round again (on the large benchmark, that `close` took 5.35 s
-        // instead of 0.54 s). The history on disk is left as it is: after `close`, it lacks only
-        // that round, which the next `close` adds.
+        // instead of 0.54 s). The history on disk is left as it is: after `close`, it lacks that
+        // round (and any other closed since it was saved), which the next `close` reads
+        // (`lagLimit`).
         // The history a replay hands over is saved even when the entries are the same: the one
         // saved may have been recorded from an earlier version of a round whose stamps didn't
         // move (an edit in place), or by another binary, and a build after `close` adds its
@@ -237,6 +238,13 @@ public struct HistoryCache {
     /// reads the few rounds the history lacks (a millisecond each) and a build records them from
     /// the content it read (`history(of:leavingOut:stamps:saved:)`).
     public static let lagLimit = 32
+
+    /// Whether `close` saves the history it worked out: always when the saved one couldn't be
+    /// taken (`isTaken` false: missing, damaged, or a round in it changed), else once it read
+    /// `lagLimit` rounds or more that the saved one lacks.
+    static func closeSaves(isTaken: Bool, roundsRead: Int) -> Bool {
+        !isTaken || roundsRead >= lagLimit
+    }
 
     /// The history `saved(_:)` read, when it covers the first of the closed rounds of `content`
     /// but those `added` names (by `IdentityEvidence.key`), in order, with the stamps `taken`

@@ -331,8 +331,10 @@ public struct ReplayCache: Sendable {
     /// starting that work early: `load` decides what the cache holds. False when there is no
     /// file or its start can't be read.
     public static func lacksClosedRounds(_ layout: ContentLayout, content: Content) -> Bool {
-        // The large benchmark's header takes 0.15 MB (each project's part of the files' digest).
-        guard let start = FileSystem.readStart(of: "\(layout.root)/\(file)", upTo: 1 << 20) else { return false }
+        // The large benchmark's header takes 0.25 MB (each project's part of the files' digest
+        // and its identity). A linked `.prolific/` is never read (`HistoryCache.isUsable`).
+        guard HistoryCache.isUsable(layout), let start = FileSystem.readStart(of: "\(layout.root)/\(file)", upTo: 1 << 20)
+        else { return false }
         var r = BinaryReader(start)
         guard r.integer() == magic, r.text() != nil, r.text() != nil, parts(from: &r) != nil, identities(from: &r) != nil,
             let saved = r.varint()
@@ -368,7 +370,7 @@ public struct ReplayCache: Sendable {
         // The bodies first: the projects' identities, in the header, are made of them.
         var bodies = BinaryWriter(capacity: bound)
         let entries = bodies.appending(replayed)
-        let bodyRanges = Self.ranges(entries)
+        let bodyRanges = ReplayCodec.ranges(entries)
         let identities = Self.identities(entries.map { ($0.slug, $0.number, $0.isExplained) }) { bodies.bytes[bodyRanges[$0]] }
         var w = BinaryWriter(capacity: 4096 + 32 * replayed.count + 48 * identities.count + bodies.bytes.count)
         let files = filesDigests()
@@ -379,15 +381,6 @@ public struct ReplayCache: Sendable {
         var replay = ReplayedRounds(replayed, bytes: w.bytes, ranges: ranges)
         replay.identities = identities
         return replay
-    }
-
-    /// Where each entry's bytes are among bodies written one after the other.
-    private static func ranges(_ entries: [ReplayCodec.Entry]) -> [Range<Int>] {
-        var start = 0
-        return entries.map { entry in
-            defer { start += entry.length }
-            return start..<(start + entry.length)
-        }
     }
 
     /// Each project's `ReplayedRounds.Identity` (only those `only` names, when given): for its
@@ -444,7 +437,7 @@ public struct ReplayCache: Sendable {
     public func save(adding replayed: [TallyTimeline.Replayed], to base: Base) -> ReplayedRounds {
         var added = BinaryWriter(capacity: ReplayCodec.bodiesBound(replayed))
         let addedEntries = added.appending(replayed)
-        let addedRanges = Self.ranges(addedEntries)
+        let addedRanges = ReplayCodec.ranges(addedEntries)
         let entries: [ReplayCodec.Entry] =
             zip(base.rounds, base.ranges).map { round, range in (round.slug, round.number, round.isExplained, range.count) }
             + addedEntries

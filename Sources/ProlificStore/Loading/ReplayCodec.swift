@@ -29,8 +29,14 @@ enum ReplayCodec {
             w.flag(entry.isExplained)
             w.varint(UInt64(entry.length))
         }
-        var start = w.bytes.count
+        let start = w.bytes.count
         w.raw(bodies)
+        return ranges(entries, from: start)
+    }
+
+    /// Where each entry's bytes are among bodies written one after the other from `start`.
+    static func ranges(_ entries: [Entry], from start: Int = 0) -> [Range<Int>] {
+        var start = start
         return entries.map { entry in
             defer { start += entry.length }
             return start..<(start + entry.length)
