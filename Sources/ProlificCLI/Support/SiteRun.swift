@@ -234,7 +234,8 @@ struct SiteRun {
                 // replay, against the history `close` keeps, when no other round's tally saw them.
                 if case .adding(let base) = found, let replayCache, let inventory = contentBefore {
                     // The history file is read and decoded while the stamps that vouch for it are
-                    // derived: each took a third of this replay's time, one after the other.
+                    // derived, from the moment the content loaded (`EarlyHistory`) or else here:
+                    // each took a third of this replay's time, one after the other.
                     let (saved, stamps) =
                         early?.taken()
                         ?? Parallel.beside({ HistoryCache.saved(layout) }, { HistoryCache.Stamps.from(inventory) })
