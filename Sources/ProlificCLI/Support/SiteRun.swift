@@ -526,9 +526,9 @@ private final class EarlyHistory: Sendable {
                 return
             }
             reading.give(true)
-            let stamping = Parallel.background { stamps.give(.from(inventory)) }
-            if let read = HistoryCache.saved(layout) { saved.give(read) } else { saved.giveNothing() }
-            stamping.wait()
+            let (derived, read) = Parallel.beside({ HistoryCache.Stamps.from(inventory) }, { HistoryCache.saved(layout) })
+            if let read { saved.give(read) } else { saved.giveNothing() }
+            stamps.give(derived)
         }
     }
 

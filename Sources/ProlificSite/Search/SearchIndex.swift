@@ -74,10 +74,11 @@ struct SearchIndex {
     /// Otherwise, a run of entries whose key is the one the last build recorded is copied from
     /// the previous site's file, and only the other runs are made: after a `close`, or a pull
     /// request merged, one story's entry changes, and making all 7,000 of a large game's (every
-    /// story's opening and player's bio rendered and read as plain text) was a tenth of the
-    /// rebuild's CPU time.
+    /// story's opening and player's bio rendered and read as plain text) was 6–7 % of the
+    /// rebuild's `perf` samples.
     func file(memory: PageMemory?, runLength: Int = Self.runLength) -> OutputFile {
-        guard let runs = runKeys(length: runLength) else { return file() }
+        let items = self.items
+        guard let runs = runKeys(of: items, length: runLength) else { return file() }
         var whole = PageInputs()
         whole.list(runs.count)
         for key in runs { whole.add(key[...]) }
@@ -87,7 +88,6 @@ struct SearchIndex {
             kept.alsoRecorded = records
             return kept
         }
-        let items = self.items
         let recorded = runs.indices.filter { memory?.fingerprints[records[$0].path] == runs[$0] }
         var previous: (bytes: [UInt8], entries: [Range<Int>])?
         if !recorded.isEmpty, let bytes = memory?.previousContents(SitePath.searchIndex), let entries = Self.entryRanges(bytes) {
@@ -96,13 +96,15 @@ struct SearchIndex {
         // A run is copied when the previous file has as many entries as its key says it had.
         var copied = [Bool](repeating: false, count: runs.count)
         if let previous {
-            for run in recorded where min(items.count, (run + 1) * runLength) <= previous.entries.count { copied[run] = true }
+            for run in recorded where Self.span(run, of: items.count, length: runLength).upperBound <= previous.entries.count {
+                copied[run] = true
+            }
         }
-        let made = entries(runs.indices.filter { !copied[$0] }.flatMap { Self.run($0, of: items, length: runLength) })
+        let made = entries(runs.indices.filter { !copied[$0] }.flatMap { items[Self.span($0, of: items.count, length: runLength)] })
         var out: [UInt8] = [UInt8(ascii: "[")]
         var next = made.startIndex
         for run in runs.indices {
-            for index in run * runLength..<min(items.count, (run + 1) * runLength) {
+            for index in Self.span(run, of: items.count, length: runLength) {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
                 if copied[run], let previous {
                     out += previous.bytes[previous.entries[index]]
@@ -118,8 +120,10 @@ struct SearchIndex {
         return file
     }
 
-    private static func run(_ run: Int, of items: [Item], length: Int) -> ArraySlice<Item> {
-        items[run * length..<min(items.count, (run + 1) * length)]
+    /// Where run number `run` of `length` entries is among `count` entries (the last one may be
+    /// short).
+    private static func span(_ run: Int, of count: Int, length: Int) -> Range<Int> {
+        run * length..<min(count, (run + 1) * length)
     }
 
     /// The key of each run of `length` entries: what they are a function of, apart from the
@@ -127,8 +131,9 @@ struct SearchIndex {
     /// `SiteModel.keysBesideBallots`) and the names of the players it credits, its owner and its
     /// rounds' winners; each player's handle, name and bio). Texts are read as written, images
     /// and all, so media don't matter. nil when a listed project has no key.
-    func runKeys(length: Int = Self.runLength) -> [[UInt8]]? {
-        let items = self.items
+    func runKeys(of items: [Item], length: Int) -> [[UInt8]]? {
+        // Read in place, by index: copies of the projects and rounds retained all they hold.
+        let listed = site.listed
         var keys: [[UInt8]] = []
         keys.reserveCapacity(items.count / length + 1)
         for start in stride(from: 0, to: items.count, by: length) {
@@ -139,8 +144,6 @@ struct SearchIndex {
             for item in run {
                 switch item {
                 case .story(let p):
-                    // Read in place, by index: copies of the projects and rounds retained all they hold.
-                    let listed = site.listed
                     guard let files = site.keysBesideBallots[listed[p].slug] else { return nil }
                     inputs.add(listed[p].slug.rawValue)
                     inputs.add(files)
@@ -161,7 +164,7 @@ struct SearchIndex {
         return keys
     }
 
-    /// What this reads must be in `runKeys()`, or a rebuild keeps a stale index.
+    /// What this reads must be in `runKeys(of:length:)`, or a rebuild keeps a stale index.
     func file() -> OutputFile {
         OutputFile(path: SitePath.searchIndex, contents: Self.json(entries()))
     }
