@@ -19,7 +19,14 @@ import Testing
         let site = try #require(FileInventory.take(of: folder.path("Site"), skipping: [], racyAfter: .max))
         let stamp = BuildStamp(
             key: BuildStamp.key(now: try #require(Timestamp(iso8601: "2026-01-01T00:00:00Z")), out: folder.path("Site"), templates: nil, head: ""), content: content,
-            templates: nil, site: site, pages: 2, files: 2,
+            templates: nil,
+            subtreeKeys: [
+                "projects/moon": SubtreeKeys(
+                    key: Array(repeating: 3, count: 32),
+                    leftOut: SubtreeKeys.LeftOut(path: "projects/moon/rounds/0002/votes", digest: String(repeating: "ab", count: 32))),
+                "projects/sun": SubtreeKeys(key: Array(repeating: 4, count: 32)),
+            ],
+            site: site, pages: 2, files: 2,
             fingerprints: ["index.html": Array(repeating: 7, count: 16), "users/ann/index.html": Array(repeating: 9, count: 16)],
             spare: site)
         return (folder, layout, stamp)
@@ -31,14 +38,23 @@ import Testing
         stamp.save(layout)
         let whole = try Data(contentsOf: URL(fileURLWithPath: file))
         try FileManager.default.removeItem(atPath: file)
-        stamp.save(layout, inputs: BuildStamp.EncodedInputs(key: stamp.key, content: stamp.content, templates: stamp.templates))
+        stamp.save(
+            layout,
+            inputs: BuildStamp.EncodedInputs(
+                key: stamp.key, content: stamp.content, templates: stamp.templates, subtreeKeys: stamp.subtreeKeys))
         #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == whole)
-        // Inputs of other values are not taken for this stamp's.
-        try FileManager.default.removeItem(atPath: file)
-        stamp.save(layout, inputs: BuildStamp.EncodedInputs(key: ["another key"], content: stamp.site, templates: nil))
-        #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == whole)
+        // Inputs of other values are not taken for this stamp's, nor inputs without its keys.
+        for inputs in [
+            BuildStamp.EncodedInputs(key: ["another key"], content: stamp.site, templates: nil),
+            BuildStamp.EncodedInputs(key: stamp.key, content: stamp.content, templates: stamp.templates),
+        ] {
+            try FileManager.default.removeItem(atPath: file)
+            stamp.save(layout, inputs: inputs)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == whole)
+        }
         let loaded = try #require(BuildStamp.load(layout))
         #expect(loaded.key == stamp.key && loaded.content == stamp.content && loaded.site == stamp.site)
+        #expect(loaded.subtreeKeys == stamp.subtreeKeys && loaded.subtreeKeys.count == 2)
         #expect(loaded.fingerprints == stamp.fingerprints && loaded.spare == stamp.spare && loaded.pages == 2)
         _ = folder
     }
@@ -54,11 +70,27 @@ import Testing
             var fingerprints = stamp.fingerprints
             fingerprints["short.html"] = [1, 2, 3]
             let saved = BuildStamp(
-                key: stamp.key, content: stamp.content, templates: nil, site: stamp.site, pages: 2, files: 3,
-                fingerprints: fingerprints, spare: spare)
+                key: stamp.key, content: stamp.content, templates: nil, subtreeKeys: stamp.subtreeKeys, site: stamp.site, pages: 2,
+                files: 3, fingerprints: fingerprints, spare: spare)
             saved.save(layout)
             var w = BinaryWriter()
-            w.raw(BuildStamp.EncodedInputs(key: stamp.key, content: stamp.content, templates: nil).bytes)
+            // The inputs without keys end with none: a length of 1 and a count of 0.
+            let inputs = BuildStamp.EncodedInputs(key: stamp.key, content: stamp.content, templates: nil).bytes
+            #expect(inputs.suffix(2) == [1, 0])
+            w.raw(inputs.dropLast(2))
+            // The projects' keys, after their length in bytes: their count, then each by path.
+            var keys = BinaryWriter()
+            keys.varint(2)
+            keys.text("projects/moon")
+            keys.raw(Array(repeating: 3, count: 32))
+            keys.flag(true)
+            keys.text("projects/moon/rounds/0002/votes")
+            keys.text(String(repeating: "ab", count: 32))
+            keys.text("projects/sun")
+            keys.raw(Array(repeating: 4, count: 32))
+            keys.flag(false)
+            w.varint(UInt64(keys.bytes.count))
+            w.raw(keys.bytes)
             stamp.site.encode(into: &w)
             w.integer(2)
             w.integer(3)

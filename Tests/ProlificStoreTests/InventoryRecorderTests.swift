@@ -196,6 +196,76 @@ import Testing
         #expect(RecordedParts(inventory, of: other.path) == nil)
     }
 
+    /// The keys the last build worked out of a project's folder are taken with its part only
+    /// while the folder's own entry is as recorded too: an entry added right in the folder
+    /// moves only the folder's times, and leaves every recorded entry under it as it was.
+    @Test func recordedKeysGoWithAPartOnlyWhileItsFolderIsAsRecorded() throws {
+        let world = try world()
+        let marked = SubtreeKeys(
+            key: Array(repeating: 7, count: 32), leftOut: SubtreeKeys.LeftOut(path: "projects/sun/rounds/0002/votes", digest: "marked"))
+        let recorded = try #require(
+            RecordedParts(taken(world, racyAfter: .max), of: world.root, keys: ["projects/sun": marked, "projects/moon": marked]))
+        let root = open(world.root, O_RDONLY | O_DIRECTORY)
+        defer { close(root) }
+        let path = Array("projects/sun".utf8)
+        let own = try #require(FileInventory.stamp("\(world.root)/projects/sun"))
+        let found = try #require(recorded.unchanged(path, own: own, root: root))
+        #expect(found.keys == marked)
+        #expect(found.part == recorded.unchangedPart(path, root: root))
+        #expect(try #require(recorded.unchanged(path, own: .never, root: root)).keys == nil, "a racy folder")
+        // No keys were recorded for a folder the last build gave none.
+        let bare = try #require(RecordedParts(taken(world, racyAfter: .max), of: world.root))
+        #expect(try #require(bare.unchanged(path, own: own, root: root)).keys == nil)
+
+        try world.directory.write("new", to: "Content/projects/sun/notes.txt")
+        let moved = try #require(FileInventory.stamp("\(world.root)/projects/sun"))
+        #expect(moved != own)
+        let after = try #require(recorded.unchanged(path, own: moved, root: root), "every recorded entry under it is unchanged")
+        #expect(after.keys == nil)
+        // A part that changed comes with nothing.
+        try world.directory.write("more", to: "Content/projects/moon/rounds/0001/votes/.keep")
+        let moon = try #require(FileInventory.stamp("\(world.root)/projects/moon"))
+        #expect(recorded.unchanged(Array("projects/moon".utf8), own: moon, root: root) == nil)
+    }
+
+    /// A rebuild given the last build's keys takes them for each project found as recorded: the
+    /// key finds its cache entry, and the digest leaving its ballots out is the one recorded
+    /// for that very path (another path's is worked out).
+    @Test func aRebuildTakesTheRecordedKeysOfProjectsAsRecorded() throws {
+        let world = try world()
+        let layout = ContentLayout(root: world.root)
+        let cache = try #require(ProjectCache(layout: layout, inventory: nil, binary: "1 2 3"))
+        try FileManager.default.removeItem(atPath: "\(world.root)/projects/broken")
+        try FileManager.default.removeItem(atPath: "\(world.root)/projects/moon/rounds/0001/extra")
+        try FileManager.default.removeItem(atPath: "\(world.root)/projects/moon/rounds/0001/submissions/photo.png")
+        let (first, _, recorded) = world.reader.loadAllTakingInventory(cache: cache, racyAfter: .max)
+        let inventory = try #require(recorded)
+        let votes = "projects/sun/rounds/0001/votes"
+        var keys: [String: SubtreeKeys] = [:]
+        for slug in ["moon", "sun"] {
+            keys["projects/\(slug)"] = SubtreeKeys(
+                key: try #require(inventory.subtreeKey("projects/\(slug)")),
+                leftOut: SubtreeKeys.LeftOut(path: votes, digest: "recorded for \(slug)"))
+        }
+        let parts = try #require(RecordedParts(inventory, of: world.root, keys: keys))
+        let (again, _, retaken) = world.reader.loadAllTakingInventory(cache: cache, recorded: parts, racyAfter: .max)
+        #expect(again == first, "each project's key found its cache entry")
+        let taken = try #require(retaken)
+        #expect(taken == inventory)
+        #expect(taken.subtreeDigest("projects/sun", leavingOut: votes) == "recorded for sun")
+        let other = "projects/sun/rounds/0001/submissions"
+        #expect(taken.subtreeDigest("projects/sun", leavingOut: other) == inventory.subtreeDigest("projects/sun", leavingOut: other))
+        #expect(inventory.subtreeDigest("projects/sun", leavingOut: votes) != "recorded for sun")
+
+        // A key that is not the files' finds no cache entry: the project is read from its files.
+        keys["projects/sun"]?.key = Array(repeating: 1, count: 32)
+        let wrong = try #require(RecordedParts(inventory, of: world.root, keys: keys))
+        let (read, _, rewalked) = world.reader.loadAllTakingInventory(cache: cache, recorded: wrong, racyAfter: .max)
+        #expect(read == first)
+        #expect(rewalked?.subtreeKey("projects/sun") == inventory.subtreeKey("projects/sun"))
+        #expect(rewalked?.subtreeDigest("projects/sun", leavingOut: votes) == inventory.subtreeDigest("projects/sun", leavingOut: votes))
+    }
+
     /// A rebuild whose inventory comes from the last one reads what changed and nothing else,
     /// and records what a walk would.
     @Test func aRebuildFromTheRecordedInventoryReadsWhatChanged() throws {

@@ -133,7 +133,7 @@ struct SiteRun {
         // Projects whose files are as they were when they were last read are taken from
         // `.prolific/projects/` instead of being read and parsed again.
         let (content, contentBefore) = try game.reader.loadValidTakingInventory(
-            cache: ProjectCache(layout: layout), recorded: stamp?.content)
+            cache: ProjectCache(layout: layout), recorded: stamp?.content, recordedKeys: stamp?.subtreeKeys ?? [:])
         // Without a record of every input, no stamp is saved: the next build renders again.
         let inputsRecorded = contentBefore != nil && (templatesFolder == nil || templatesBefore != nil)
         lap("load")
@@ -147,15 +147,39 @@ struct SiteRun {
         let theme = try loadTheme()
         let (evidence, evidenceHow) = game.reader.evidenceNoting(content.config, at: place)
         lap("theme and git")
+        // A project's folder as the inventory saw it before reading: pages made only of it (and
+        // of a few other things) are kept without working out their values when it is the same.
+        // The same without the ballots of its open round: what pages that show no such ballot
+        // are made of, so that they are kept as ballots come in. Both are kept in the stamp, and
+        // the next build takes them for a project whose files are as recorded (`SubtreeKeys`).
+        let keys = Parallel.map(content.projects) { project -> (all: SubtreeKeys?, beside: SubtreeKeys.LeftOut?) in
+            let folder = "projects/\(project.slug)"
+            let all = contentBefore?.subtreeKey(folder).map { SubtreeKeys(key: $0) }
+            guard let open = project.openRound else { return (all, nil) }
+            let votes = "\(folder)/rounds/\(open.number.folderName)/votes"
+            return (all, contentBefore?.subtreeDigest(folder, leavingOut: votes).map { SubtreeKeys.LeftOut(path: votes, digest: $0) })
+        }
+        var projectKeys: [Slug: String] = [:], keysBesideBallots: [Slug: String] = [:]
+        var subtreeKeys: [String: SubtreeKeys] = [:]
+        for (project, (all, beside)) in zip(content.projects, keys) {
+            projectKeys[project.slug] = all?.digest
+            keysBesideBallots[project.slug] = project.openRound == nil ? all?.digest : beside?.digest
+            if var all {
+                all.leftOut = beside
+                subtreeKeys["projects/\(project.slug)"] = all
+            }
+        }
         // The stamp's inputs are encoded beside the stages to come, which leave a core idle at
         // times (after `git` has run, as the history cache's thread: see below).
         let stampInputs = Parallel.Handoff<BuildStamp.EncodedInputs>()
         let encodingInputs = contentBefore.map { inventory in
-            Parallel.background { [key, templatesBefore] in
+            Parallel.background { [key, templatesBefore, subtreeKeys] in
                 // The next build checks the files these seals list by their folders' times alone;
                 // a kept project's are those the last stamp vouched for (its seals are the same).
                 let sealed = SealedRounds(content) { !inventory.isAsRecorded("projects/\($0)") }
-                stampInputs.give(BuildStamp.EncodedInputs(key: key, content: inventory, sealed: sealed, templates: templatesBefore))
+                stampInputs.give(
+                    BuildStamp.EncodedInputs(
+                        key: key, content: inventory, sealed: sealed, templates: templatesBefore, subtreeKeys: subtreeKeys))
             }
         }
         defer { encodingInputs?.wait() }
@@ -186,21 +210,6 @@ struct SiteRun {
         defer { replayWrites.wait() }
         let replayHow = StageNote(), standingsHow = StageNote()
         let progress = showsProgress ? Progress() : nil
-        // A project's folder as the inventory saw it before reading: pages made only of it (and
-        // of a few other things) are kept without working out their values when it is the same.
-        // The same without the ballots of its open round: what pages that show no such ballot
-        // are made of, so that they are kept as ballots come in.
-        let keys = Parallel.map(content.projects) { project -> (String?, String?) in
-            let folder = "projects/\(project.slug)"
-            let all = contentBefore?.subtreeDigest(folder)
-            guard let open = project.openRound else { return (all, all) }
-            return (all, contentBefore?.subtreeDigest(folder, leavingOut: "\(folder)/rounds/\(open.number.folderName)/votes"))
-        }
-        var projectKeys: [Slug: String] = [:], keysBesideBallots: [Slug: String] = [:]
-        for (project, (all, besideBallots)) in zip(content.projects, keys) {
-            projectKeys[project.slug] = all
-            keysBesideBallots[project.slug] = besideBallots
-        }
         // A ballot changes one project's part of the standings: the others' are the last build's.
         let standings: SiteBuilder.Standings? = StandingCache(layout: layout).flatMap { cache in
             guard contentBefore != nil else { return nil }
@@ -362,7 +371,7 @@ struct SiteRun {
             let stamp = BuildStamp(
                 key: key, content: contentBefore,
                 sealed: inputs?.sealed ?? SealedRounds(content) { !contentBefore.isAsRecorded("projects/\($0)") },
-                templates: templatesBefore,
+                templates: templatesBefore, subtreeKeys: subtreeKeys,
                 site: site, pages: pages, files: count,
                 fingerprints: earlyFingerprints.take() ?? BuildStamp.EncodedFingerprints(fingerprints), spare: replacedSite)
             if let inputs { stamp.save(layout, inputs: inputs) } else { stamp.save(layout) }

@@ -66,6 +66,9 @@ public struct FileInventory: Sendable, Equatable {
         /// Its `subtreeKey`, when the walker worked it out from these very entries: a build
         /// hashed every project's entries twice, to find its cache and for its pages' keys.
         var key: [UInt8]?
+        /// A `subtreeDigest(_:leavingOut:)` the walker gave with them (the last build's, for
+        /// entries taken as it recorded them), with the path it leaves out.
+        var leftOut: SubtreeKeys.LeftOut?
     }
 
     /// An entry's metadata. The root folder itself is the first entry, with the empty path.
@@ -121,7 +124,7 @@ public struct FileInventory: Sendable, Equatable {
     /// `subtreeKey(path:own:part:)` if it worked that out, or nil to have `walk` take them.
     static func take(
         of root: String, skipping: Set<String>, racyAfter: Int64,
-        walking: (@Sendable (_ path: [UInt8], _ own: Stamp) -> (part: Part, key: [UInt8]?)?)? = nil
+        walking: (@Sendable (_ path: [UInt8], _ own: Stamp) -> (part: Part, keys: SubtreeKeys?)?)? = nil
     ) -> FileInventory? {
         var info = stat()
         guard lstat(root, &info) == 0, Stamp(info).isDirectory else { return nil }
@@ -145,7 +148,7 @@ public struct FileInventory: Sendable, Equatable {
             }
         }
         inventory.head = (inventory.stamps.count, inventory.paths.count)
-        let walked = Parallel.map(subtrees) { subtree -> (part: Part, key: [UInt8]?)? in
+        let walked = Parallel.map(subtrees) { subtree -> (part: Part, keys: SubtreeKeys?)? in
             walking?(subtree.path, subtree.stamp) ?? walk(root, subtree.path, racyAfter: racyAfter).map { ($0.asPart, nil) }
         }
         // Room for every part at once: grown part by part, the large content's 30 MB of paths and
@@ -163,7 +166,7 @@ public struct FileInventory: Sendable, Equatable {
             inventory.vouchedAsRecorded += repeatElement(nil, count: inventory.stamps.count)
         }
         for (subtree, walked) in zip(subtrees, walked) {
-            guard let (part, key) = walked else { return nil }
+            guard let (part, keys) = walked else { return nil }
             let (stampStart, pathStart) = (inventory.stamps.count, inventory.paths.count)
             inventory.paths += part.paths
             inventory.stamps += part.stamps
@@ -176,7 +179,8 @@ public struct FileInventory: Sendable, Equatable {
             }
             inventory.subtrees[String(decoding: subtree.path, as: UTF8.self)] = Span(
                 entry: subtree.entry, entryPath: subtree.entryPath, walked: stampStart..<inventory.stamps.count,
-                walkedPaths: pathStart..<inventory.paths.count, key: key)
+                walkedPaths: pathStart..<inventory.paths.count, key: keys?.key,
+                leftOut: keys?.leftOut)
         }
         return inventory
     }
@@ -373,6 +377,7 @@ public struct FileInventory: Sendable, Equatable {
     /// on the large content).
     public func subtreeDigest(_ path: String, leavingOut excluded: String) -> String? {
         guard let span = subtrees[path], stamps[span.entry] != .never else { return nil }
+        if let given = span.leftOut, given.path == excluded { return given.digest }
         let skipped = Array(excluded.utf8)
         var key = Array(paths[span.entryPath])
         key.reserveCapacity(key.count + span.walkedPaths.count + 40 * (span.walked.count + 1))
@@ -551,8 +556,11 @@ public struct FileInventory: Sendable, Equatable {
 
     /// The entries of this (recorded) inventory under each second-level folder walked on its
     /// own, by the folder's path, for `RecordedParts`.
-    fileprivate func partRanges() -> [[UInt8]: (stamps: Range<Int>, paths: Range<Int>)] {
-        var ranges: [[UInt8]: (stamps: Range<Int>, paths: Range<Int>)] = [:]
+    fileprivate func partRanges() -> [[UInt8]: RecordedParts.Ranges] {
+        var ranges: [[UInt8]: RecordedParts.Ranges] = [:]
+        // Where each folder right under a top-level one (`projects/<slug>`) was recorded: the
+        // first two levels come first.
+        var folders: [[UInt8]: Int] = [:]
         // The open folder as a range of `paths`: its name is made only once it closes (a large
         // content's 372,000 entries made an array each to compare, 50 ms of a rebuild's start).
         var current: (folder: Range<Int>, stamp: Int, path: Int)? = nil
@@ -561,7 +569,9 @@ public struct FileInventory: Sendable, Equatable {
             var start = 0, index = 0
             func close(_ stampEnd: Int, _ pathEnd: Int) {
                 if let open = current {
-                    ranges[Array(bytes[open.folder])] = (open.stamp..<stampEnd, open.path..<pathEnd)
+                    let folder = Array(bytes[open.folder])
+                    ranges[folder] = RecordedParts.Ranges(
+                        stamps: open.stamp..<stampEnd, paths: open.path..<pathEnd, own: folders[folder])
                 }
                 current = nil
             }
@@ -578,6 +588,7 @@ public struct FileInventory: Sendable, Equatable {
                 while second < i, bytes[second] != slash { second += 1 }
                 guard second < i else {
                     close(index, start)
+                    if first < i, stamps[index].isDirectory { folders[Array(bytes[start..<i])] = index }
                     return
                 }
                 let folder = start..<second
@@ -1094,23 +1105,73 @@ extension FileInventory {
     }
 }
 
+/// What identifies a folder walked on its own (`projects/<slug>`) with everything under it, as a
+/// build worked it out: its `subtreeKey`, and, for a project with an open round, its
+/// `subtreeDigest(_:leavingOut:)` leaving out that round's ballots. A build's stamp keeps them
+/// (`BuildStamp.subtreeKeys`), and the next build takes them for a folder whose entries are all
+/// as recorded (`RecordedParts.unchanged`) instead of hashing its entries again: the large
+/// content's 2,000 kept projects were hashed twice at every rebuild, 5 % of its CPU.
+public struct SubtreeKeys: Sendable, Equatable {
+    /// `FileInventory.subtreeKey(_:)`: 32 bytes.
+    public var key: [UInt8]
+    public var leftOut: LeftOut?
+
+    /// A digest of the folder leaving out the entry at `path` and everything under it.
+    public struct LeftOut: Sendable, Equatable {
+        public var path: String
+        /// `FileInventory.subtreeDigest(_:leavingOut:)`, in hex.
+        public var digest: String
+
+        public init(path: String, digest: String) { (self.path, self.digest) = (path, digest) }
+    }
+
+    public init(key: [UInt8], leftOut: LeftOut? = nil) { (self.key, self.leftOut) = (key, leftOut) }
+
+    /// The key in hex: `FileInventory.subtreeDigest(_:)`.
+    public var digest: String { RoundSeal.hex(key) }
+}
+
 /// The entries an earlier inventory recorded under each second-level folder (`projects/<slug>`),
 /// to take a folder's part of a new inventory by stat-ing the recorded paths instead of listing
 /// every folder again: when each entry under it is as recorded, the walk would find exactly
 /// those entries, since adding, removing or renaming an entry moves its folder's times.
 public struct RecordedParts: Sendable {
     let inventory: FileInventory
-    private let ranges: [[UInt8]: (stamps: Range<Int>, paths: Range<Int>)]
+    private let ranges: [[UInt8]: Ranges]
+    /// What the build that recorded `inventory` worked out of each folder, by its path.
+    private let keys: [String: SubtreeKeys]
+
+    /// Where a folder's entries are in the recorded inventory, and its own entry.
+    struct Ranges {
+        var stamps: Range<Int>, paths: Range<Int>
+        var own: Int?
+    }
 
     /// The parts of `inventory`, an inventory of `root` as a build records it, however either
     /// spells the folder (`Content`, `./Content`, its absolute path): parts are paths relative to
     /// it, stat-ed from the folder as this build opened it, and each entry's inode is compared,
     /// so a folder that merely resolves to the same path can't pass for an unchanged one. Spelt
     /// otherwise than the last build, a rebuild used to walk every kept project again.
-    public init?(_ inventory: FileInventory, of root: String) {
+    ///
+    /// `keys` are what the build that recorded it worked out of each folder (by its path): a
+    /// folder found as recorded is given them (`unchanged(_:own:root:)`).
+    public init?(_ inventory: FileInventory, of root: String, keys: [String: SubtreeKeys] = [:]) {
         guard inventory.root == root || Self.isSameFolder(inventory.root, root) else { return nil }
         self.inventory = inventory
         ranges = inventory.partRanges()
+        self.keys = keys
+    }
+
+    /// The entries recorded under the folder at `path`, if each of them is still as recorded
+    /// (`unchangedPart`), with the keys the recording build worked out of the folder when its own
+    /// metadata (`own`, as just listed) is the recorded one too: the keys hash the folder's own
+    /// entry and every entry under it, and those are then the ones they were worked out from.
+    func unchanged(_ path: [UInt8], own: FileInventory.Stamp, root: Int32) -> (part: FileInventory.Part, keys: SubtreeKeys?)? {
+        guard let part = unchangedPart(path, root: root) else { return nil }
+        guard own != .never, let index = ranges[path]?.own, inventory.stamps[index] == own,
+            let keys = keys[String(decoding: path, as: UTF8.self)]
+        else { return (part, nil) }
+        return (part, keys)
     }
 
     /// Whether both paths resolve to the same existing folder.

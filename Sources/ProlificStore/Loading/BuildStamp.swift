@@ -20,7 +20,7 @@ import Synchronization
 /// anything unreadable, missing or different means a full build, and a linked `.prolific/` is
 /// neither read nor written.
 public struct BuildStamp: Sendable {
-    static let magic: Int64 = 0x5052_4F4C_4255_4907  // "PROLBUI" v7: compact inventories in chunks, files sealed rounds vouch for
+    static let magic: Int64 = 0x5052_4F4C_4255_4908  // "PROLBUI" v8: each project's keys after the templates
     static let file = ".prolific/build.stamp"
 
     /// The inputs that are not files: see `key(now:out:templates:layout:)`.
@@ -30,6 +30,9 @@ public struct BuildStamp: Sendable {
     public var sealed: SealedRounds
     /// The templates folder, when the theme came from one (the built-in theme is in the binary).
     public var templates: FileInventory?
+    /// What the build worked out of each project's folder in `content`, by its path: the next
+    /// build takes them for a folder whose entries are still as recorded (`SubtreeKeys`).
+    public var subtreeKeys: [String: SubtreeKeys]
     public var site: FileInventory
     /// The last build's counts, for its summary line.
     public var pages: Int
@@ -50,21 +53,23 @@ public struct BuildStamp: Sendable {
     private let encodedFingerprints: [UInt8]?
 
     public init(
-        key: [String], content: FileInventory, sealed: SealedRounds = .empty, templates: FileInventory?, site: FileInventory,
-        pages: Int, files: Int, fingerprints: [String: [UInt8]] = [:], spare: FileInventory? = nil
+        key: [String], content: FileInventory, sealed: SealedRounds = .empty, templates: FileInventory?,
+        subtreeKeys: [String: SubtreeKeys] = [:], site: FileInventory, pages: Int, files: Int,
+        fingerprints: [String: [UInt8]] = [:], spare: FileInventory? = nil
     ) {
         self.init(
-            key: key, content: content, sealed: sealed, templates: templates, site: site, pages: pages, files: files,
-            fingerprints: EncodedFingerprints(fingerprints), spare: spare)
+            key: key, content: content, sealed: sealed, templates: templates, subtreeKeys: subtreeKeys, site: site,
+            pages: pages, files: files, fingerprints: EncodedFingerprints(fingerprints), spare: spare)
     }
 
     /// The same, with the fingerprints encoded ahead.
     public init(
-        key: [String], content: FileInventory, sealed: SealedRounds = .empty, templates: FileInventory?, site: FileInventory,
-        pages: Int, files: Int, fingerprints: EncodedFingerprints, spare: FileInventory? = nil
+        key: [String], content: FileInventory, sealed: SealedRounds = .empty, templates: FileInventory?,
+        subtreeKeys: [String: SubtreeKeys] = [:], site: FileInventory, pages: Int, files: Int,
+        fingerprints: EncodedFingerprints, spare: FileInventory? = nil
     ) {
         (self.key, self.content, self.templates, self.site, self.pages, self.files) = (key, content, templates, site, pages, files)
-        self.sealed = sealed
+        (self.sealed, self.subtreeKeys) = (sealed, subtreeKeys)
         tail = Tail(decoded: (fingerprints.fingerprints, spare))
         encodedFingerprints = fingerprints.bytes
     }
@@ -96,9 +101,11 @@ public struct BuildStamp: Sendable {
     }
 
     private init(
-        key: [String], content: FileInventory, templates: FileInventory?, site: FileInventory, pages: Int, files: Int, tail: Tail
+        key: [String], content: FileInventory, templates: FileInventory?, subtreeKeys: [String: SubtreeKeys], site: FileInventory,
+        pages: Int, files: Int, tail: Tail
     ) {
         (self.key, self.content, self.templates, self.site, self.pages, self.files) = (key, content, templates, site, pages, files)
+        self.subtreeKeys = subtreeKeys
         self.tail = tail
         encodedFingerprints = nil
         // Which files were vouched for is not decoded: a build saves the stamp of the content it
@@ -216,6 +223,8 @@ public struct BuildStamp: Sendable {
         /// The inputs that are not files: see `key(now:out:templates:layout:)`.
         public let key: [String]
         private let content: FileInventory.Encoded, templates: FileInventory.Encoded?, site: FileInventory.Encoded
+        /// Where the projects' keys are (decoded only by `decoded`).
+        private let subtreeKeys: Range<Int>
         /// The last build's counts, for its summary line.
         public let pages: Int, files: Int
         /// Where the fingerprints and the spare are.
@@ -242,10 +251,11 @@ public struct BuildStamp: Sendable {
                 guard let inventory = FileInventory.Encoded.read(from: &r) else { return nil }
                 templates = inventory
             }
-            guard let site = FileInventory.Encoded.read(from: &r), let pages = r.integer(), let files = r.integer() else {
-                return nil
-            }
+            guard let keysLength = r.shortCount(), let keys = r.skip(keysLength),
+                let site = FileInventory.Encoded.read(from: &r), let pages = r.integer(), let files = r.integer()
+            else { return nil }
             (self.file, self.key, self.content, self.templates, self.site) = (file, key, content, templates, site)
+            subtreeKeys = keys
             (self.pages, self.files, tail) = (Int(pages), Int(files), r.position..<body.upperBound)
         }
 
@@ -263,9 +273,11 @@ public struct BuildStamp: Sendable {
                 guard let inventory = templates.decoded(in: file.bytes) else { return nil }
                 decodedTemplates = inventory
             }
+            var r = ByteReader(file.bytes, range: subtreeKeys)
+            guard let keys = BuildStamp.decodeSubtreeKeys(&r), r.isAtEnd else { return nil }
             return BuildStamp(
-                key: key, content: content, templates: decodedTemplates, site: site, pages: pages, files: files,
-                tail: Tail(file: file, range: tail))
+                key: key, content: content, templates: decodedTemplates, subtreeKeys: keys, site: site, pages: pages,
+                files: files, tail: Tail(file: file, range: tail))
         }
     }
 
@@ -277,33 +289,81 @@ public struct BuildStamp: Sendable {
         /// What was encoded: a stamp saved with these inputs must have them (arrays compare by
         /// their storage first, so this costs nothing when they are the same values).
         fileprivate let key: [String], content: FileInventory, templates: FileInventory?
+        fileprivate let subtreeKeys: [String: SubtreeKeys]
         /// The sealed rounds whose files were written as vouched for.
         public let sealed: SealedRounds
 
-        public init(key: [String], content: FileInventory, sealed: SealedRounds = .empty, templates: FileInventory?) {
+        public init(
+            key: [String], content: FileInventory, sealed: SealedRounds = .empty, templates: FileInventory?,
+            subtreeKeys: [String: SubtreeKeys] = [:]
+        ) {
             (self.key, self.content, self.sealed, self.templates) = (key, content, sealed, templates)
-            var w = BinaryWriter(capacity: 32 * content.count + 4096)
+            self.subtreeKeys = subtreeKeys
+            var w = BinaryWriter(capacity: 32 * content.count + 160 * subtreeKeys.count + 4096)
             w.integer(BuildStamp.magic)
             w.integer(Int64(key.count))
             for part in key { w.string(part) }
             content.encode(into: &w, sealed: sealed)
             w.integer(templates == nil ? 0 : 1)
             templates?.encode(into: &w)
+            let keys = BuildStamp.encode(subtreeKeys)
+            w.varint(UInt64(keys.count))
+            w.raw(keys)
             bytes = w.bytes
         }
     }
 
+    /// The projects' keys: each folder's path and key (32 bytes), then, if it has one, the path
+    /// its other digest leaves out and that digest, by path (the file's bytes depend only on what
+    /// it records).
+    static func encode(_ keys: [String: SubtreeKeys]) -> [UInt8] {
+        var w = BinaryWriter(capacity: 160 * keys.count + 16)
+        w.varint(UInt64(keys.count))
+        for (path, keys) in keys.sorted(by: { $0.key < $1.key }) {
+            w.text(path)
+            w.raw(keys.key)
+            if let leftOut = keys.leftOut {
+                w.flag(true)
+                w.text(leftOut.path)
+                w.text(leftOut.digest)
+            } else {
+                w.flag(false)
+            }
+        }
+        return w.bytes
+    }
+
+    /// The projects' keys `encode(_:)` wrote; nil when they can't be read.
+    static func decodeSubtreeKeys<Bytes>(_ r: inout ByteReader<Bytes>) -> [String: SubtreeKeys]? {
+        guard let count = r.shortCount(minimumSize: 34) else { return nil }
+        var keys: [String: SubtreeKeys] = [:]
+        keys.reserveCapacity(count)
+        for _ in 0..<count {
+            guard let path = r.text(), let key = r.raw(32), let hasLeftOut = r.flag() else { return nil }
+            var found = SubtreeKeys(key: key)
+            if hasLeftOut {
+                guard let leftOut = r.text(), let digest = r.text() else { return nil }
+                found.leftOut = SubtreeKeys.LeftOut(path: leftOut, digest: digest)
+            }
+            keys[path] = found
+        }
+        return keys
+    }
+
     /// Saves the stamp atomically; a failure to save only costs speed next time.
     public func save(_ layout: ContentLayout) {
-        save(layout, inputs: EncodedInputs(key: key, content: content, sealed: sealed, templates: templates))
+        save(layout, inputs: EncodedInputs(key: key, content: content, sealed: sealed, templates: templates, subtreeKeys: subtreeKeys))
     }
 
     /// The same, with this stamp's key, content and templates encoded ahead (inputs of other
     /// values are encoded again).
     public func save(_ layout: ContentLayout, inputs: EncodedInputs) {
         guard HistoryCache.isUsable(layout) else { return }
-        guard inputs.key == key, inputs.content == content, inputs.sealed == sealed, inputs.templates == templates else {
-            return save(layout, inputs: EncodedInputs(key: key, content: content, sealed: sealed, templates: templates))
+        guard inputs.key == key, inputs.content == content, inputs.sealed == sealed, inputs.templates == templates,
+            inputs.subtreeKeys == subtreeKeys
+        else {
+            return save(
+                layout, inputs: EncodedInputs(key: key, content: content, sealed: sealed, templates: templates, subtreeKeys: subtreeKeys))
         }
         // The site, the pages' fingerprints and the spare are encoded side by side (they end a
         // build, with nothing else left to keep the other cores busy), then put together.

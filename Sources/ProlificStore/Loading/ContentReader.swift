@@ -51,12 +51,13 @@ public struct ContentReader: Sendable {
     ///
     /// With the inventory the last build `recorded`, a kept project's files are checked by
     /// stat-ing the paths recorded under its folder instead of listing its folders again; one
-    /// that changed is read at once.
-    public func loadAllTakingInventory(cache: ProjectCache? = nil, recorded: FileInventory? = nil) -> (
-        Content?, [Diagnostic], FileInventory?
-    ) {
+    /// that changed is read at once. `recordedKeys` are that build's keys of each folder (by its
+    /// path, `BuildStamp.subtreeKeys`), taken for a folder found as recorded.
+    public func loadAllTakingInventory(
+        cache: ProjectCache? = nil, recorded: FileInventory? = nil, recordedKeys: [String: SubtreeKeys] = [:]
+    ) -> (Content?, [Diagnostic], FileInventory?) {
         loadAllTakingInventory(
-            cache: cache, recorded: recorded.flatMap { RecordedParts($0, of: layout.root) },
+            cache: cache, recorded: recorded.flatMap { RecordedParts($0, of: layout.root, keys: recordedKeys) },
             racyAfter: FileInventory.clock() - FileInventory.racyWindow)
     }
 
@@ -74,17 +75,18 @@ public struct ContentReader: Sendable {
                 let slug = Slug(String(decoding: path[Self.projectsPrefix.count...], as: UTF8.self))
             else { return nil }
             if let cache, cache.hasEntry(slug) {
-                let part =
+                // A folder as the last build recorded it comes with the keys it worked out then.
+                let (part, given) =
                     if let recorded, rootFolder >= 0 {
-                        recorded.unchangedPart(path, root: rootFolder)
+                        recorded.unchanged(path, own: own, root: rootFolder) ?? (nil, nil)
                     } else {
-                        FileInventory.walk(root, path, racyAfter: racyAfter)?.asPart
+                        (FileInventory.walk(root, path, racyAfter: racyAfter)?.asPart, nil)
                     }
-                if let part, let key = FileInventory.subtreeKey(path: path, own: own, part: part),
-                    let project = cache.project(slug, key: key)
+                if let part, let keys = given ?? FileInventory.subtreeKey(path: path, own: own, part: part).map({ SubtreeKeys(key: $0) }),
+                    let project = cache.project(slug, key: keys.key)
                 {
                     results.set(slug, ReadProject(project: project, problems: []))
-                    return (part, key)
+                    return (part, keys)
                 }
             }
             var reader = self
@@ -101,7 +103,7 @@ public struct ContentReader: Sendable {
                 read.key = key.map { .given($0) } ?? .notKept
             }
             results.set(slug, read)
-            return (part, key)
+            return (part, key.map { SubtreeKeys(key: $0) })
         }
         guard let inventory else {
             let (content, problems) = loadAll()
@@ -243,10 +245,10 @@ public struct ContentReader: Sendable {
 
     /// `loadValid` for a build: the content, or every error found, with the inventory of the
     /// content directory as reading found it (`loadAllTakingInventory`).
-    public func loadValidTakingInventory(cache: ProjectCache? = nil, recorded: FileInventory? = nil) throws(Diagnostics) -> (
-        Content, FileInventory?
-    ) {
-        let (content, problems, inventory) = loadAllTakingInventory(cache: cache, recorded: recorded)
+    public func loadValidTakingInventory(
+        cache: ProjectCache? = nil, recorded: FileInventory? = nil, recordedKeys: [String: SubtreeKeys] = [:]
+    ) throws(Diagnostics) -> (Content, FileInventory?) {
+        let (content, problems, inventory) = loadAllTakingInventory(cache: cache, recorded: recorded, recordedKeys: recordedKeys)
         let errors = problems.filter { $0.severity == .error }.sorted()
         guard let content, errors.isEmpty else { throw Diagnostics(errors) }
         return (content, inventory)
