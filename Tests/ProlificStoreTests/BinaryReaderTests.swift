@@ -40,4 +40,33 @@ import Testing
             #expect(fromBuffer.isAtEnd)
         }
     }
+
+    /// The checksum that seals every cache file, given its bytes in pieces of any sizes (the
+    /// build's stamp is written part after part), is the checksum of them all; and it is the one
+    /// files already on disk were sealed with (values from an independent implementation).
+    @Test func aChecksumInPiecesIsTheChecksumOfTheWhole() {
+        func sample(_ count: Int) -> [UInt8] { (0..<count).map { UInt8(($0 * 37 + 11) % 256) } }
+        let pinned: [(Int, UInt64)] = [
+            (0, 0xc196_8c17_b081_5a53), (7, 0x7f24_d589_c21d_4dde), (33, 0x2712_abd0_f261_239e), (100, 0x106d_bc56_b918_449d),
+        ]
+        for (count, value) in pinned {
+            #expect(sample(count).withUnsafeBytes { CacheSeal.checksum($0) } == value, "\(count) bytes")
+        }
+        var random = SystemRandomNumberGenerator()
+        for count in [0, 1, 31, 32, 33, 64, 100, 1000] {
+            let bytes = sample(count)
+            let whole = bytes.withUnsafeBytes { CacheSeal.checksum($0) }
+            for _ in 0..<20 {
+                var checksum = CacheSeal.Checksum(count: count)
+                var start = 0
+                while start < count {
+                    let end = min(count, start + Int.random(in: 0...40, using: &random))
+                    bytes[start..<end].withUnsafeBytes { checksum.add($0) }
+                    start = end
+                }
+                checksum.add(UnsafeRawBufferPointer(start: nil, count: 0))
+                #expect(checksum.value == whole, "\(count) bytes in pieces")
+            }
+        }
+    }
 }

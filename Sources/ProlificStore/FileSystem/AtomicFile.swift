@@ -38,7 +38,13 @@ public enum AtomicFile {
     /// refuse; a cache lost only costs speed, and flushing the build's 37 MB stamp took a
     /// rebuild up to 0.2 s.
     public static func write(bytes: [UInt8], to path: String, durable: Bool = true) throws(Failure) {
-        let temporary = try writeTemporary(bytes, beside: path, durable: durable)
+        try write(parts: [bytes], to: path, durable: durable)
+    }
+
+    /// The same, the file being `parts` one after the other: a file made of parts made apart
+    /// (the build's stamp) needn't be put together in memory first.
+    static func write(parts: [[UInt8]], to path: String, durable: Bool = true) throws(Failure) {
+        let temporary = try writeTemporary(parts, beside: path, durable: durable)
         guard rename(temporary, path) == 0 else {
             let message = FileSystem.lastError()
             unlink(temporary)
@@ -54,7 +60,7 @@ public enum AtomicFile {
 
     /// Creates the file at `path` with `bytes`; fails with `.exists` rather than overwrite anything.
     public static func create(bytes: [UInt8], at path: String) throws(Failure) {
-        let temporary = try writeTemporary(bytes, beside: path)
+        let temporary = try writeTemporary([bytes], beside: path)
         defer { unlink(temporary) }
         guard link(temporary, path) == 0 else {
             let code = errno
@@ -64,7 +70,7 @@ public enum AtomicFile {
         syncDirectory(of: path)
     }
 
-    private static func writeTemporary(_ contents: [UInt8], beside path: String, durable: Bool = true) throws(Failure) -> String {
+    private static func writeTemporary(_ parts: [[UInt8]], beside path: String, durable: Bool = true) throws(Failure) -> String {
         let folder = FileSystem.parentPath(path)
         do { try FileSystem.makeDirectories(folder) } catch { throw .io(path: folder, message: error.message) }
         removeLeftovers(in: folder)
@@ -72,7 +78,7 @@ public enum AtomicFile {
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw .io(path: path, message: "cannot write: \(FileSystem.lastError())") }
         let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var ok = FileSystem.writeAll(fd, contents)
+        var ok = parts.allSatisfy { FileSystem.writeAll(fd, $0) }
         let message = ok ? "" : FileSystem.lastError()
         if ok && durable && fsync(fd) != 0 { ok = false }
         fchmod(fd, 0o644)

@@ -383,12 +383,15 @@ public struct BuildStamp: Sendable {
                 return w.bytes
             },
         ]
-        let parts = Parallel.map(encoders, batch: 1) { $0() }
-        var w = BinaryWriter(capacity: inputs.bytes.count + parts.reduce(0) { $0 + $1.count } + 16)
-        w.raw(inputs.bytes)
-        for part in parts { w.raw(part) }
-        CacheSeal.seal(&w)
+        // Written part after part, sealed (`CacheSeal`) by a checksum of them all: put together
+        // first, the large site's 15 MB stamp was copied into as much fresh memory, at the end
+        // of every build, with nothing beside it.
+        let parts = [inputs.bytes] + Parallel.map(encoders, batch: 1) { $0() }
+        var checksum = CacheSeal.Checksum(count: parts.reduce(0) { $0 + $1.count })
+        for part in parts { part.withUnsafeBytes { checksum.add($0) } }
+        var seal = BinaryWriter()
+        seal.unsigned(checksum.value)
         try? FileSystem.makeDirectories("\(layout.root)/.prolific")
-        try? AtomicFile.write(bytes: w.bytes, to: Self.path(layout), durable: false)
+        try? AtomicFile.write(parts: parts + [seal.bytes], to: Self.path(layout), durable: false)
     }
 }
