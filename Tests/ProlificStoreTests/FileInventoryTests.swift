@@ -205,9 +205,10 @@ import Testing
     /// lengths don't match what they hold.
     @Test func craftedCompactFormsAreRefused() {
         /// The inventory of `count` entries whose paths come to `length` bytes, with one chunk of
-        /// paths (said to decode to `chunkLength` bytes, `length` unless given) then `stamps`.
+        /// paths (said to hold `entries` entries, `count` unless given, and to decode to
+        /// `chunkLength` bytes, `length` unless given) then `stamps`.
         func decode(
-            count: Int, length: Int, chunkLength: Int? = nil, paths: (inout BinaryWriter) -> Void,
+            count: Int, length: Int, entries: Int? = nil, chunkLength: Int? = nil, paths: (inout BinaryWriter) -> Void,
             stamps: (inout BinaryWriter) -> Void = { w in w.varint(2); w.varint(0); w.varint(0) }
         ) -> FileInventory? {
             var w = BinaryWriter()
@@ -217,6 +218,7 @@ import Testing
             w.varint(UInt64(length))
             var chunk = BinaryWriter()
             paths(&chunk)
+            w.varint(UInt64(entries ?? count))
             w.varint(UInt64(chunk.bytes.count))
             w.varint(UInt64(chunkLength ?? length))
             w.raw(chunk.bytes)
@@ -234,6 +236,11 @@ import Testing
             w.raw([UInt8(ascii: "a")])
         }
         #expect(decode(count: 2, length: 3, paths: rootAndA) != nil)
+        // A chunk of no entries, of fewer entries than its paths hold (the rest in no chunk), or
+        // of more than the inventory has.
+        #expect(decode(count: 2, length: 3, entries: 0, paths: rootAndA) == nil)
+        #expect(decode(count: 2, length: 3, entries: 1, paths: rootAndA) == nil)
+        #expect(decode(count: 2, length: 3, entries: 3, paths: rootAndA) == nil)
         // A chunk of stamps longer than the bytes left, longer than its stamps, or short of them.
         #expect(decode(count: 2, length: 3, paths: rootAndA) { w in w.varint(3); w.varint(0); w.varint(0) } == nil)
         #expect(decode(count: 2, length: 3, paths: rootAndA) { w in w.varint(3); w.varint(0); w.varint(0); w.varint(0) } == nil)

@@ -182,6 +182,43 @@ import Testing
         #expect(vouched.contains("projects/sun/rounds/0001/submissions/ann-20261102000000.md"))
     }
 
+    /// A rebuild's stamp copies the chunks of each project taken as the last stamp recorded it,
+    /// and encodes the others: the stamp is then what encoding every entry gives, byte for byte,
+    /// and decodes to the inventory a walk takes.
+    @Test func aRebuildsStampCopiesTheChunksOfProjectsAsRecorded() throws {
+        let world = try ProjectCacheTests().world()
+        let layout = ContentLayout(root: world.root)
+        let cache = try #require(ProjectCache(layout: layout, inventory: nil, binary: "1 2 3"))
+        let (_, _, first) = world.reader.loadAllTakingInventory(cache: cache, racyAfter: .max)
+        let site = try TemporaryDirectory()
+        let siteInventory = try #require(FileInventory.take(of: site.path, skipping: [], racyAfter: .max))
+        func save(_ inventory: FileInventory) {
+            BuildStamp(key: ["k"], content: inventory, templates: nil, site: siteInventory, pages: 0, files: 0).save(layout)
+        }
+        func encoded(_ inventory: FileInventory) -> [UInt8] {
+            BuildStamp.EncodedInputs(key: ["k"], content: inventory, templates: nil).bytes
+        }
+        save(try #require(first))
+        // Nothing changed: both projects' chunks are copied.
+        let recorded = try #require(BuildStamp.Saved(layout)?.decoded()).content
+        let (_, _, retaken) = world.reader.loadAllTakingInventory(
+            cache: cache, recorded: RecordedParts(recorded, of: world.root), racyAfter: .max)
+        let kept = try #require(retaken)
+        #expect(kept.segments().count == 3, "the first two levels, moon, sun")
+        #expect(kept.segments().dropFirst().allSatisfy { $0.copied != nil })
+        #expect(encoded(kept) == encoded(try #require(first)))
+        // sun changed: its chunks are encoded again, moon's copied.
+        _ = try world.game("2026-11-05T02:00:00Z").submit(to: Make.slug("sun"), by: Make.handle("cat"), ending: false, body: "S.")
+        let (_, _, after) = world.reader.loadAllTakingInventory(
+            cache: cache, recorded: RecordedParts(recorded, of: world.root), racyAfter: .max)
+        let changed = try #require(after)
+        let copied = changed.segments().map { $0.copied != nil }
+        #expect(copied == [false, true, false])
+        #expect(encoded(changed) == encoded(try taken(world, racyAfter: .max)))
+        save(changed)
+        #expect(try #require(BuildStamp.Saved(layout)?.decoded()).content == taken(world, racyAfter: .max))
+    }
+
     /// The last build's record serves however the content folder is spelt, and only that folder.
     @Test func recordedPartsServeAnotherSpellingOfTheSameFolder() throws {
         let world = try world()

@@ -44,6 +44,8 @@ public struct FileInventory: Sendable, Equatable {
     /// about the rest: an unchanged project's seals are the ones that vouched then, and listing
     /// every sealed round of a large game (250,000 paths) was 4 % of a rebuild after a ballot.
     fileprivate(set) var vouchedAsRecorded: [Bool?] = []
+    /// For an inventory decoded from a stamp, that stamp's encoding of it (`decoded(from:)`).
+    fileprivate(set) var encoding: RecordedEncoding?
     /// Where each second-level folder walked on its own (`projects/<slug>`) sits in `paths` and
     /// `stamps`, by its path: see `subtreeKey(_:)`. Only an inventory just taken has them.
     private var subtrees: [String: Span] = [:]
@@ -69,6 +71,9 @@ public struct FileInventory: Sendable, Equatable {
         /// A `subtreeDigest(_:leavingOut:)` the walker gave with them (the last build's, for
         /// entries taken as it recorded them), with the path it leaves out.
         var leftOut: SubtreeKeys.LeftOut?
+        /// For entries taken as the last build recorded them, its stamp's encoding and where they
+        /// were in it: `encode` copies their chunks.
+        var recorded: (encoding: RecordedEncoding, entries: Range<Int>)?
     }
 
     /// An entry's metadata. The root folder itself is the first entry, with the empty path.
@@ -180,7 +185,7 @@ public struct FileInventory: Sendable, Equatable {
             inventory.subtrees[String(decoding: subtree.path, as: UTF8.self)] = Span(
                 entry: subtree.entry, entryPath: subtree.entryPath, walked: stampStart..<inventory.stamps.count,
                 walkedPaths: pathStart..<inventory.paths.count, key: keys?.key,
-                leftOut: keys?.leftOut)
+                leftOut: keys?.leftOut, recorded: part.recorded.map { ($0, part.stamps.startIndex..<part.stamps.endIndex) })
         }
         return inventory
     }
@@ -219,6 +224,9 @@ public struct FileInventory: Sendable, Equatable {
         var stamps: ArraySlice<Stamp>
         /// What the last stamp vouched for each entry, for a part taken as recorded; else empty.
         var vouched: ArraySlice<Bool> = []
+        /// For a part taken as recorded, the encoding of the stamp it was recorded in, when
+        /// known: its entries are `stamps`' indices there.
+        var recorded: RecordedEncoding? = nil
 
         /// Whether it was taken as recorded, with the stamp's `vouched`.
         var isAsRecorded: Bool { !stamps.isEmpty && vouched.count == stamps.count }
@@ -778,10 +786,14 @@ extension FileInventory {
     /// build's stamp held 440,000 entries (421,000 now): 42 MB written as they are in memory, whose copying
     /// into fresh pages was most of saving it (0.15 s) and of loading it in a no-op build.
     ///
-    /// Both come in chunks of `chunk` entries, each after its length in bytes (and the paths'
-    /// after the length of its paths decoded), the shared parts and differences starting afresh
-    /// in each chunk: a reader takes the chunks on every core, and a no-op build checks them in
-    /// place, without decoding the inventory into memory (`Encoded`).
+    /// Both come in chunks of at most `chunk` entries, each after its length in bytes (and the
+    /// paths' after their number of entries and the length of their paths decoded), the shared
+    /// parts and differences starting afresh in each chunk: a reader takes the chunks on every
+    /// core, and a no-op build checks them in place, without decoding the inventory into memory
+    /// (`Encoded`). In an inventory just taken, each folder walked on its own (a project) starts
+    /// a chunk: a project taken as the last build recorded it (`Part.recorded`) has its chunks
+    /// copied from that build's stamp as they are, instead of being encoded again (the large
+    /// content's 300,000 entries were encoded at every rebuild, 4 % of its CPU after a ballot).
     ///
     /// A regular file a round's seal vouches for (`sealed`, relative to the content directory)
     /// is written with its own code: a no-op build checks it by its folders' times alone. So is
@@ -793,37 +805,40 @@ extension FileInventory {
         for name in skipping.sorted() { writer.string(name) }
         writer.varint(UInt64(stamps.count))
         writer.varint(UInt64(paths.count))
+        // The stamps' chunks, written after every chunk of paths.
+        var stampChunks = BinaryWriter(capacity: 12 * stamps.count + 64)
         var chunk = BinaryWriter(capacity: 16 * min(stamps.count, Self.chunk))
-        // Whether each entry is vouched for, found as the paths are written: as recorded, else
-        // by `sealed`.
-        var vouched: [Bool] = []
-        var cursor: SealedRounds.Cursor = ([], nil)
         // Only while they line up with the entries (they always do: nothing adds to an
         // inventory once taken).
         let asRecorded = vouchedAsRecorded.count == stamps.count ? vouchedAsRecorded : []
         let vouching = !sealed.isEmpty || !asRecorded.isEmpty
-        if vouching { vouched.reserveCapacity(stamps.count) }
+        var cursor: SealedRounds.Cursor = ([], nil)
+        // Whether each entry of the chunk being written is vouched for, found as its paths are
+        // written: as recorded, else by `sealed`.
+        var vouched: [Bool] = []
+        vouched.reserveCapacity(Self.chunk)
         paths.withUnsafeBufferPointer { all in
-            var previous = 0..<0, start = 0, index = 0, chunkStart = 0
-            func endChunk(at end: Int) {
-                writer.varint(UInt64(chunk.bytes.count))
-                writer.varint(UInt64(end - chunkStart))
-                writer.raw(chunk.bytes)
+            /// Writes a chunk of at most `chunk` entries from `first` on, whose paths (each with
+            /// its NUL) start at `from` in `all`, within `bytes`; gives where the next one starts.
+            func write(from first: Int, at from: Int, within bytes: Range<Int>) -> (entry: Int, at: Int) {
                 chunk.removeAll()
-                (chunkStart, previous) = (end, 0..<0)
-            }
-            Self.forEachNUL(in: all) { end in
-                if index > 0, index % Self.chunk == 0 { endChunk(at: start) }
-                let path = start..<end
-                var shared = 0
-                while shared < previous.count, shared < path.count, all[previous.lowerBound + shared] == all[start + shared] {
-                    shared += 1
-                }
-                chunk.varint(UInt64(shared))
-                chunk.varint(UInt64(path.count - shared))
-                chunk.raw(UnsafeBufferPointer(rebasing: all[(start + shared)..<end]))
-                if vouching {
-                    if index < asRecorded.count, let recorded = asRecorded[index] {
+                vouched.removeAll(keepingCapacity: true)
+                var previous = 0..<0, start = from, index = first
+                while index - first < Self.chunk, start < bytes.upperBound,
+                    let base = all.baseAddress, let nul = memchr(base + start, 0, bytes.upperBound - start)
+                {
+                    let end = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(nul))
+                    let path = start..<end
+                    var shared = 0
+                    while shared < previous.count, shared < path.count, all[previous.lowerBound + shared] == all[start + shared] {
+                        shared += 1
+                    }
+                    chunk.varint(UInt64(shared))
+                    chunk.varint(UInt64(path.count - shared))
+                    chunk.raw(UnsafeBufferPointer(rebasing: all[(start + shared)..<end]))
+                    if !vouching {
+                        vouched.append(false)
+                    } else if index < asRecorded.count, let recorded = asRecorded[index] {
                         vouched.append(recorded)
                     } else {
                         // A racy entry (`.never`) has no kind: it is never vouched for.
@@ -831,37 +846,89 @@ extension FileInventory {
                             stamps[index].kind == Int64(S_IFREG)
                                 && sealed.vouchesFor(UnsafeBufferPointer(rebasing: all[path]), last: &cursor))
                     }
+                    previous = path
+                    start = end + 1
+                    index += 1
                 }
-                previous = path
-                start = end + 1
-                index += 1
+                let entries = first..<index
+                writer.varint(UInt64(entries.count))
+                writer.varint(UInt64(chunk.bytes.count))
+                writer.varint(UInt64(start - from))
+                writer.raw(chunk.bytes)
+                chunk.removeAll()
+                var inode: Int64 = 0, modified: Int64 = 0
+                for (index, stamp) in zip(entries, stamps[entries]) {
+                    if stamp == .never {
+                        chunk.varint(0)
+                        continue
+                    }
+                    switch stamp.kind {
+                    case Int64(S_IFREG): chunk.varint(vouched[index - entries.lowerBound] ? 4 : 1)
+                    case Int64(S_IFDIR): chunk.varint(2)
+                    default:
+                        chunk.varint(3)
+                        chunk.signed(stamp.kind)
+                    }
+                    chunk.signed(stamp.inode &- inode)
+                    chunk.signed(stamp.size)
+                    chunk.signed(stamp.modified &- modified)
+                    chunk.signed(stamp.changed &- stamp.modified)
+                    (inode, modified) = (stamp.inode, stamp.modified)
+                }
+                stampChunks.varint(UInt64(chunk.bytes.count))
+                stampChunks.raw(chunk.bytes)
+                return (index, start)
             }
-            endChunk(at: all.count)
-        }
-        for start in stride(from: 0, to: stamps.count, by: Self.chunk) {
-            chunk.removeAll()
-            var inode: Int64 = 0, modified: Int64 = 0
-            for (index, stamp) in zip(start..., stamps[start..<min(stamps.count, start + Self.chunk)]) {
-                if stamp == .never {
-                    chunk.varint(0)
+            for segment in segments() {
+                if let (recorded, chunks) = segment.copied {
+                    for old in chunks {
+                        writer.varint(UInt64(old.count))
+                        writer.varint(UInt64(old.paths.count))
+                        writer.varint(UInt64(old.pathsLength))
+                        writer.raw(UnsafeBufferPointer(rebasing: recorded.bytes[old.paths]))
+                        stampChunks.varint(UInt64(old.stamps.count))
+                        stampChunks.raw(UnsafeBufferPointer(rebasing: recorded.bytes[old.stamps]))
+                    }
                     continue
                 }
-                switch stamp.kind {
-                case Int64(S_IFREG): chunk.varint(index < vouched.count && vouched[index] ? 4 : 1)
-                case Int64(S_IFDIR): chunk.varint(2)
-                default:
-                    chunk.varint(3)
-                    chunk.signed(stamp.kind)
+                var next = (entry: segment.entries.lowerBound, at: segment.paths.lowerBound)
+                while next.entry < segment.entries.upperBound {
+                    let after = write(from: next.entry, at: next.at, within: segment.paths)
+                    guard after.entry > next.entry else { break }
+                    next = after
                 }
-                chunk.signed(stamp.inode &- inode)
-                chunk.signed(stamp.size)
-                chunk.signed(stamp.modified &- modified)
-                chunk.signed(stamp.changed &- stamp.modified)
-                (inode, modified) = (stamp.inode, stamp.modified)
             }
-            writer.varint(UInt64(chunk.bytes.count))
-            writer.raw(chunk.bytes)
         }
+        writer.raw(stampChunks.bytes)
+    }
+
+    /// Runs of entries `encode` writes in chunks of their own: the whole inventory, or, for one
+    /// just taken, its first two levels, then each folder walked on its own, with the chunks of
+    /// the last stamp that hold exactly its entries when it was taken as recorded.
+    func segments() -> [Segment] {
+        let whole = [Segment(entries: 0..<stamps.count, paths: 0..<paths.count)]
+        guard let head, !subtrees.isEmpty else { return whole }
+        var segments = [Segment(entries: 0..<head.entries, paths: 0..<head.paths)]
+        segments.reserveCapacity(subtrees.count + 1)
+        for span in subtrees.values.sorted(by: { $0.walked.lowerBound < $1.walked.lowerBound }) where !span.walked.isEmpty {
+            // They follow one another (`take` joins them so); else the whole is written as one.
+            guard let last = segments.last, last.entries.upperBound == span.walked.lowerBound,
+                last.paths.upperBound == span.walkedPaths.lowerBound
+            else { return whole }
+            segments.append(
+                Segment(
+                    entries: span.walked, paths: span.walkedPaths,
+                    copied: span.recorded.flatMap { $0.encoding.chunks(holding: $0.entries) }))
+        }
+        guard segments.last?.entries.upperBound == stamps.count, segments.last?.paths.upperBound == paths.count else { return whole }
+        return segments
+    }
+
+    /// Entries `encode` writes in chunks of their own, and the recorded chunks that hold exactly
+    /// them, when they are to be copied.
+    struct Segment {
+        var entries: Range<Int>, paths: Range<Int>
+        var copied: (file: MappedFile, chunks: ArraySlice<Encoded.Chunk>)? = nil
     }
 
     /// How many entries `encode` writes in a chunk: small enough that the last chunks checked
@@ -888,7 +955,7 @@ extension FileInventory {
         fileprivate let chunks: [Chunk]
 
         /// One chunk: its entries, where they sit in the decoded inventory, and its bytes.
-        fileprivate struct Chunk: Sendable {
+        struct Chunk: Sendable {
             var first: Int, count: Int
             var pathsStart: Int, pathsLength: Int
             var paths: Range<Int>, stamps = 0..<0
@@ -912,17 +979,14 @@ extension FileInventory {
                 length <= reader.remaining &* 16
             else { return nil }
             var chunks: [Chunk] = []
-            chunks.reserveCapacity(count / FileInventory.chunk + 1)
-            var pathsStart = 0
-            for first in stride(from: 0, to: count, by: FileInventory.chunk) {
-                guard let size = reader.shortCount(), let pathsLength = reader.varint().map(Int.init(clamping:)),
+            var first = 0, pathsStart = 0
+            while first < count {
+                guard let entries = reader.shortCount(), entries >= 1, entries <= min(FileInventory.chunk, count - first),
+                    let size = reader.shortCount(), let pathsLength = reader.varint().map(Int.init(clamping:)),
                     pathsLength <= length - pathsStart, let paths = reader.skip(size)
                 else { return nil }
-                chunks.append(
-                    Chunk(
-                        first: first, count: min(FileInventory.chunk, count - first), pathsStart: pathsStart,
-                        pathsLength: pathsLength, paths: paths))
-                pathsStart += pathsLength
+                chunks.append(Chunk(first: first, count: entries, pathsStart: pathsStart, pathsLength: pathsLength, paths: paths))
+                (first, pathsStart) = (first + entries, pathsStart + pathsLength)
             }
             guard pathsStart == length else { return nil }
             for index in chunks.indices {
@@ -930,6 +994,14 @@ extension FileInventory {
                 chunks[index].stamps = stamps
             }
             return Encoded(root: root, skipping: skipping, count: count, length: length, chunks: chunks)
+        }
+
+        /// The inventory, decoded from `file`, which it keeps (`RecordedEncoding`): the next stamp
+        /// copies the chunks of a project taken as recorded from it.
+        func decoded(from file: MappedFile) -> FileInventory? {
+            guard var inventory = decoded(in: file.bytes) else { return nil }
+            inventory.encoding = RecordedEncoding(file: file, chunks: chunks)
+            return inventory
         }
 
         /// The inventory, its chunks decoded on every core; nil if `bytes` (all of those it was
@@ -1105,6 +1177,34 @@ extension FileInventory {
     }
 }
 
+/// An inventory's encoding in a stamp, as a build decoded it (`Encoded.decoded(from:)`): the file
+/// (checked by its seal when it was read, and never written: a new stamp replaces it) and where
+/// each chunk is in it.
+final class RecordedEncoding: Sendable, Equatable {
+    let file: MappedFile
+    fileprivate let chunks: [FileInventory.Encoded.Chunk]
+
+    fileprivate init(file: MappedFile, chunks: [FileInventory.Encoded.Chunk]) { (self.file, self.chunks) = (file, chunks) }
+
+    /// The chunks that hold exactly the entries `entries`, in order; nil when a chunk holds
+    /// some of them and others.
+    fileprivate func chunks(holding entries: Range<Int>) -> (file: MappedFile, chunks: ArraySlice<FileInventory.Encoded.Chunk>)? {
+        // The first chunk that ends after the first entry.
+        var low = 0, high = chunks.count
+        while low < high {
+            let middle = (low + high) / 2
+            if chunks[middle].first + chunks[middle].count <= entries.lowerBound { low = middle + 1 } else { high = middle }
+        }
+        guard low < chunks.count, chunks[low].first == entries.lowerBound else { return nil }
+        var end = low
+        while end < chunks.count, chunks[end].first + chunks[end].count <= entries.upperBound { end += 1 }
+        guard end > low, chunks[end - 1].first + chunks[end - 1].count == entries.upperBound else { return nil }
+        return (file, chunks[low..<end])
+    }
+
+    static func == (a: RecordedEncoding, b: RecordedEncoding) -> Bool { a === b }
+}
+
 /// What identifies a folder walked on its own (`projects/<slug>`) with everything under it, as a
 /// build worked it out: its `subtreeKey`, and, for a project with an open round, its
 /// `subtreeDigest(_:leavingOut:)` leaving out that round's ballots. A build's stamp keeps them
@@ -1191,7 +1291,9 @@ public struct RecordedParts: Sendable {
     func unchangedPart(_ path: [UInt8], root: Int32) -> FileInventory.Part? {
         guard let range = ranges[path] else { return nil }
         let vouched = inventory.vouched.count == inventory.stamps.count ? inventory.vouched[range.stamps] : []
-        let part = FileInventory.Part(paths: inventory.paths[range.paths], stamps: inventory.stamps[range.stamps], vouched: vouched)
+        let part = FileInventory.Part(
+            paths: inventory.paths[range.paths], stamps: inventory.stamps[range.stamps], vouched: vouched,
+            recorded: inventory.encoding)
         var info = stat()
         var start = 0, index = 0
         // Entries are looked at from the part's own folder, held open: two fewer folders for the

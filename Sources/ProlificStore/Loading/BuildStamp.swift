@@ -267,7 +267,7 @@ public struct BuildStamp: Sendable {
 
         /// The whole stamp; nil when an inventory can't be decoded.
         public func decoded() -> BuildStamp? {
-            guard let content = content.decoded(in: file.bytes), let site = site.decoded(in: file.bytes) else { return nil }
+            guard let content = content.decoded(from: file), let site = site.decoded(in: file.bytes) else { return nil }
             var decodedTemplates: FileInventory? = nil
             if let templates {
                 guard let inventory = templates.decoded(in: file.bytes) else { return nil }
