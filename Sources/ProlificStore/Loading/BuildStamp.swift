@@ -90,10 +90,16 @@ public struct BuildStamp: Sendable {
     /// The fingerprints' part: each page's path and fingerprint, by path (the file's bytes
     /// depend only on what it records).
     static func encode(_ fingerprints: [String: [UInt8]]) -> [UInt8] {
-        let kept = fingerprints.filter { $0.value.count == 16 }.sorted { $0.key < $1.key }
-        var w = BinaryWriter(capacity: 80 * kept.count + 16)
-        w.integer(Int64(kept.count))
-        for (path, fingerprint) in kept {
+        // The paths alone are sorted, then each fingerprint looked up: sorting the pairs moved
+        // and retained three words for each of a large site's 37,000 at every step.
+        var paths: [String] = []
+        paths.reserveCapacity(fingerprints.count)
+        for (path, fingerprint) in fingerprints where fingerprint.count == 16 { paths.append(path) }
+        paths.sort()
+        var w = BinaryWriter(capacity: 80 * paths.count + 16)
+        w.integer(Int64(paths.count))
+        for path in paths {
+            guard let fingerprint = fingerprints[path] else { continue }
             w.text(path)
             w.raw(fingerprint)
         }

@@ -110,8 +110,10 @@ struct ProjectCodec {
             slug: slug, title: title, owner: owner, created: created, roundLimit: Int(limit),
             roundLength: length, tags: tags, status: status, visibility: visibility, starter: starter, origin: origin)
         project.rounds.reserveCapacity(roundCount)
-        // Whether each snippet's text may need rewriting, in order, until the texts are read.
+        // Whether each snippet's text may need rewriting, in order, until the texts are read
+        // (room for a few a round: grown a snippet at a time, it was copied over and over).
         var flags: [Bool] = []
+        flags.reserveCapacity(8 * roundCount)
         for _ in 0..<roundCount {
             guard let round = decodeRound(of: slug, &r, table, flags: &flags) else { return nil }
             project.rounds.append(round)
