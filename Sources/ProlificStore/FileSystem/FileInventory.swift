@@ -140,10 +140,15 @@ public struct FileInventory: Sendable, Equatable {
         // content is `projects/<slug>/…` and `users/…`, so the big subtrees spread evenly.
         var subtrees: [(path: [UInt8], entry: Int, entryPath: Range<Int>, stamp: Stamp)] = []
         guard let top = entries(of: root, []) else { return nil }
-        for (name, stamp) in top where !skipping.contains(String(decoding: name, as: UTF8.self)) {
+        let kept = top.filter { !skipping.contains(String(decoding: $0.0, as: UTF8.self)) }
+        // The folders of the first level listed side by side: a large content's `users/` (5,000
+        // files) and `projects/` (2,000 folders) were listed one after the other, each entry
+        // stat-ed, on one core, before any project was read.
+        let listed = Parallel.map(kept, batch: 1) { name, stamp in stamp.isDirectory ? entries(of: root, name) : [] }
+        for ((name, stamp), second) in zip(kept, listed) {
             inventory.add(name, stamp, racyAfter: racyAfter)
             guard stamp.isDirectory else { continue }
-            guard let second = entries(of: root, name) else { return nil }
+            guard let second else { return nil }
             for (path, stamp) in second {
                 let start = inventory.paths.count
                 inventory.add(path, stamp, racyAfter: racyAfter)
@@ -587,6 +592,14 @@ public struct FileInventory: Sendable, Equatable {
                 defer {
                     index += 1
                     start = i + 1
+                }
+                // Most entries are under the open folder: that is checked first, with `memcmp`
+                // (looking for the slashes of each of a large content's 300,000 paths was 20 ms of
+                // a rebuild's start, on one core, before any project was read).
+                if let open = current, i - start > open.folder.count, bytes[start + open.folder.count] == slash,
+                    let base = bytes.baseAddress, memcmp(base + start, base + open.folder.lowerBound, open.folder.count) == 0
+                {
+                    return
                 }
                 // Entries under a second-level folder have two slashes; the folder is what
                 // precedes the second one.
