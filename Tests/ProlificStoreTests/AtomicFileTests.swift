@@ -17,6 +17,44 @@ import Testing
         #expect(try tmp.snapshot().keys.sorted() == ["a.txt"])
     }
 
+    /// A cache written over a spare: the file replaced is kept as the spare, and the next write
+    /// goes into that very file (its inode), in parts; a spare linked elsewhere, or a link, is
+    /// never written through, and no temporary file is left.
+    @Test func aCacheIsWrittenIntoTheSpareItReplacedLastTime() throws {
+        let tmp = try TemporaryDirectory()
+        let (path, spare) = (tmp.path("c.cache"), tmp.path("c.cache.spare"))
+        func inode(_ path: String) -> UInt64? {
+            (try? FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? UInt64) ?? nil
+        }
+        try AtomicFile.write(parts: [Array("first".utf8)], to: path, reusing: spare)
+        #expect(try tmp.read("c.cache") == "first")
+        #expect(!FileManager.default.fileExists(atPath: spare), "nothing was replaced")
+        try AtomicFile.write(parts: [Array("sec".utf8), Array("ond".utf8)], to: path, reusing: spare)
+        #expect(try tmp.read("c.cache") == "second")
+        #expect(try tmp.read("c.cache.spare") == "first")
+        let spareInode = inode(spare)
+        try AtomicFile.write(parts: [Array("3".utf8), [], Array("rd".utf8)], to: path, reusing: spare)
+        #expect(try tmp.read("c.cache") == "3rd", "written over the spare's longer bytes, and cut")
+        #expect(inode(path) == spareInode)
+        #expect(try tmp.read("c.cache.spare") == "second")
+        #expect(try tmp.temporaryFiles() == [])
+
+        // A spare with another link is set aside: the other name keeps its bytes.
+        try FileManager.default.linkItem(atPath: spare, toPath: tmp.path("elsewhere"))
+        try AtomicFile.write(parts: [Array("fourth".utf8)], to: path, reusing: spare)
+        #expect(try tmp.read("c.cache") == "fourth")
+        #expect(try tmp.read("elsewhere") == "second")
+        #expect(try tmp.read("c.cache.spare") == "3rd")
+        // A link as the spare is not followed.
+        try FileManager.default.removeItem(atPath: spare)
+        try FileManager.default.createSymbolicLink(atPath: spare, withDestinationPath: tmp.path("elsewhere"))
+        try AtomicFile.write(parts: [Array("fifth".utf8)], to: path, reusing: spare)
+        #expect(try tmp.read("c.cache") == "fifth")
+        #expect(try tmp.read("elsewhere") == "second")
+        #expect(try tmp.read("c.cache.spare") == "fourth")
+        #expect(try tmp.temporaryFiles() == [])
+    }
+
     @Test func writeMakesMissingFolders() throws {
         let tmp = try TemporaryDirectory()
         try AtomicFile.write("x", to: tmp.path("one/two/b.txt"))

@@ -22,6 +22,8 @@ import Synchronization
 public struct BuildStamp: Sendable {
     static let magic: Int64 = 0x5052_4F4C_4255_4908  // "PROLBUI" v8: each project's keys after the templates
     static let file = ".prolific/build.stamp"
+    /// The stamp before last, whose file the next stamp is written into (`AtomicFile.write(parts:to:reusing:)`).
+    static let spareFile = ".prolific/build.stamp.spare"
 
     /// The inputs that are not files: see `key(now:out:templates:layout:)`.
     public var key: [String]
@@ -398,6 +400,6 @@ public struct BuildStamp: Sendable {
         var seal = BinaryWriter()
         seal.unsigned(checksum.value)
         try? FileSystem.makeDirectories("\(layout.root)/.prolific")
-        try? AtomicFile.write(parts: parts + [seal.bytes], to: Self.path(layout), durable: false)
+        try? AtomicFile.write(parts: parts + [seal.bytes], to: Self.path(layout), reusing: "\(layout.root)/\(Self.spareFile)")
     }
 }
