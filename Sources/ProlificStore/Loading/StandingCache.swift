@@ -185,7 +185,8 @@ public struct StandingCache: Sendable {
         }
         Self.encode(sum, into: &w)
         CacheSeal.seal(&w)
-        try? AtomicFile.write(bytes: w.bytes, to: path(), durable: false)
+        // Into the file the last save replaced: 4 MB on large, at every rebuild.
+        try? AtomicFile.write(parts: [w.bytes], to: path(), reusing: path() + ".spare")
     }
 
     /// A part: its players in handle order, each with the eight counts.
