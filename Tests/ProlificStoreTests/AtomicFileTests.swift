@@ -53,6 +53,36 @@ import Testing
         #expect(try tmp.read("elsewhere") == "second")
         #expect(try tmp.read("c.cache.spare") == "fourth")
         #expect(try tmp.temporaryFiles() == [])
+        // A folder as the spare is removed.
+        try FileManager.default.removeItem(atPath: spare)
+        try FileManager.default.createDirectory(atPath: spare, withIntermediateDirectories: false)
+        try AtomicFile.write(parts: [Array("sixth".utf8)], to: path, reusing: spare)
+        #expect(try tmp.read("c.cache") == "sixth")
+        #expect(try tmp.read("c.cache.spare") == "fifth")
+        #expect(try tmp.snapshot().keys.sorted() == ["c.cache", "c.cache.spare", "elsewhere"])
+    }
+
+    /// A spare that a reader still has mapped (a long build's stamp from two builds ago) is not
+    /// written into: the reader's bytes stay as they were; and a file a writer holds is not mapped.
+    @Test func aMappedSpareIsNotWrittenInto() throws {
+        let tmp = try TemporaryDirectory()
+        let (path, spare) = (tmp.path("c.cache"), tmp.path("c.cache.spare"))
+        try AtomicFile.write(parts: [Array("first, longer".utf8)], to: path, reusing: spare)
+        try AtomicFile.write(parts: [Array("second".utf8)], to: path, reusing: spare)
+        let mapped = try #require(MappedFile(spare, limit: 1 << 20))
+        #expect(Array(mapped.bytes) == Array("first, longer".utf8))
+        try AtomicFile.write(parts: [Array("3".utf8)], to: path, reusing: spare)
+        #expect(try tmp.read("c.cache") == "3")
+        #expect(try tmp.read("c.cache.spare") == "second")
+        #expect(Array(mapped.bytes) == Array("first, longer".utf8), "the mapped file was not written")
+        #expect(try tmp.temporaryFiles() == [])
+
+        let fd = open(path, O_RDONLY)
+        defer { close(fd) }
+        #expect(flock(fd, LOCK_EX | LOCK_NB) == 0)
+        #expect(MappedFile(path, limit: 1 << 20) == nil, "being written")
+        flock(fd, LOCK_UN)
+        #expect(MappedFile(path, limit: 1 << 20) != nil)
     }
 
     @Test func writeMakesMissingFolders() throws {

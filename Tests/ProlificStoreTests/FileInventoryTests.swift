@@ -290,6 +290,67 @@ import Testing
             } == nil)
     }
 
+    /// A chunk holds at most `FileInventory.chunk` entries, and a file can't hold more chunks than
+    /// its bytes pay for (eight each): the chunks are found before anything is decoded.
+    @Test func chunksAreFoundOnlyWithinTheirLimits() {
+        let count = FileInventory.chunk + 1
+        /// `count` entries in chunks of `sizes` entries, three bytes each (their stamps' chunks
+        /// empty), then `padding` bytes.
+        func read(_ sizes: [Int], padding: Int = 0) -> FileInventory.Encoded? {
+            var w = BinaryWriter()
+            w.string("/r")
+            w.integer(0)
+            w.varint(UInt64(count))
+            w.varint(UInt64(count))
+            for size in sizes {
+                w.varint(UInt64(size))
+                w.varint(UInt64(3 * size))
+                w.varint(UInt64(size))
+                w.raw([UInt8](repeating: 0, count: 3 * size))
+            }
+            for _ in sizes { w.varint(0) }
+            w.raw([UInt8](repeating: 0, count: padding))
+            var r = BinaryReader(w.bytes)
+            return FileInventory.Encoded.read(from: &r)
+        }
+        #expect(read([FileInventory.chunk, 1]) != nil)
+        #expect(read([count]) == nil, "more entries than a chunk holds")
+        #expect(read([FileInventory.chunk, 1], padding: 64) != nil)
+        // A chunk of one entry each: 2,049 chunks of seven bytes are more than they pay for.
+        #expect(read(Array(repeating: 1, count: count)) == nil)
+    }
+
+    /// A folder of more entries than a chunk holds is several chunks, copied together while it
+    /// is as recorded; the stamp is then byte for byte a fresh encoding's.
+    @Test func aBigFolderTakenAsRecordedHasAllItsChunksCopied() throws {
+        let folder = try TemporaryDirectory()
+        for index in 0..<(FileInventory.chunk + 100) { try folder.write("\(index)\n", to: "Content/projects/big/\(index).md") }
+        try folder.write("small\n", to: "Content/projects/small/a.md")
+        try folder.write("ann\n", to: "Content/users/ann.yml")
+        // The stamp's folder is there before the first inventory, as at every rebuild.
+        try folder.write("", to: "Content/.prolific/other.cache")
+        let layout = ContentLayout(root: folder.path("Content"))
+        let first = try #require(FileInventory.take(of: layout.root, skipping: BuildStamp.skipped, racyAfter: .max))
+        let site = try #require(FileInventory.take(of: folder.path("Content/users"), skipping: [], racyAfter: .max))
+        BuildStamp(key: ["k"], content: first, templates: nil, site: site, pages: 0, files: 0).save(layout)
+        let recorded = try #require(BuildStamp.Saved(layout)?.decoded()).content
+        let parts = try #require(RecordedParts(recorded, of: layout.root))
+        let root = open(layout.root, O_RDONLY | O_DIRECTORY)
+        defer { close(root) }
+        let again = try #require(
+            FileInventory.take(of: layout.root, skipping: BuildStamp.skipped, racyAfter: .max) { path, own in
+                parts.unchanged(path, own: own, root: root).map { ($0.part, $0.keys) }
+            })
+        #expect(again == first)
+        let segments = again.segments()
+        #expect(segments.count == 3, "the first two levels, big, small")
+        #expect(segments.dropFirst().map { $0.copied?.chunks.count } == [2, 1])
+        func encoded(_ inventory: FileInventory) -> [UInt8] {
+            BuildStamp.EncodedInputs(key: ["k"], content: inventory, templates: nil).bytes
+        }
+        #expect(encoded(again) == encoded(first))
+    }
+
     /// The check of an inventory in place (`Encoded.areUnchanged`) goes through every chunk:
     /// a change to a file or a folder of the last, short chunk (`f9/`, last in path order) is
     /// seen, and so is one in the first chunk.

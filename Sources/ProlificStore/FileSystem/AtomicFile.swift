@@ -58,19 +58,28 @@ public enum AtomicFile {
     /// file replaced kept at `spare` for the next call. A new file's pages are fresh memory, dear
     /// on the machines measured (docs/performance.md, "Fresh memory"): writing the large site's
     /// 15 MB build stamp into a new file took 18–20 ms at the end of every build, over the
-    /// spare's pages, still cached, 3 ms. Without a spare, it is written as `write` writes.
+    /// spare's pages, still cached, 3 ms. Without a spare it is written as `write` writes.
     ///
-    /// The spare is taken by renaming it to a temporary name of this process, so two writers
-    /// never share it, and the file at `path` is whole at every moment: the replaced file is
-    /// linked at `spare` before the new one is renamed over it. A spare with another link (a
-    /// call killed between the two) is not written into, but set aside.
+    /// The spare is taken by renaming it to a temporary name of this process and file, so two
+    /// writers never share it, and is written only under an exclusive `flock`: a process that
+    /// still has it mapped holds a shared one (`MappedFile`), and the bytes then go to a new
+    /// file instead. The file at `path` is whole at every moment: the replaced file is linked at
+    /// `spare` before the new one is renamed over it. A spare that is not a regular file, or has
+    /// another link (a call killed between the two), is not written into but removed.
     static func write(parts: [[UInt8]], to path: String, reusing spare: String) throws(Failure) {
-        let claimed = "\(FileSystem.parentPath(path))/\(temporaryPrefix)\(getpid())-reused"
+        let folder = FileSystem.parentPath(path)
+        removeLeftovers(in: folder)
+        let claimed = "\(folder)/\(temporaryPrefix)\(getpid())-\(path.split(separator: "/").last.map(String.init) ?? "file")-reused"
         let written: String
-        if rename(spare, claimed) == 0, rewrite(claimed, with: parts) {
-            written = claimed
+        if rename(spare, claimed) == 0 {
+            if rewrite(claimed, with: parts) {
+                written = claimed
+            } else {
+                // Whatever it is (a folder is left aside, by its temporary name, until removed).
+                if unlink(claimed) != 0 { rmdir(claimed) }
+                written = try writeTemporary(parts, beside: path, durable: false)
+            }
         } else {
-            unlink(claimed)
             written = try writeTemporary(parts, beside: path, durable: false)
         }
         _ = link(path, spare)
@@ -82,15 +91,15 @@ public enum AtomicFile {
     }
 
     /// Writes `parts` over the file at `path`, when it is a regular file of this user's with no
-    /// other link; false when it is not, or can't be written.
+    /// other link that no one has locked (mapped); false when it is not, or can't be written.
     private static func rewrite(_ path: String, with parts: [[UInt8]]) -> Bool {
         let fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { return false }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_nlink == 1, info.st_uid == geteuid() else {
-            return false
-        }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0, fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_nlink == 1,
+            info.st_uid == geteuid()
+        else { return false }
         return parts.allSatisfy { FileSystem.writeAll(fd, $0) } && ftruncate(fd, off_t(parts.reduce(0) { $0 + $1.count })) == 0
     }
 

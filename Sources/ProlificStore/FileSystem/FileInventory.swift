@@ -65,7 +65,8 @@ public struct FileInventory: Sendable, Equatable {
         var entryPath: Range<Int>
         var walked: Range<Int>
         var walkedPaths: Range<Int>
-        /// Its `subtreeKey`, when the walker worked it out from these very entries: a build
+        /// Its `subtreeKey`, when the walker gave it with these entries (worked out from them,
+        /// or the last build's for entries taken as it recorded them, `SubtreeKeys`): a build
         /// hashed every project's entries twice, to find its cache and for its pages' keys.
         var key: [UInt8]?
         /// A `subtreeDigest(_:leavingOut:)` the walker gave with them (the last build's, for
@@ -125,8 +126,9 @@ public struct FileInventory: Sendable, Equatable {
     /// Each second-level folder (`projects/<slug>`) is walked on its own core, by `walking` when
     /// given: it gets the folder's path and metadata (taken when its parent was listed) and gives
     /// the entries under it, as `walk` would take them (a build reads a project and records what
-    /// it saw, `InventoryRecorder`, instead of stat-ing it all first), with their
-    /// `subtreeKey(path:own:part:)` if it worked that out, or nil to have `walk` take them.
+    /// it saw, `InventoryRecorder`, instead of stat-ing it all first), with their keys if it has
+    /// them (`subtreeKey(path:own:part:)`, or the last build's for entries it took as recorded),
+    /// or nil to have `walk` take them.
     static func take(
         of root: String, skipping: Set<String>, racyAfter: Int64,
         walking: (@Sendable (_ path: [UInt8], _ own: Stamp) -> (part: Part, keys: SubtreeKeys?)?)? = nil
@@ -799,8 +801,9 @@ extension FileInventory {
     /// build's stamp held 440,000 entries (421,000 now): 42 MB written as they are in memory, whose copying
     /// into fresh pages was most of saving it (0.15 s) and of loading it in a no-op build.
     ///
-    /// Both come in chunks of at most `chunk` entries, each after its length in bytes (and the
-    /// paths' after their number of entries and the length of their paths decoded), the shared
+    /// Both come in chunks of at most `chunk` entries, each after its length in bytes (the paths'
+    /// after their number of entries, that length, then the length of their paths decoded:
+    /// all the paths' chunks, then all the stamps'), the shared
     /// parts and differences starting afresh in each chunk: a reader takes the chunks on every
     /// core, and a no-op build checks them in place, without decoding the inventory into memory
     /// (`Encoded`). In an inventory just taken, each folder walked on its own (a project) starts
@@ -993,8 +996,13 @@ extension FileInventory {
             else { return nil }
             var chunks: [Chunk] = []
             var first = 0, pathsStart = 0
+            // A chunk takes at least eight bytes (its three lengths, an entry's two and a byte of
+            // its path, its stamps' length and a stamp's code): a crafted file can't make more
+            // chunks (64 bytes each) than that allows.
+            let chunkLimit = reader.remaining / 8 + 1
             while first < count {
-                guard let entries = reader.shortCount(), entries >= 1, entries <= min(FileInventory.chunk, count - first),
+                guard chunks.count < chunkLimit, let entries = reader.shortCount(), entries >= 1,
+                    entries <= min(FileInventory.chunk, count - first),
                     let size = reader.shortCount(), let pathsLength = reader.varint().map(Int.init(clamping:)),
                     pathsLength <= length - pathsStart, let paths = reader.skip(size)
                 else { return nil }
@@ -1191,7 +1199,7 @@ extension FileInventory {
 }
 
 /// An inventory's encoding in a stamp, as a build decoded it (`Encoded.decoded(from:)`): the file
-/// (checked by its seal when it was read, and never written: a new stamp replaces it) and where
+/// (checked by its seal when it was read, and not written while mapped: `MappedFile`) and where
 /// each chunk is in it.
 final class RecordedEncoding: Sendable, Equatable {
     let file: MappedFile

@@ -11,30 +11,42 @@
 /// stamp (15 MB) into an array took 8–14 ms of a 0.45 s no-op build; mapping it takes 0.1 ms.
 /// Where a file system can't map it (some FUSE or network ones), it is read whole instead.
 ///
-/// Only for files replaced whole (`AtomicFile`): a mapping keeps the file it was made of even
-/// when another takes its name, but a file cut short in place while mapped would fault.
+/// A mapping keeps the file it was made of when another takes its name (`AtomicFile.write`), but
+/// would see the file change, or fault past its end, were it written in place, as a cache's
+/// spare is (`AtomicFile.write(parts:to:reusing:)`: the stamp of two builds ago, which a
+/// long build, or `serve`, may still have mapped). So a mapping holds a shared `flock` on its
+/// file for as long as it lives, and the spare is written in place only under an exclusive
+/// one; a file locked by such a writer is not mapped (a miss).
 final class MappedFile: @unchecked Sendable {
-    /// The file's bytes, valid as long as this object lives (never written).
+    /// The file's bytes, valid as long as this object lives (never written while it does).
     let bytes: UnsafeBufferPointer<UInt8>
     /// Whether `bytes` are mapped (else allocated and read).
     private let isMapped: Bool
+    /// The file, open and locked (shared) while it is mapped; -1 when it was read.
+    private let descriptor: Int32
 
     /// The file at `path`, if it is a regular file (not a link) of 1 to `limit` bytes that can be
     /// mapped or read. `mapping: false` reads it, as when mapping fails.
     init?(_ path: String, limit: Int, mapping: Bool = true) {
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { return nil }
-        defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size > 0, info.st_size <= limit else {
+        // Locked before its size is taken: a writer that held the lock has finished.
+        guard flock(fd, LOCK_SH | LOCK_NB) == 0, fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size > 0,
+            info.st_size <= limit
+        else {
+            close(fd)
             return nil
         }
         let size = Int(info.st_size)
         if mapping, let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), address != MAP_FAILED {
             bytes = UnsafeBufferPointer(start: address.assumingMemoryBound(to: UInt8.self), count: size)
             isMapped = true
+            descriptor = fd
             return
         }
+        defer { close(fd) }
+        descriptor = -1
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
         var done = 0
         while done < size {
@@ -55,6 +67,7 @@ final class MappedFile: @unchecked Sendable {
         guard let base = bytes.baseAddress else { return }
         if isMapped {
             munmap(UnsafeMutableRawPointer(mutating: base), bytes.count)
+            close(descriptor)
         } else {
             UnsafeMutableRawPointer(mutating: base).deallocate()
         }

@@ -283,7 +283,7 @@ enum CacheSeal {
             return mixed ^ (mixed >> 32)
         }
 
-        /// Mixes in the 32-byte blocks of `bytes` from `offset` on, and gives where the rest starts.
+        /// Mixes in the 32-byte blocks of `bytes` from `start` on, and gives where the rest starts.
         @inline(__always)
         private mutating func blocks(of bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
             func word(_ offset: Int) -> UInt64 { UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) }
