@@ -91,7 +91,8 @@ public enum AtomicFile {
     }
 
     /// Writes `parts` over the file at `path`, when it is a regular file of this user's with no
-    /// other link that no one has locked (mapped); false when it is not, or can't be written.
+    /// other link that no one has locked (mapped); false when it is not, can't be locked (a file
+    /// system without locks), or can't be written.
     private static func rewrite(_ path: String, with parts: [[UInt8]]) -> Bool {
         let fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { return false }

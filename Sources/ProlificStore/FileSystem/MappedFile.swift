@@ -31,9 +31,10 @@ final class MappedFile: @unchecked Sendable {
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { return nil }
         var info = stat()
-        // Locked before its size is taken: a writer that held the lock has finished.
-        guard flock(fd, LOCK_SH | LOCK_NB) == 0, fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size > 0,
-            info.st_size <= limit
+        // Locked before its size is taken: a writer that held the lock has finished. Where the
+        // file system has no locks, no one writes in place either (`AtomicFile.rewrite`).
+        let isBeingWritten = flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK
+        guard !isBeingWritten, fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size > 0, info.st_size <= limit
         else {
             close(fd)
             return nil
