@@ -21,6 +21,20 @@ import Testing
         return world
     }
 
+    /// The world without what keeps its projects out of the cache (the broken project, the stray
+    /// folder, the image that isn't one), read once with a cache, which then keeps every project.
+    func readOnce() throws -> (
+        world: Playground, cache: ProjectCache, content: Content?, problems: [Diagnostic], inventory: FileInventory
+    ) {
+        let world = try world()
+        let cache = try #require(ProjectCache(layout: ContentLayout(root: world.root), inventory: nil, binary: "1 2 3"))
+        try FileManager.default.removeItem(atPath: "\(world.root)/projects/broken")
+        try FileManager.default.removeItem(atPath: "\(world.root)/projects/moon/rounds/0001/extra")
+        try FileManager.default.removeItem(atPath: "\(world.root)/projects/moon/rounds/0001/submissions/photo.png")
+        let (content, problems, inventory) = world.reader.loadAllTakingInventory(cache: cache, racyAfter: .max)
+        return (world, cache, content, problems, try #require(inventory))
+    }
+
     func taken(_ world: Playground, racyAfter: Int64) throws -> FileInventory {
         try #require(FileInventory.take(of: world.root, skipping: [".prolific", ".git"], racyAfter: racyAfter))
     }
@@ -269,14 +283,7 @@ import Testing
     /// key finds its cache entry, and the digest leaving its ballots out is the one recorded
     /// for that very path (another path's is worked out).
     @Test func aRebuildTakesTheRecordedKeysOfProjectsAsRecorded() throws {
-        let world = try world()
-        let layout = ContentLayout(root: world.root)
-        let cache = try #require(ProjectCache(layout: layout, inventory: nil, binary: "1 2 3"))
-        try FileManager.default.removeItem(atPath: "\(world.root)/projects/broken")
-        try FileManager.default.removeItem(atPath: "\(world.root)/projects/moon/rounds/0001/extra")
-        try FileManager.default.removeItem(atPath: "\(world.root)/projects/moon/rounds/0001/submissions/photo.png")
-        let (first, _, recorded) = world.reader.loadAllTakingInventory(cache: cache, racyAfter: .max)
-        let inventory = try #require(recorded)
+        let (world, cache, first, _, inventory) = try readOnce()
         let votes = "projects/sun/rounds/0001/votes"
         var keys: [String: SubtreeKeys] = [:]
         for slug in ["moon", "sun"] {
@@ -306,15 +313,8 @@ import Testing
     /// A rebuild whose inventory comes from the last one reads what changed and nothing else,
     /// and records what a walk would.
     @Test func aRebuildFromTheRecordedInventoryReadsWhatChanged() throws {
-        let world = try world()
-        let layout = ContentLayout(root: world.root)
-        let cache = try #require(ProjectCache(layout: layout, inventory: nil, binary: "1 2 3"))
-        try FileManager.default.removeItem(atPath: "\(world.root)/projects/broken")
-        try FileManager.default.removeItem(atPath: "\(world.root)/projects/moon/rounds/0001/extra")
-        try FileManager.default.removeItem(atPath: "\(world.root)/projects/moon/rounds/0001/submissions/photo.png")
-        let (first, problems, recorded) = world.reader.loadAllTakingInventory(cache: cache, racyAfter: .max)
+        let (world, cache, first, problems, inventory) = try readOnce()
         #expect(problems.filter { $0.severity == .error }.isEmpty, "\(problems)")
-        let inventory = try #require(recorded)
         let parts = try #require(RecordedParts(inventory, of: world.root))
         let (again, _, retaken) = world.reader.loadAllTakingInventory(cache: cache, recorded: parts, racyAfter: .max)
         #expect(again == first)
