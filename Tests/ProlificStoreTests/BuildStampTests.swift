@@ -55,6 +55,10 @@ import Testing
         let loaded = try #require(BuildStamp.load(layout))
         #expect(loaded.key == stamp.key && loaded.content == stamp.content && loaded.site == stamp.site)
         #expect(loaded.subtreeKeys == stamp.subtreeKeys && loaded.subtreeKeys.count == 2)
+        // Given only to a build of the same binary.
+        #expect(loaded.subtreeKeys(forKey: stamp.key) == stamp.subtreeKeys)
+        #expect(loaded.subtreeKeys(forKey: ["binary another"] + stamp.key.dropFirst()).isEmpty)
+        #expect(loaded.subtreeKeys(forKey: ["binary unknown"] + stamp.key.dropFirst()).isEmpty)
         #expect(loaded.fingerprints == stamp.fingerprints && loaded.spare == stamp.spare && loaded.pages == 2)
         _ = folder
     }

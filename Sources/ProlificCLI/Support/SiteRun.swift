@@ -132,10 +132,8 @@ struct SiteRun {
         // The content's inventory is taken as it is read: each file's metadata when it is opened.
         // Projects whose files are as they were when they were last read are taken from
         // `.prolific/projects/` instead of being read and parsed again.
-        // The projects' keys only from this very binary's stamp: another may hash otherwise.
-        let recordedKeys = stamp.flatMap { $0.key.first == key.first ? $0.subtreeKeys : nil } ?? [:]
         let (content, contentBefore) = try game.reader.loadValidTakingInventory(
-            cache: ProjectCache(layout: layout), recorded: stamp?.content, recordedKeys: recordedKeys)
+            cache: ProjectCache(layout: layout), recorded: stamp?.content, recordedKeys: stamp?.subtreeKeys(forKey: key) ?? [:])
         // Without a record of every input, no stamp is saved: the next build renders again.
         let inputsRecorded = contentBefore != nil && (templatesFolder == nil || templatesBefore != nil)
         lap("load")

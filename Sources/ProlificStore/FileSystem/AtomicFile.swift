@@ -68,11 +68,12 @@ public enum AtomicFile {
     /// another link (a call killed between the two), is not written into but removed.
     static func write(parts: [[UInt8]], to path: String, reusing spare: String) throws(Failure) {
         let folder = FileSystem.parentPath(path)
-        removeLeftovers(in: folder)
         let claimed = "\(folder)/\(temporaryPrefix)\(getpid())-\(path.split(separator: "/").last.map(String.init) ?? "file")-reused"
         let written: String
         if rename(spare, claimed) == 0 {
             if rewrite(claimed, with: parts) {
+                // What killed writers left (`writeTemporary` sweeps it on the other paths).
+                removeLeftovers(in: folder)
                 written = claimed
             } else {
                 // Whatever it is (a folder is left aside, by its temporary name, until removed).

@@ -209,6 +209,12 @@ public struct BuildStamp: Sendable {
         return (fingerprints, site.intactEntries(spare: spare.flatMap { isOut($0.root) ? $0 : nil }))
     }
 
+    /// The keys this stamp's build worked out of each project's folder (`subtreeKeys`), for a
+    /// build whose `key` names the same, known binary: another may hash otherwise. Empty when not.
+    public func subtreeKeys(forKey key: [String]) -> [String: SubtreeKeys] {
+        Self.isOfKnownBinary(key) && key.first == self.key.first ? subtreeKeys : [:]
+    }
+
     /// Whether `key` (as `key(now:out:templates:layout:)` makes it, the binary first) names the
     /// running binary: without it, nothing recorded can be trusted to be what this build makes.
     private static func isOfKnownBinary(_ key: [String]) -> Bool {
