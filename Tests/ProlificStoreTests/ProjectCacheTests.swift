@@ -70,6 +70,44 @@ import Testing
         #expect(alike.count - one.count < 19 * 40)
     }
 
+    /// The table's sets are checked as it is read, and kept encoded: a set cut short, or one
+    /// that claims more keys than its bytes hold, is no table; a key written twice (never
+    /// written, but bytes are bytes) takes the later position, equal and hashed alike either way.
+    @Test func aPositionsTableIsCheckedWhenReadAndDecodedWhenAsked() throws {
+        var table = PositionsTable()
+        let set: Positions = ["author": TextPosition(line: 2, column: 1), "submitted": TextPosition(line: 3, column: 1)]
+        #expect(table.number(of: set) == 0 && table.number(of: [:]) == 1 && table.number(of: set) == 0)
+        var w = BinaryWriter()
+        table.write(into: &w)
+        var r = BinaryReader(w.bytes)
+        let read = try #require(PositionsTable.read(from: &r))
+        #expect(r.isAtEnd && read.sets == [set, [:]] && read.sets[0].map(\.key) == ["author", "submitted"])
+        for cut in 1..<w.bytes.count {
+            var short = BinaryReader(Array(w.bytes.prefix(cut)))
+            #expect(PositionsTable.read(from: &short) == nil, "cut at \(cut)")
+        }
+        var twice = BinaryWriter()
+        twice.varint(1)
+        twice.varint(3)
+        for (key, line) in [("author", 2), ("submitted", 3), ("author", 7)] {
+            twice.text(key)
+            twice.signed(Int64(line))
+            twice.signed(1)
+        }
+        var t = BinaryReader(twice.bytes)
+        let repeated = try #require(PositionsTable.read(from: &t)).sets[0]
+        let later: Positions = ["author": TextPosition(line: 7, column: 1), "submitted": TextPosition(line: 3, column: 1)]
+        #expect(repeated == later && repeated.hashValue == later.hashValue && repeated.count == 2)
+        var claims = BinaryWriter()
+        claims.varint(1)
+        claims.varint(5)
+        claims.text("author")
+        claims.signed(2)
+        claims.signed(1)
+        var c = BinaryReader(claims.bytes)
+        #expect(PositionsTable.read(from: &c) == nil)
+    }
+
     @Test func aProjectRoundTripsThroughItsBytesWithEveryField() throws {
         let layout = ContentLayout(root: "Content")
         let slug = Make.slug("moon")

@@ -6,17 +6,35 @@
 /// Positions are looked up only to point a diagnostic at a line. Keys keep the order they
 /// were first set in; two sets of positions are equal when they hold the same keys at the same
 /// positions, in any order, as with a dictionary.
+///
+/// A cache may hand them over still encoded (`EncodedPositions`), decoded each time
+/// they are read: a rebuild decodes the 20,000 sets of the large benchmark's kept projects
+/// (some 26 keys each, a sealed round.md's), and making each key a string was 2.6 % of its CPU,
+/// for positions that only a diagnostic ever reads.
 public struct Positions: Hashable, Sendable, Sequence, ExpressibleByDictionaryLiteral {
     public typealias Element = (key: String, value: TextPosition)
 
     /// One array, so a set of positions is one allocation.
     private var pairs: [Pair] = []
-    /// Where each key is in `pairs`, once there are more than `indexedFrom` of them: a file
-    /// with thousands of keys (a hostile list of 20,000 tags) is then not scanned once per key.
-    private var index: [String: Int]?
+    /// Where each key is in `pairs`, once there are more than `indexedFrom` of them (a file
+    /// with thousands of keys, a hostile list of 20,000 tags, is then not scanned once per
+    /// key), or the encoded set these positions are. One reference, as the index was: a
+    /// position is kept in each of 300,000 origins, and copying an enum of the two was slower
+    /// than the strings it saved.
+    private var extra: Extra?
+
+    private final class Extra: @unchecked Sendable {
+        /// Changed only while this is the only reference to it.
+        var index: [String: Int]
+        let encoded: (table: EncodedPositions, set: Int)?
+
+        init(index: [String: Int]) { (self.index, encoded) = (index, nil) }
+        init(_ table: EncodedPositions, set: Int) { (index, encoded) = ([:], (table, set)) }
+    }
+
     private static let indexedFrom = 16
 
-    private struct Pair: Sendable {
+    fileprivate struct Pair: Sendable {
         var key: String
         var value: TextPosition
     }
@@ -33,77 +51,120 @@ public struct Positions: Hashable, Sendable, Sequence, ExpressibleByDictionaryLi
         for (key, position) in dictionary { self[key] = position }
     }
 
-    public var count: Int { pairs.count }
-    public var isEmpty: Bool { pairs.isEmpty }
+    /// The set numbered `set` of `table`, kept encoded until it is read.
+    fileprivate init(_ table: EncodedPositions, set: Int) {
+        extra = Extra(table, set: set)
+    }
+
+    /// The positions as pairs and their index: these, or the ones the encoded bytes give.
+    private var decoded: (pairs: [Pair], index: [String: Int]?) {
+        if let encoded = extra?.encoded {
+            return encoded.table.decode(encoded.table.bytes, encoded.table.ranges[encoded.set]).decoded
+        }
+        return (pairs, extra?.index)
+    }
+
+    public var count: Int { decoded.pairs.count }
+    public var isEmpty: Bool { count == 0 }
 
     /// The position of `key`; setting nil removes it.
     public subscript(key: String) -> TextPosition? {
-        get { find(key).map { pairs[$0].value } }
+        get {
+            let (pairs, index) = decoded
+            return Self.find(key, in: pairs, index: index).map { pairs[$0].value }
+        }
         set {
-            if let found = find(key) {
+            if extra?.encoded != nil { (pairs, extra) = Self.decodedPairs(decoded) }
+            if let found = Self.find(key, in: pairs, index: extra?.index) {
                 if let newValue {
                     pairs[found].value = newValue
                 } else {
                     pairs.remove(at: found)
-                    reindex()
+                    extra = Self.index(of: pairs).map { Extra(index: $0) }
                 }
             } else if let newValue {
                 pairs.append(Pair(key: key, value: newValue))
-                if index != nil {
-                    index?[key] = pairs.count - 1
+                if extra != nil {
+                    if !isKnownUniquelyReferenced(&extra) { extra = Extra(index: extra?.index ?? [:]) }
+                    extra?.index[key] = pairs.count - 1
                 } else if pairs.count > Self.indexedFrom {
-                    reindex()
+                    extra = Self.index(of: pairs).map { Extra(index: $0) }
                 }
             }
         }
     }
 
-    private func find(_ key: String) -> Int? {
+    /// `decoded` as the two fields hold pairs.
+    private static func decodedPairs(_ decoded: (pairs: [Pair], index: [String: Int]?)) -> ([Pair], Extra?) {
+        (decoded.pairs, decoded.index.map { Extra(index: $0) })
+    }
+
+    private static func find(_ key: String, in pairs: [Pair], index: [String: Int]?) -> Int? {
         if let index { return index[key] }
         return pairs.firstIndex { $0.key == key }
     }
 
-    private mutating func reindex() {
-        guard pairs.count > Self.indexedFrom else {
-            index = nil
-            return
-        }
+    private static func index(of pairs: [Pair]) -> [String: Int]? {
+        guard pairs.count > indexedFrom else { return nil }
         var built: [String: Int] = [:]
         built.reserveCapacity(pairs.count)
         for (i, pair) in pairs.enumerated() { built[pair.key] = i }
-        index = built
+        return built
     }
 
-    public mutating func reserveCapacity(_ count: Int) { pairs.reserveCapacity(count) }
+    public mutating func reserveCapacity(_ count: Int) {
+        if extra?.encoded == nil { pairs.reserveCapacity(count) }
+    }
 
-    public func makeIterator() -> Iterator { Iterator(positions: self) }
+    public func makeIterator() -> Iterator { Iterator(pairs: decoded.pairs) }
 
     public struct Iterator: IteratorProtocol {
-        let positions: Positions
+        fileprivate let pairs: [Pair]
         var index = 0
 
         public mutating func next() -> Element? {
-            guard index < positions.pairs.count else { return nil }
+            guard index < pairs.count else { return nil }
             defer { index += 1 }
-            return (positions.pairs[index].key, positions.pairs[index].value)
+            return (pairs[index].key, pairs[index].value)
         }
     }
 
     public static func == (a: Positions, b: Positions) -> Bool {
-        a.count == b.count && a.allSatisfy { b[$0.key] == $0.value }
+        let (pairs, other) = (a.decoded.pairs, b.decoded)
+        return pairs.count == other.pairs.count
+            && pairs.allSatisfy { pair in find(pair.key, in: other.pairs, index: other.index).map { other.pairs[$0].value } == pair.value }
     }
 
     /// Independent of the order, like a dictionary's: each pair hashed on its own, combined by
     /// `^`.
     public func hash(into hasher: inout Hasher) {
+        let pairs = decoded.pairs
         var combined = 0
-        for (key, position) in self {
-            var pair = Hasher()
-            pair.combine(key)
-            pair.combine(position)
-            combined ^= pair.finalize()
+        for pair in pairs {
+            var one = Hasher()
+            one.combine(pair.key)
+            one.combine(pair.value)
+            combined ^= one.finalize()
         }
-        hasher.combine(count)
+        hasher.combine(pairs.count)
         hasher.combine(combined)
     }
+}
+
+/// Sets of positions as a cache encoded them, one table for the files of a project (or the
+/// profiles), which its sets share: each set is made into keys and positions only when it is
+/// read, by `decode`, from the bytes of its range.
+public final class EncodedPositions: Sendable {
+    fileprivate let bytes: [UInt8]
+    fileprivate let ranges: [Range<Int>]
+    fileprivate let decode: @Sendable ([UInt8], Range<Int>) -> Positions
+
+    /// `decode` must give the same positions every time, setting them in the order they are
+    /// encoded (a key met again takes the later position); the cache checked the bytes.
+    public init(bytes: [UInt8], ranges: [Range<Int>], decode: @escaping @Sendable ([UInt8], Range<Int>) -> Positions) {
+        (self.bytes, self.ranges, self.decode) = (bytes, ranges, decode)
+    }
+
+    /// Each set, in the table's order.
+    public var sets: [Positions] { ranges.indices.map { Positions(self, set: $0) } }
 }

@@ -382,22 +382,34 @@ struct PositionsTable {
         var sets: [Positions]
     }
 
+    /// The table `r` is at, each set checked here and kept encoded (`EncodedPositions`) in a
+    /// copy of the table's bytes, which the sets share: its keys are made into strings only if
+    /// a diagnostic asks for one. nil when a set isn't whole.
     static func read(from r: inout BinaryReader) -> Read? {
         guard let count = r.shortCount() else { return nil }
-        var sets: [Positions] = []
-        sets.reserveCapacity(count)
+        let start = r.position
+        var ranges: [Range<Int>] = []
+        ranges.reserveCapacity(count)
         for _ in 0..<count {
             guard let size = r.shortCount(minimumSize: 3) else { return nil }
-            var positions = Positions()
-            positions.reserveCapacity(size)
+            let first = r.position
             for _ in 0..<size {
-                guard let key = r.text(), let line = r.signed(), let column = r.signed() else { return nil }
-                positions[key] = TextPosition(line: Int(line), column: Int(column))
+                guard r.skipText(), r.signed() != nil, r.signed() != nil else { return nil }
             }
-            // A key twice would make `==` and `hash` disagree: such a set is never written.
-            guard positions.count == size else { return nil }
-            sets.append(positions)
+            ranges.append((first - start)..<(r.position - start))
         }
-        return Read(sets: sets)
+        let end = r.position
+        let table = r.withAll { Array($0[start..<end]) }
+        return Read(sets: EncodedPositions(bytes: table, ranges: ranges, decode: decode).sets)
+    }
+
+    /// The positions `range` of `table` holds, as `read` checked them, each set in turn.
+    private static func decode(_ table: [UInt8], _ range: Range<Int>) -> Positions {
+        var r = BinaryReader(table, range: range)
+        var positions = Positions()
+        while !r.isAtEnd, let key = r.text(), let line = r.signed(), let column = r.signed() {
+            positions[key] = TextPosition(line: Int(line), column: Int(column))
+        }
+        return positions
     }
 }
