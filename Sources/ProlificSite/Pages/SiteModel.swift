@@ -64,76 +64,31 @@ struct SiteModel {
     ) {
         self.projectKeys = projectKeys
         self.keysBesideBallots = keysBesideBallots ?? projectKeys
-        // Pages show what readers may see; the tallies are re-run on the record, hidden snippets
-        // included, as `check` re-runs them.
-        let content = Self.shown(recorded)
-        self.content = content
         self.now = now
         self.render = html
-        media = Media(files: content.media)
-        built = content.projects.filter { $0.visibility != .draft }.sorted { $0.slug < $1.slug }
-        listed = built.filter { $0.visibility == .listed }
-        listedIndex = Dictionary(listed.enumerated().map { ($1.slug, $0) }, uniquingKeysWith: { first, _ in first })
-        var snippets: [Handle: [(project: Int, round: Int, submission: Int)]] = [:]
-        // By index: copying each project, round and snippet out of its array retained all it holds.
-        for p in listed.indices {
-            for r in listed[p].rounds.indices {
-                for s in listed[p].rounds[r].submissions.indices {
-                    snippets[listed[p].rounds[r].submissions[s].author, default: []].append((p, r, s))
-                }
-            }
-        }
-        snippetsByAuthor = snippets
-        users = content.sortedUsers
-        names = content.users.mapValues(\.name)
-        var followers: [Handle: [Handle]] = [:]
-        for user in users {
-            for followed in Set(user.follows.users) { followers[followed, default: []].append(user.handle) }
-        }
-        self.followers = followers
-        listedTagKeys = Set(listed.flatMap(\.tags).map(TagPages.key))
         let cache = HTMLCache()
         self.cache = cache
-        // Standings and the replay of every tally are independent, and the replay can't be split
-        // (each round's weights depend on the rounds before it): the replay runs on a thread
-        // aside while this one counts the standings on every core. Those take a fraction of the
-        // replay's time; until the replay ends, this thread renders the snippets the pages will
-        // show (a full build renders them all anyway; a rebuild, whose replay is kept and loaded
-        // in a fraction of a second, stops at once).
-        let listed = listed, built = built
-        let scanned = Parallel.map(built) { project -> (images: Bool, participants: [Handle]) in
-            var people: Set<Handle> = [project.owner]
-            var images = MarkdownScan.mayNeedRewriting(project.starter)
-            // By index: a copy of each round and snippet retained all it holds.
-            for r in project.rounds.indices {
-                for s in project.rounds[r].submissions.indices {
-                    people.insert(project.rounds[r].submissions[s].author)
-                    // A kept project's texts answer without being made (`SnippetText`).
-                    if !images, project.rounds[r].submissions[s].text.mayNeedRewriting { images = true }
-                }
-            }
-            return (images, people.sorted())
-        }
-        withImages = Set(built.indices.lazy.filter { scanned[$0].images }.map { built[$0].slug })
-        participants = Dictionary(
-            zip(built.lazy.map(\.slug), scanned.lazy.map(\.participants)), uniquingKeysWith: { first, _ in first })
+        // The replay of every tally can't be split (each round's weights depend on the rounds
+        // before it) and needs nothing else of the model: it runs on a thread aside from the
+        // start, while this one works out the rest, then counts the standings on every core.
+        // Started after the rest, it left a core idle while the lists were made on one (30 ms
+        // of a large rebuild after a ballot). Until the replay ends, this thread renders the
+        // snippets the pages will show (a full build renders them all anyway; a rebuild, whose
+        // replay is kept and loaded in a fraction of a second, stops at once).
         let replayDone = HTMLCache.Flag()
-        let (replayed, (standing, inProgress)) = Parallel.beside(
+        let (replayed, derived) = Parallel.beside(
             {
                 defer { replayDone.raise() }
                 return replay?() ?? ReplayedRounds(TallyTimeline(content: recorded, evidence: evidence).replayExplained())
             },
-            {
-                let standing = standings?(content) ?? Standing(content: content, badges: content.config.badges)
-                let order = Self.exploreOrder(of: listed, content: content, standing: standing, now: now)
-                cache.warm(Self.texts(of: built), render: html, until: replayDone)
-                return (standing, order)
-            })
+            { Derived(recorded, now: now, standings: standings, cache: cache, html: html, until: replayDone) })
         // Nothing else uses the cache now; pages and feeds read what it holds without a lock.
         cache.settle()
-        self.standing = standing
         self.replayed = replayed
-        self.inProgress = inProgress
+        (content, media, built, listed, listedIndex) = (derived.content, derived.media, derived.built, derived.listed, derived.listedIndex)
+        (snippetsByAuthor, users, names, followers) = (derived.snippetsByAuthor, derived.users, derived.names, derived.followers)
+        (listedTagKeys, withImages, participants) = (derived.listedTagKeys, derived.withImages, derived.participants)
+        (standing, inProgress) = (derived.standing, derived.inProgress)
         completed = orderCompleted()
     }
 
@@ -246,5 +201,89 @@ struct SiteModel {
     /// When a story's last round closed (its creation if it has none).
     func finished(_ project: Project) -> Timestamp {
         project.lastClosing ?? project.created
+    }
+}
+
+/// What the model works out of the content besides the replay, on the thread that builds it
+/// while the replay runs aside (`SiteModel.init`).
+private struct Derived {
+    let content: Content
+    let media: Media
+    let built: [Project]
+    let listed: [Project]
+    let listedIndex: [Slug: Int]
+    let snippetsByAuthor: [Handle: [(project: Int, round: Int, submission: Int)]]
+    let users: [User]
+    let names: [Handle: String]
+    let followers: [Handle: [Handle]]
+    let listedTagKeys: Set<String>
+    let withImages: Set<Slug>
+    let participants: [Slug: [Handle]]
+    let standing: Standing
+    let inProgress: [Project]
+
+    /// Ends by counting the standings (on every core) and ordering the stories in progress, then
+    /// renders the texts the pages will show into `cache` until `replayDone` is raised.
+    init(
+        _ recorded: Content, now: Timestamp, standings: SiteBuilder.Standings?, cache: HTMLCache, html: (String) -> String,
+        until replayDone: HTMLCache.Flag
+    ) {
+        // Pages show what readers may see; the tallies are re-run on the record, hidden snippets
+        // included, as `check` re-runs them.
+        let content = SiteModel.shown(recorded)
+        self.content = content
+        media = Media(files: content.media)
+        built = content.projects.filter { $0.visibility != .draft }.sorted { $0.slug < $1.slug }
+        listed = built.filter { $0.visibility == .listed }
+        listedIndex = Dictionary(listed.enumerated().map { ($1.slug, $0) }, uniquingKeysWith: { first, _ in first })
+        var snippets: [Handle: [(project: Int, round: Int, submission: Int)]] = [:]
+        // By index: copying each project, round and snippet out of its array retained all it holds.
+        for p in listed.indices {
+            for r in listed[p].rounds.indices {
+                for s in listed[p].rounds[r].submissions.indices {
+                    snippets[listed[p].rounds[r].submissions[s].author, default: []].append((p, r, s))
+                }
+            }
+        }
+        snippetsByAuthor = snippets
+        users = content.sortedUsers
+        names = content.users.mapValues(\.name)
+        var followers: [Handle: [Handle]] = [:]
+        for user in users {
+            for followed in Set(user.follows.users) { followers[followed, default: []].append(user.handle) }
+        }
+        self.followers = followers
+        listedTagKeys = Set(listed.flatMap(\.tags).map(TagPages.key))
+        let listed = listed, built = built
+        // Each project's people gathered, sorted and told apart in a row: a set of handles,
+        // each hashed at every snippet, then sorted, took twice as long (30 ms of CPU in a
+        // large rebuild).
+        let scanned = Parallel.map(built) { project -> (images: Bool, participants: [Handle]) in
+            var people: [Handle] = [project.owner]
+            var images = MarkdownScan.mayNeedRewriting(project.starter)
+            // By index: a copy of each round and snippet retained all it holds.
+            for r in project.rounds.indices {
+                for s in project.rounds[r].submissions.indices {
+                    people.append(project.rounds[r].submissions[s].author)
+                    // A kept project's texts answer without being made (`SnippetText`).
+                    if !images, project.rounds[r].submissions[s].text.mayNeedRewriting { images = true }
+                }
+            }
+            people.sort()
+            var distinct = 0
+            for person in people.indices where person == 0 || people[person] != people[person - 1] {
+                people[distinct] = people[person]
+                distinct += 1
+            }
+            people.removeLast(people.count - distinct)
+            return (images, people)
+        }
+        withImages = Set(built.indices.lazy.filter { scanned[$0].images }.map { built[$0].slug })
+        participants = Dictionary(
+            zip(built.lazy.map(\.slug), scanned.lazy.map(\.participants)), uniquingKeysWith: { first, _ in first })
+        let standing = standings?(content) ?? Standing(content: content, badges: content.config.badges)
+        inProgress = SiteModel.exploreOrder(of: listed, content: content, standing: standing, now: now)
+        self.standing = standing
+        cache.warm(SiteModel.texts(of: built), render: html, until: replayDone)
     }
 }
