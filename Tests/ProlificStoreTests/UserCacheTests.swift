@@ -33,13 +33,20 @@ import Testing
         let other = try #require(UserCache(layout: layout, inventory: inventory, binary: "1 2 4"))
         #expect(other.load().isEmpty)
 
-        // An edited profile is read again, the others still come from the file.
+        // An edited profile is read again, the others still come from the file. The file's
+        // entries, read before the profile changed (as a build reads them while the inventory
+        // is taken), are kept by the inventory taken after: without bob's.
+        let early = try #require(UserCache.entries(layout, binary: "1 2 3"))
+        #expect(early.count == 3 && early["bob.md"]?.user.name == "Kept")
+        #expect(UserCache.entries(layout, binary: "1 2 4") == nil)
         let profile = layout.userFile(bob)
         try (String(contentsOfFile: profile, encoding: .utf8) + "More.\n").write(toFile: profile, atomically: true, encoding: .utf8)
         let after = try #require(FileInventory.take(of: world.root, skipping: [".prolific", ".git"], racyAfter: .max))
         let kept = try #require(UserCache(layout: layout, inventory: after, binary: "1 2 3")).load()
         #expect(kept["bob.md"] == nil)
         #expect(kept.count == 2)
+        let keptOfEarly = try #require(UserCache(layout: layout, inventory: after, binary: "1 2 3")).load(from: early)
+        #expect(keptOfEarly == kept)
         // A racy profile is never taken.
         let racy = try #require(FileInventory.take(of: world.root, skipping: [".prolific", ".git"], racyAfter: 0))
         #expect(try #require(UserCache(layout: layout, inventory: racy, binary: "1 2 3")).load().isEmpty)

@@ -67,6 +67,12 @@ public struct ContentReader: Sendable {
     ) {
         let root = layout.root
         let results = ReadProjects()
+        // The profiles' cache is read while the projects are, on a thread of its own.
+        let recordedUsers = Parallel.Handoff<[String: UserCache.Kept]>()
+        let readingUsers = Parallel.background { [layout] in
+            if cache != nil { recordedUsers.give(UserCache.entries(layout) ?? [:]) } else { recordedUsers.giveNothing() }
+        }
+        defer { readingUsers.wait() }
         // Recorded paths are stat-ed relative to the content directory: shorter paths to look up.
         let rootFolder = recorded == nil ? -1 : open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         defer { if rootFolder >= 0 { close(rootFolder) } }
@@ -109,7 +115,7 @@ public struct ContentReader: Sendable {
             let (content, problems) = loadAll()
             return (content, problems, nil)
         }
-        let (content, problems) = loadAll(cache: cache, read: results.all, inventory: inventory)
+        let (content, problems) = loadAll(cache: cache, read: results.all, inventory: inventory, recordedUsers: recordedUsers.take)
         return (content, problems, inventory)
     }
 
@@ -146,7 +152,8 @@ public struct ContentReader: Sendable {
     /// The cache is written only once everything has loaded without an error: a build refused for
     /// bad content changes nothing in the content directory, its `.prolific/` included.
     private func loadAll(
-        cache: ProjectCache?, read: [Slug: ReadProject], inventory: FileInventory?
+        cache: ProjectCache?, read: [Slug: ReadProject], inventory: FileInventory?,
+        recordedUsers: () -> [String: UserCache.Kept]? = { nil }
     ) -> (Content?, [Diagnostic]) {
         var problems: [Diagnostic] = []
         let config: Config
@@ -165,7 +172,7 @@ public struct ContentReader: Sendable {
         let userEntries = top.contains("users") ? listing(layout.usersFolder, into: &problems) : []
         // A build's profiles whose files are as the last build read them come from its cache.
         let userCache = cache == nil ? nil : inventory.flatMap { UserCache(layout: layout, inventory: $0) }
-        let keptUsers = userCache?.load() ?? [:]
+        let keptUsers = userCache.map { $0.load(from: recordedUsers() ?? UserCache.entries(layout, binary: $0.binary)) } ?? [:]
         let (scanned, profiles) = Parallel.beside(
             { () -> (Set<String>, [Diagnostic]) in
                 var problems: [Diagnostic] = []

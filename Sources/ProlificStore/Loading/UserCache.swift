@@ -47,24 +47,49 @@ struct UserCache {
 
     /// The profiles the file holds whose file is the one the inventory recorded, by file name.
     func load() -> [String: User] {
-        guard let bytes = try? FileSystem.readBytes(path(), limit: 1 << 30), let body = CacheSeal.body(of: bytes) else { return [:] }
-        var r = BinaryReader(bytes, range: body)
-        guard r.integer() == Self.magic, r.text() == binary, r.text() == root, let table = PositionsTable.read(from: &r),
-            let count = r.shortCount(minimumSize: 8)
-        else { return [:] }
+        load(from: Self.entries(layout, binary: binary))
+    }
+
+    /// The profiles of `entries` (`entries(_:binary:)`) whose file is the one the inventory
+    /// recorded, by file name.
+    func load(from entries: [String: Kept]?) -> [String: User] {
+        guard let entries else { return [:] }
         var users: [String: User] = [:]
-        users.reserveCapacity(count)
+        users.reserveCapacity(entries.count)
+        for (name, kept) in entries where stamps[name] == kept.stamp { users[name] = kept.user }
+        return users
+    }
+
+    /// Every profile the file in `layout`'s content directory holds for the running binary, with
+    /// the metadata of the file it was read from, by file name; nil without one. It needs no
+    /// inventory: a build reads it while the inventory is taken, and keeps the profiles the
+    /// inventory then finds unchanged (`load(from:)`); read after, it kept one core busy alone.
+    static func entries(_ layout: ContentLayout) -> [String: Kept]? {
+        guard let binary = BuildStamp.runningBinary, HistoryCache.isUsable(layout) else { return nil }
+        return entries(layout, binary: binary)
+    }
+
+    /// The same, for a given binary identity.
+    static func entries(_ layout: ContentLayout, binary: String) -> [String: Kept]? {
+        let path = "\(layout.root)/\(Self.file)"
+        guard let bytes = try? FileSystem.readBytes(path, limit: 1 << 30), let body = CacheSeal.body(of: bytes) else { return nil }
+        var r = BinaryReader(bytes, range: body)
+        guard r.integer() == Self.magic, r.text() == binary, r.text() == layout.resolvedRoot, let table = PositionsTable.read(from: &r),
+            let count = r.shortCount(minimumSize: 8)
+        else { return nil }
+        var entries: [String: Kept] = [:]
+        entries.reserveCapacity(count)
         for _ in 0..<count {
-            guard let name = r.text(), let stampCount = r.shortCount(), stampCount == 5 else { return [:] }
+            guard let name = r.text(), let stampCount = r.shortCount(), stampCount == 5 else { return nil }
             var stamp: [Int64] = []
             for _ in 0..<stampCount {
-                guard let value = r.signed() else { return [:] }
+                guard let value = r.signed() else { return nil }
                 stamp.append(value)
             }
-            guard let user = Self.decodeUser(&r, table, layout: layout) else { return [:] }
-            if stamps[name] == stamp, user.handle.rawValue + ".md" == name { users[name] = user }
+            guard let user = Self.decodeUser(&r, table, layout: layout) else { return nil }
+            if user.handle.rawValue + ".md" == name { entries[name] = Kept(stamp: stamp, user: user) }
         }
-        return r.isAtEnd ? users : [:]
+        return r.isAtEnd ? entries : nil
     }
 
     /// Keeps `users`, each read from the profile file named `name` with the metadata the
