@@ -145,5 +145,35 @@ import Testing
         var removed = sets[1]
         removed["cast"] = nil
         #expect(removed == ["voter": TextPosition(line: 1, column: 8), "for.0": TextPosition(line: 4, column: 5)])
+        var moved = sets[1]
+        moved["voter"] = TextPosition(line: 5, column: 1)
+        #expect(moved.count == 3 && moved["voter"] == TextPosition(line: 5, column: 1) && moved.map(\.key) == ["voter", "for.0", "cast"])
+        #expect(sets[1]["voter"] == TextPosition(line: 1, column: 8))
+    }
+
+    /// An encoded set past a few keys decodes to positions found through an index: equal to
+    /// and hashed as the same keys set one by one, and changed (a key added, one moved) as they are.
+    @Test func manyEncodedPositionsActAsTheDecodedOnes() {
+        let text = (0..<40).map { "for.\($0) \($0 + 1) 3\n" }.joined()
+        let bytes = Array(text.utf8)
+        let decode: @Sendable ([UInt8], Range<Int>) -> Positions = { bytes, range in
+            var positions = Positions()
+            for line in String(decoding: bytes[range], as: UTF8.self).split(separator: "\n") {
+                let fields = line.split(separator: " ")
+                positions[String(fields[0])] = TextPosition(line: Int(fields[1]) ?? 0, column: Int(fields[2]) ?? 0)
+            }
+            return positions
+        }
+        let encoded = EncodedPositions(bytes: bytes, ranges: [0..<bytes.count], decode: decode).sets[0]
+        var plain = Positions()
+        for i in (0..<40).reversed() { plain["for.\(i)"] = TextPosition(line: i + 1, column: 3) }
+        #expect(encoded == plain && plain == encoded && encoded.hashValue == plain.hashValue)
+        #expect(encoded.count == 40 && encoded["for.39"] == TextPosition(line: 40, column: 3) && encoded["for.40"] == nil)
+        var changed = encoded
+        changed["for.40"] = TextPosition(line: 41, column: 3)
+        changed["for.0"] = TextPosition(line: 9, column: 9)
+        #expect(changed.count == 41 && changed["for.40"] == TextPosition(line: 41, column: 3))
+        #expect(changed["for.0"] == TextPosition(line: 9, column: 9) && changed["for.1"] == TextPosition(line: 2, column: 3))
+        #expect(encoded.count == 40 && encoded["for.0"] == TextPosition(line: 1, column: 3), "the table's set is left as it was")
     }
 }

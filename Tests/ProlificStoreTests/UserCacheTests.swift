@@ -57,6 +57,31 @@ import Testing
         #expect(users.load().isEmpty)
     }
 
+    /// A build reads the profiles' cache while it reads the projects, and takes from it each
+    /// profile whose file is as recorded: a profile kept under a marked name comes back with it.
+    /// One kept under another file's name is not taken.
+    @Test func aBuildTakesProfilesFromTheCacheItReadsBesideTheProjects() throws {
+        let world = try Playground()
+        _ = try world.standardSetup()
+        let layout = ContentLayout(root: world.root)
+        let binary = try #require(BuildStamp.runningBinary)
+        let cache = try #require(ProjectCache(layout: layout, inventory: nil, binary: binary))
+        let content = try #require(world.reader.loadAllTakingInventory(cache: cache, racyAfter: .max).0)
+        let inventory = try #require(FileInventory.take(of: world.root, skipping: [".prolific", ".git"], racyAfter: .max))
+        let users = try #require(UserCache(layout: layout, inventory: inventory, binary: binary))
+        let (bob, ann) = (Make.handle("bob"), Make.handle("ann"))
+        var marked = try #require(content.users[bob])
+        marked.name = "Kept"
+        var misnamed = try #require(content.users[bob])
+        misnamed.name = "Misnamed"
+        let all = content.users.values.sorted { $0.handle < $1.handle }
+        users.save(all.map { ("\($0.handle).md", $0.handle == bob ? marked : $0.handle == ann ? misnamed : $0) })
+        #expect(try #require(UserCache.entries(layout)).keys.sorted() == ["bob.md", "cat.md"], "ann.md holds bob's profile")
+        let loaded = try #require(world.reader.loadAllTakingInventory(cache: cache, racyAfter: .max).0)
+        #expect(loaded.users[bob]?.name == "Kept")
+        #expect(loaded.users[ann] == content.users[ann], "a profile kept under another file's name is read from its file")
+    }
+
     @Test func aLoadGivesWhatTheFilesGive() throws {
         let world = try Playground()
         _ = try world.standardSetup()

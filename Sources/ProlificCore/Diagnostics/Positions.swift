@@ -20,7 +20,8 @@ public struct Positions: Hashable, Sendable, Sequence, ExpressibleByDictionaryLi
     /// with thousands of keys, a hostile list of 20,000 tags, is then not scanned once per
     /// key), or the encoded set these positions are. One reference, as the index was: a
     /// position is kept in each of 300,000 origins, and copying an enum of the two was slower
-    /// than the strings it saved.
+    /// than the strings it saved. An encoded set is decoded whole at each read: it is read
+    /// only for a diagnostic, and a caller that reads it often takes its pairs once (`Array`).
     private var extra: Extra?
 
     private final class Extra: @unchecked Sendable {
@@ -159,8 +160,9 @@ public final class EncodedPositions: Sendable {
     fileprivate let ranges: [Range<Int>]
     fileprivate let decode: @Sendable ([UInt8], Range<Int>) -> Positions
 
-    /// `decode` must give the same positions every time, setting them in the order they are
-    /// encoded (a key met again takes the later position); the cache checked the bytes.
+    /// `decode` must give the same positions every time, set one by one in the order they are
+    /// encoded (a key met again takes the later position), never positions of a table (which
+    /// would be decoded again, without end); the cache checked the bytes.
     public init(bytes: [UInt8], ranges: [Range<Int>], decode: @escaping @Sendable ([UInt8], Range<Int>) -> Positions) {
         (self.bytes, self.ranges, self.decode) = (bytes, ranges, decode)
     }

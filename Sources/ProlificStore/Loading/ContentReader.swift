@@ -69,10 +69,9 @@ public struct ContentReader: Sendable {
         let results = ReadProjects()
         // The profiles' cache is read while the projects are, on a thread of its own.
         let recordedUsers = Parallel.Handoff<[String: UserCache.Kept]>()
-        let readingUsers = Parallel.background { [layout] in
-            if cache != nil { recordedUsers.give(UserCache.entries(layout) ?? [:]) } else { recordedUsers.giveNothing() }
-        }
-        defer { readingUsers.wait() }
+        let readingUsers = cache.map { _ in Parallel.background { [layout] in recordedUsers.give(UserCache.entries(layout) ?? [:]) } }
+        if readingUsers == nil { recordedUsers.giveNothing() }
+        defer { readingUsers?.wait() }
         // Recorded paths are stat-ed relative to the content directory: shorter paths to look up.
         let rootFolder = recorded == nil ? -1 : open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         defer { if rootFolder >= 0 { close(rootFolder) } }
@@ -112,6 +111,7 @@ public struct ContentReader: Sendable {
             return (part, key.map { SubtreeKeys(key: $0) })
         }
         guard let inventory else {
+            recordedUsers.discard()
             let (content, problems) = loadAll()
             return (content, problems, nil)
         }

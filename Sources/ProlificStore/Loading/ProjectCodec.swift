@@ -360,8 +360,11 @@ struct PositionsTable {
     /// The number of `positions`' set, which is added if it is new.
     mutating func number(of positions: Positions) -> Int {
         var w = BinaryWriter()
-        w.varint(UInt64(positions.count))
-        for (key, position) in positions {
+        // Taken once: a set kept encoded is decoded at each read (a kept profile's, when the
+        // profiles' cache is written again).
+        let pairs = Array(positions)
+        w.varint(UInt64(pairs.count))
+        for (key, position) in pairs {
             w.text(key)
             w.signed(Int64(position.line))
             w.signed(Int64(position.column))

@@ -304,8 +304,8 @@ public struct ReplayCache: Sendable {
         for p in projects.indices { places[projects[p].slug] = p }
         let isClosed = { (slug: Slug, number: RoundNumber) -> Bool in
             guard let p = places[slug] else { return false }
-            let rounds = projects[p].rounds
-            return rounds.indices.contains { rounds[$0].number == number && !rounds[$0].isOpen }
+            let its = projects[p].rounds
+            return its.indices.contains { its[$0].number == number && !its[$0].isOpen }
         }
         guard let (rounds, ranges) = ReplayCodec.index(from: &r, trailer: 8, isClosed: isClosed) else { return nil }
         // Rounds closed since the replay was saved: their files are left out of the digest.
@@ -313,10 +313,10 @@ public struct ReplayCache: Sendable {
         for round in rounds { saved.insert(IdentityEvidence.key(round.slug, round.number)) }
         var added: Set<String> = [], folders: Set<ArraySlice<UInt8>> = []
         for p in projects.indices {
-            let (slug, rounds) = (projects[p].slug, projects[p].rounds)
-            for r in rounds.indices where !rounds[r].isOpen && !saved.contains(IdentityEvidence.key(slug, rounds[r].number)) {
-                added.insert(IdentityEvidence.key(slug, rounds[r].number))
-                folders.insert(Self.folder(slug, rounds[r].number))
+            let (slug, its) = (projects[p].slug, projects[p].rounds)
+            for i in its.indices where !its[i].isOpen && !saved.contains(IdentityEvidence.key(slug, its[i].number)) {
+                added.insert(IdentityEvidence.key(slug, its[i].number))
+                folders.insert(Self.folder(slug, its[i].number))
             }
         }
         let savedRounds = rounds.lazy.map { IdentityEvidence.key($0.slug, $0.number) }

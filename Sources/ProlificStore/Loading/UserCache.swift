@@ -61,7 +61,8 @@ struct UserCache {
     }
 
     /// Every profile the file in `layout`'s content directory holds for the running binary, with
-    /// the metadata of the file it was read from, by file name; nil without one. It needs no
+    /// the metadata of the file it was read from, by file name (one whose handle isn't its
+    /// file's name is left out); nil without one. It needs no
     /// inventory: a build reads it while the inventory is taken, and keeps the profiles the
     /// inventory then finds unchanged (`load(from:)`); read after, it kept one core busy alone.
     static func entries(_ layout: ContentLayout) -> [String: Kept]? {
