@@ -114,29 +114,31 @@ import Testing
         #expect(copy.count == 20 && copy["for.20"] == TextPosition(line: 21, column: 3) && copy["for.0"] == nil)
     }
 
+    /// The tests' encoding of positions: "key line column" lines, a set a range of them, set one
+    /// by one in order (a key met again takes the later position), as a cache's decoder must.
+    @Sendable static func decodeLines(_ bytes: [UInt8], _ range: Range<Int>) -> Positions {
+        var positions = Positions()
+        for line in String(decoding: bytes[range], as: UTF8.self).split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            positions[String(fields[0])] = TextPosition(line: Int(fields[1]) ?? 0, column: Int(fields[2]) ?? 0)
+        }
+        return positions
+    }
+
     /// Positions a cache keeps encoded answer as the ones their bytes decode to: the same keys
     /// in the same order, equal and hashed alike, and a change makes them pairs of their own
     /// without touching the table's other sets. A key met twice takes the later position.
     @Test func encodedPositionsActAsTheDecodedOnes() {
-        // "key line column" lines, a set a range of them.
         let text = "voter 1 8\nfor.0 3 5\ncast 2 7\nfor.0 4 5\n"
         let bytes = Array(text.utf8)
-        let decode: @Sendable ([UInt8], Range<Int>) -> Positions = { bytes, range in
-            var positions = Positions()
-            for line in String(decoding: bytes[range], as: UTF8.self).split(separator: "\n") {
-                let fields = line.split(separator: " ")
-                positions[String(fields[0])] = TextPosition(line: Int(fields[1]) ?? 0, column: Int(fields[2]) ?? 0)
-            }
-            return positions
-        }
         let firstTwo = 0..<20, all = 0..<bytes.count
-        let sets = EncodedPositions(bytes: bytes, ranges: [firstTwo, all, 0..<0], decode: decode).sets
+        let sets = EncodedPositions(bytes: bytes, ranges: [firstTwo, all, 0..<0], decode: Self.decodeLines).sets
         #expect(sets.count == 3)
         let expected: Positions = ["voter": TextPosition(line: 1, column: 8), "for.0": TextPosition(line: 3, column: 5)]
         #expect(sets[0] == expected && expected == sets[0] && sets[0].hashValue == expected.hashValue)
         #expect(sets[0].map(\.key) == ["voter", "for.0"] && sets[0].count == 2 && sets[0]["for.0"] == TextPosition(line: 3, column: 5))
         #expect(sets[1].count == 3 && sets[1]["for.0"] == TextPosition(line: 4, column: 5) && sets[1].map(\.key) == ["voter", "for.0", "cast"])
-        #expect(sets[1] == decode(bytes, all) && sets[1].hashValue == decode(bytes, all).hashValue)
+        #expect(sets[1] == Self.decodeLines(bytes, all) && sets[1].hashValue == Self.decodeLines(bytes, all).hashValue)
         #expect(sets[2].isEmpty && sets[2] == Positions())
         var changed = sets[0]
         changed["cast"] = TextPosition(line: 9, column: 9)
@@ -156,15 +158,7 @@ import Testing
     @Test func manyEncodedPositionsActAsTheDecodedOnes() {
         let text = (0..<40).map { "for.\($0) \($0 + 1) 3\n" }.joined()
         let bytes = Array(text.utf8)
-        let decode: @Sendable ([UInt8], Range<Int>) -> Positions = { bytes, range in
-            var positions = Positions()
-            for line in String(decoding: bytes[range], as: UTF8.self).split(separator: "\n") {
-                let fields = line.split(separator: " ")
-                positions[String(fields[0])] = TextPosition(line: Int(fields[1]) ?? 0, column: Int(fields[2]) ?? 0)
-            }
-            return positions
-        }
-        let encoded = EncodedPositions(bytes: bytes, ranges: [0..<bytes.count], decode: decode).sets[0]
+        let encoded = EncodedPositions(bytes: bytes, ranges: [0..<bytes.count], decode: Self.decodeLines).sets[0]
         var plain = Positions()
         for i in (0..<40).reversed() { plain["for.\(i)"] = TextPosition(line: i + 1, column: 3) }
         #expect(encoded == plain && plain == encoded && encoded.hashValue == plain.hashValue)

@@ -172,7 +172,7 @@ public struct ContentReader: Sendable {
         let userEntries = top.contains("users") ? listing(layout.usersFolder, into: &problems) : []
         // A build's profiles whose files are as the last build read them come from its cache.
         let userCache = cache == nil ? nil : inventory.flatMap { UserCache(layout: layout, inventory: $0) }
-        let keptUsers = userCache.map { $0.load(from: recordedUsers() ?? UserCache.entries(layout, binary: $0.binary)) } ?? [:]
+        let keptUsers = userCache.map { cache in recordedUsers().map(cache.load(from:)) ?? cache.load() } ?? [:]
         let (scanned, profiles) = Parallel.beside(
             { () -> (Set<String>, [Diagnostic]) in
                 var problems: [Diagnostic] = []
