@@ -352,10 +352,13 @@ import Testing
         }
         /// `replay`: how the build had its replay, as `--timings` says; `counted`: how many
         /// projects it counted the standings of again (the others' parts are the last build's).
-        func expectRebuildIsFresh(_ step: String, replay: String = "kept from the last build", counted: Int = 1) throws {
+        func expectRebuildIsFresh(
+            _ step: String, replay: String = "kept from the last build", notSaid: String? = nil, counted: Int = 1
+        ) throws {
             Thread.sleep(forTimeInterval: 2.1)
             let said = try build("site")
             #expect(said.contains(replay), "after \(step): \(said)")
+            if let notSaid { #expect(!said.contains(notSaid), "after \(step): \(said)") }
             let standings = "standings kept from the last build, \(counted) project\(counted == 1 ? "" : "s") counted again"
             #expect(said.contains(standings), "after \(step): \(said)")
             #expect(try folder.snapshot("site") == Self.freshSite(in: folder, now: now), "after \(step)")
@@ -383,14 +386,21 @@ import Testing
         try act(["follow", "bram", "--project", "gannet-rock"])
         try expectRebuildIsFresh("a follow", counted: 0)
         try act(["close", "the-town-that-sold-tuesday"])
-        // The round closed is added to the last replay, as a whole replay would have it.
-        try expectRebuildIsFresh("a close", replay: "1 closed round added to the last build's replay")
+        // A ballot in another project after the close: that project's part of the round's past
+        // is checked again, from the stamps of its rounds.
+        try act(["vote", "long-patience", "--voter", "fumiko", "dana-20261120180000"])
+        // The round closed is added to the last replay, as a whole replay would have it: with
+        // the tally `close` made and handed over (`HandedTallies`).
+        try expectRebuildIsFresh("a close", replay: "1 closed round added to the last build's replay of 16, as close tallied it", counted: 2)
         // Again, a minute later (a round closed at the same moment as another is replayed with
-        // the whole game): the history `close` keeps now lacks the round closed before
-        // (`HistoryCache.lagLimit`), which the build records from what it read.
+        // the whole game), without the tally handed over: the build tallies the round against
+        // the history `close` keeps, which now lacks the round closed before
+        // (`HistoryCache.lagLimit`) and which the build records from what it read.
         now = "2026-11-22T12:01:00Z"
         try act(["close", "the-marmalade-job"])
-        try expectRebuildIsFresh("a second close", replay: "1 closed round added to the last build's replay")
+        try FileManager.default.removeItem(at: folder.url.appendingPathComponent("Content/.prolific/handed.tallies"))
+        try expectRebuildIsFresh(
+            "a second close", replay: "1 closed round added to the last build's replay of 17", notSaid: "as close tallied")
         // Dana wrote a chapter of gannet-rock, a complete story: its book is kept by its inputs
         // too, the names of its authors among them.
         let book = "projects/gannet-rock/gannet-rock.epub"

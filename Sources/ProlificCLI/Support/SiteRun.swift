@@ -132,8 +132,9 @@ struct SiteRun {
         // The content's inventory is taken as it is read: each file's metadata when it is opened.
         // Projects whose files are as they were when they were last read are taken from
         // `.prolific/projects/` instead of being read and parsed again.
+        let recordedKeys = stamp?.subtreeKeys(forKey: key) ?? [:]
         let (content, contentBefore) = try game.reader.loadValidTakingInventory(
-            cache: ProjectCache(layout: layout), recorded: stamp?.content, recordedKeys: stamp?.subtreeKeys(forKey: key) ?? [:])
+            cache: ProjectCache(layout: layout), recorded: stamp?.content, recordedKeys: recordedKeys)
         // Without a record of every input, no stamp is saved: the next build renders again.
         let inputsRecorded = contentBefore != nil && (templatesFolder == nil || templatesBefore != nil)
         lap("load")
@@ -141,8 +142,9 @@ struct SiteRun {
         // history `close` keeps: that history is read, and the stamps that vouch for it derived,
         // from now on, beside git and the model's other work, rather than on the replay's thread
         // once its cache is loaded (0.1 s of its path after a `close` on large, while the other
-        // stages waited for it).
-        let early = contentBefore.map { EarlyHistory(layout: layout, content: content, inventory: $0) }
+        // stages waited for it). Unless `close` handed over its tallies, which spare both.
+        let handed = contentBefore == nil ? nil : HandedTallies.load(layout, after: saved)
+        let early = contentBefore.map { EarlyHistory(layout: layout, content: content, inventory: $0, handed: handed) }
         defer { early?.wait() }
         let theme = try loadTheme()
         let (evidence, evidenceHow) = game.reader.evidenceNoting(content.config, at: place)
@@ -237,6 +239,18 @@ struct SiteRun {
                     replayHistory.giveNothing()
                     replayHow.set("replay of \(Self.closedRounds(kept.count)) kept from the last build")
                     return kept
+                }
+                // Rounds closed since, each tallied by `close` against what this build read.
+                if case .adding(let base) = found, let replayCache, let inventory = contentBefore,
+                    let replayed = handed?.replayed(base.added, content: content, inventory: inventory, recorded: recordedKeys, evidence: evidence)
+                {
+                    early?.discard()
+                    replayHistory.giveNothing()
+                    let all = replayCache.save(adding: replayed, to: base)
+                    let them = replayed.count == 1 ? "it" : "them"
+                    replayHow.set(
+                        "\(Self.closedRounds(replayed.count)) added to the last build's replay of \(all.count - replayed.count), as close tallied \(them)")
+                    return all
                 }
                 let timeline = timelineMade ?? TallyTimeline(content: content, evidence: evidence)
                 // Rounds closed since (`close` then `build`): their tallies are added to the saved
@@ -519,16 +533,19 @@ struct SiteRun {
 /// The history `close` keeps (`HistoryCache.saved`) and the stamps that vouch for it
 /// (`HistoryCache.Stamps.from`), read and derived on threads of their own from the moment the
 /// content is loaded, when the replay cache lacks rounds the content has closed: a build after
-/// a `close` (`ReplayCache.lacksClosedRounds`, itself told on the first of those threads).
+/// a `close` (`ReplayCache.roundsLacking`, itself told on the first of those threads), unless
+/// `close` handed over the tallies of as many rounds as the replay lacks (`HandedTallies`).
+/// Were those refused, the replay reads them itself.
 private final class EarlyHistory: Sendable {
     private let saved = Parallel.Handoff<HistoryCache.Saved>()
     private let stamps = Parallel.Handoff<HistoryCache.Stamps>()
     private let reading = Parallel.Handoff<Bool>()
     private let pending: Parallel.Pending
 
-    init(layout: ContentLayout, content: Content, inventory: FileInventory) {
+    init(layout: ContentLayout, content: Content, inventory: FileInventory, handed: HandedTallies?) {
         pending = Parallel.background { [saved, stamps, reading] in
-            guard ReplayCache.lacksClosedRounds(layout, content: content) else {
+            let lacking = ReplayCache.roundsLacking(layout, content: content)
+            guard lacking > 0, handed?.closedRounds(in: content) != lacking else {
                 reading.give(false)
                 saved.giveNothing()
                 stamps.giveNothing()

@@ -82,6 +82,10 @@ public enum FairTally {
         }
     }
 
+    /// The tally of `round` of `slug` against `context`. A build takes the tally `close` made
+    /// when a digest of what this reads of the round (its number, times, hidden snippets,
+    /// snippets' ids, authors and texts, ballots) and of the context besides the history is the
+    /// same (the store's `HandedTallies.inputs`): a field read here must be digested there.
     public static func count(_ round: Round, slug: Slug, context: TallyContext) -> Outcome {
         // Hidden snippets are not candidates: a choice of one counts for nothing.
         let round = Moderation.counted(round)

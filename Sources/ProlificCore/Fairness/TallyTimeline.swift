@@ -34,6 +34,12 @@ public struct TallyTimeline: Sendable {
         self.evidence = evidence
     }
 
+    /// One player's join time as `init` gives it in `joined`: their profile's, or a removed
+    /// player's kept one; nil for neither.
+    public static func profileJoined(of handle: Handle, in content: Content) -> Timestamp? {
+        content.users[handle]?.joined ?? content.config.former.first { $0.handle == handle }?.joined
+    }
+
     /// The history as of `cutoff`: rounds closed strictly before it, projects started before it.
     public func history(before cutoff: Timestamp) -> VotingHistory {
         var history = VotingHistory()

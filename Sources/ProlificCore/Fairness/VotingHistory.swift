@@ -134,7 +134,9 @@ public struct VotingHistory: Sendable {
     }
 
     /// Adds a closed round: its snippets, its valid ballots and its winner. Snippets hidden when
-    /// it closed are left out, as its tally left them out.
+    /// it closed are left out, as its tally left them out. All of it is in the round's files,
+    /// which the store's history cache (and the past `close` hands to a build) tells apart by
+    /// the stamps of its round.md and of its two folders.
     public mutating func record(_ round: Round) {
         record(round, habits: true)
     }

@@ -269,6 +269,30 @@ public struct FileInventory: Sendable, Equatable {
         forEachStamped { path, stamp in body(path, stamp == .never ? nil : (stamp.size, stamp.modified, stamp.isDirectory)) }
     }
 
+    /// `forEachEntry(_:)` for the folder at `path` (a second-level one walked on its own, such as
+    /// `projects/moon`) and the entries under it, without passing over the others; false, and
+    /// `body` never called, when the folder was not walked on its own (only an inventory just
+    /// taken knows).
+    func forEachEntry(
+        under path: String, _ body: (ArraySlice<UInt8>, (size: Int64, modified: Int64, isDirectory: Bool)?) -> Void
+    ) -> Bool {
+        guard let span = subtrees[path] else { return false }
+        func give(_ path: ArraySlice<UInt8>, _ stamp: Stamp) {
+            body(path, stamp == .never ? nil : (stamp.size, stamp.modified, stamp.isDirectory))
+        }
+        // The folder's own path ends with its NUL, as every path does.
+        give(paths[span.entryPath].dropLast(), stamps[span.entry])
+        var start = span.walkedPaths.lowerBound, index = span.walked.lowerBound
+        paths.withUnsafeBufferPointer { all in
+            Self.forEachNUL(in: UnsafeBufferPointer(rebasing: all[span.walkedPaths])) { nul in
+                let end = span.walkedPaths.lowerBound + nul
+                give(paths[start..<end], stamps[index])
+                (start, index) = (end + 1, index + 1)
+            }
+        }
+        return true
+    }
+
     /// A check that the entry at a path (relative to `root`) is still as recorded: there, of the
     /// same kind, inode, size and times (a racy or unrecorded entry never is), giving the
     /// metadata of one that is (the site's writer then links or leaves that file without looking

@@ -24,6 +24,8 @@ final class MappedFile: @unchecked Sendable {
     private let isMapped: Bool
     /// The file, open and locked (shared) while it is mapped; -1 when it was read.
     private let descriptor: Int32
+    /// The file's metadata when it was opened: what tells this version of it from another.
+    let stamp: FileInventory.Stamp
 
     /// The file at `path`, if it is a regular file (not a link) of 1 to `limit` bytes that can be
     /// mapped or read. `mapping: false` reads it, as when mapping fails.
@@ -40,6 +42,7 @@ final class MappedFile: @unchecked Sendable {
             return nil
         }
         let size = Int(info.st_size)
+        stamp = FileInventory.Stamp(info)
         if mapping, let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), address != MAP_FAILED {
             bytes = UnsafeBufferPointer(start: address.assumingMemoryBound(to: UInt8.self), count: size)
             isMapped = true

@@ -26,20 +26,31 @@ extension Game {
 
     /// Plans and applies closing one project; the tally's context comes from the history cache.
     private func close(_ project: Project, trigger: Closing.Trigger) throws(Diagnostics) -> CloseReport? {
-        var context: TallyContext? = nil
+        // The build stamp before anything is read: the next build after it may take the tally.
+        let stamp = FileInventory.stamp(BuildStamp.path(layout))
+        var closing: (context: TallyContext, past: HandedTallies.Past)? = nil
         if let round = project.openRound, !round.submissions.isEmpty, trigger == .now || round.closes <= now {
-            context = try closingContext(for: round, of: project)
+            closing = try closingContext(for: round, of: project)
         }
         let plan: Closing.Plan?
+        var tallied: (round: Round, outcome: FairTally.Outcome)? = nil
         do throws(RuleViolation) {
             plan = try Closing.plan(project, trigger: trigger, now: now) { round in
-                guard let context else { return Tally.Outcome(record: TallyRecord(method: FairTally.method, ballots: 0, scores: []), winner: nil) }
-                let outcome = FairTally.count(round, slug: project.slug, context: context)
+                guard let closing else { return Tally.Outcome(record: TallyRecord(method: FairTally.method, ballots: 0, scores: []), winner: nil) }
+                let outcome = FairTally.count(round, slug: project.slug, context: closing.context)
+                tallied = (round, outcome)
                 return Tally.Outcome(record: outcome.record, winner: outcome.winner)
             }
         } catch { throw Self.refuse(error) }
         guard let plan else { return nil }
-        return try apply(plan, to: project)
+        let report = try apply(plan, to: project)
+        // Once the round is closed: the next build takes the tally rather than make it again.
+        if case .closed = report.outcome, let closing, let tallied {
+            HandedTallies.hand(
+                tallied.outcome, of: tallied.round, slug: project.slug, context: closing.context, past: closing.past,
+                after: stamp, layout: layout)
+        }
+        return report
     }
 
     /// Everything `audit` needs to re-run any round: the whole content, valid, and what git says.

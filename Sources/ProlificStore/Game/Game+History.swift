@@ -7,8 +7,9 @@ extension Game {
     /// voters' profiles, and in full only the closed rounds the cache doesn't cover yet — then
     /// saves the cache for next time, unless it lacks fewer than `HistoryCache.lagLimit` rounds.
     /// The result is the same as `TallyTimeline`'s: the rounds closed before the cutoff,
-    /// recorded in the same order.
-    func closingContext(for round: Round, of project: Project) throws(Diagnostics) -> TallyContext {
+    /// recorded in the same order. With it, the past it read, as `HandedTallies` keeps it for
+    /// the next build.
+    func closingContext(for round: Round, of project: Project) throws(Diagnostics) -> (context: TallyContext, past: HandedTallies.Past) {
         var closing = round
         if closing.closed == nil { closing.closed = now }
         let cutoff = TallyContext.cutoff(of: closing)
@@ -64,20 +65,21 @@ extension Game {
         if scanned != previous { updated.saveScan(layout) }
 
         for start in starts where start.created < cutoff { history.recordProject(owner: start.owner) }
-        return TallyTimeline.context(for: closing, of: project.slug, history: history, joined: joined, evidence: evidence)
+        let context = TallyTimeline.context(for: closing, of: project.slug, history: history, joined: joined, evidence: evidence)
+        return (context, HandedTallies.Past(projects: starts, rounds: needed, cutoff: cutoff))
     }
 
     /// Every closed round before a cutoff, with its stamp; every project's start; and what the
     /// scan saw, for the next.
     private typealias RoundScan = (
-        needed: [HistoryCache.Entry], starts: [(created: Timestamp, owner: Handle)], scanned: [String: HistoryCache.Scan]
+        needed: [HistoryCache.Entry], starts: [(slug: Slug, created: Timestamp, owner: Handle)], scanned: [String: HistoryCache.Scan]
     )
 
     /// The rounds and projects as the files show them now (`RoundScan`). A file whose stamp the
     /// last scan (`previous`) saw is not parsed again.
     private func scanRounds(before cutoff: Timestamp, previous: [String: HistoryCache.Scan]) throws(Diagnostics) -> RoundScan {
         var needed: [HistoryCache.Entry] = []
-        var starts: [(created: Timestamp, owner: Handle)] = []
+        var starts: [(slug: Slug, created: Timestamp, owner: Handle)] = []
         var scanned: [String: HistoryCache.Scan] = [:]
         for entry in (try? FileSystem.list(layout.projectsFolder)) ?? [] where entry.kind == .directory {
             guard let slug = Slug(entry.name) else { continue }
@@ -87,13 +89,13 @@ extension Game {
             if let seen = previous[slug.rawValue], seen.stamp == projectStamp, projectStamp.hasFile,
                 let created = seen.time, let owner = seen.owner
             {
-                starts.append((created, owner))
+                starts.append((slug, created, owner))
                 scanned[slug.rawValue] = seen
             } else {
                 let (loaded, found) = reader.loadProject(slug, depth: .none)
                 let errors = found.filter { $0.severity == .error && $0.path == layout.projectFile(slug) }
                 guard let loaded, errors.isEmpty else { throw Diagnostics(errors.isEmpty ? found.sorted() : errors) }
-                starts.append((loaded.created, loaded.owner))
+                starts.append((slug, loaded.created, loaded.owner))
                 scanned[slug.rawValue] = HistoryCache.Scan(stamp: projectStamp, time: loaded.created, owner: loaded.owner)
             }
             // `loadProject` reports a linked rounds/ without failing for it: don't list through it.

@@ -247,6 +247,9 @@ public struct BuildStamp: Sendable {
         /// The site folder as the stamp's build spelt it.
         public var siteRoot: String { site.root }
 
+        /// The stamp file's metadata as it was read: this version of it (`HandedTallies`).
+        var fileStamp: FileInventory.Stamp { file.stamp }
+
         /// The stamp in `layout`, if there is one whose checksum holds.
         public init?(_ layout: ContentLayout) {
             guard HistoryCache.isUsable(layout), let file = MappedFile(BuildStamp.path(layout), limit: 1 << 31),

@@ -97,20 +97,40 @@ public struct HistoryCache {
         /// every round again. An entry the inventory recorded as racy (changed too recently to
         /// vouch for) gets a stamp no file has, so the next `close` reads its round again.
         public static func from(_ inventory: FileInventory) -> Stamps {
-            // Each project's project.md and each round's three parts, gathered as the entries
-            // come, under keys made of the paths' own bytes: `<slug>`, and `<slug>/<NNNN>` as the
-            // stamps are keyed (a small string, not allocated, for a slug of up to ten
-            // characters). The first version split every path and kept every project's and
-            // round's entries by their whole paths, to look them up again: 0.16 s of a large
-            // rebuild after `close`, on its critical path.
+            // About one round for every 18 entries on the benchmark (its folder, round.md, its
+            // two folders, 5 snippets, 9 ballots); the rest is room to spare.
+            var gathered = Gathered(capacity: inventory.count / 16)
+            inventory.forEachEntry { gathered.add($0, $1) }
+            return gathered.stamps()
+        }
+
+        /// The stamps of the projects `slugs` names and their rounds only, read from their
+        /// folders' entries in `inventory` (taken just now, as a build takes it) without passing
+        /// over the others'; nil when one of those folders was not walked on its own.
+        static func from(_ inventory: FileInventory, projects slugs: some Sequence<Slug>) -> Stamps? {
+            var gathered = Gathered(capacity: 0)
+            for slug in slugs {
+                guard inventory.forEachEntry(under: "projects/\(slug)", { gathered.add($0, $1) }) else { return nil }
+            }
+            return gathered.stamps()
+        }
+
+        /// Each project's project.md and each round's three parts, gathered as the entries come,
+        /// under keys made of the paths' own bytes: `<slug>`, and `<slug>/<NNNN>` as the stamps
+        /// are keyed (a small string, not allocated, for a slug of up to ten characters). The
+        /// first version split every path and kept every project's and round's entries by their
+        /// whole paths, to look them up again: 0.16 s of a large rebuild after `close`, on its
+        /// critical path.
+        private struct Gathered {
             var projectFiles: [String: Stamp] = [:], roundParts: [String: [Stamp?]] = [:]
             var projects: [Slug] = []
             var rounds: [String] = []
-            // About one round for every 18 entries on the benchmark (its folder, round.md, its
-            // two folders, 5 snippets, 9 ballots); the rest is room to spare.
-            roundParts.reserveCapacity(inventory.count / 16)
-            inventory.forEachEntry { path, stamp in
-                guard path.starts(with: Self.projectsPrefix) else { return }
+
+            /// Room for `capacity` rounds.
+            init(capacity: Int) { roundParts.reserveCapacity(capacity) }
+
+            mutating func add(_ path: ArraySlice<UInt8>, _ stamp: (size: Int64, modified: Int64, isDirectory: Bool)?) {
+                guard path.starts(with: Stamps.projectsPrefix) else { return }
                 // The slashes of `projects/<slug>/rounds/<NNNN>/<name>`: most paths (snippets and
                 // ballots) are deeper, and are passed over at their fifth.
                 var slashes = (0, 0, 0, 0), count = 0
@@ -126,38 +146,41 @@ public struct HistoryCache {
                 }
                 // A racy entry's kind is unknown: where a folder belongs, it is taken for one.
                 let isFolder = stamp?.isDirectory ?? true
-                let own = stamp.map { Stamp(round: [$0.size, $0.modified]) } ?? Self.racy
+                let own = stamp.map { Stamp(round: [$0.size, $0.modified]) } ?? Stamps.racy
                 func text(_ range: Range<Int>) -> String { String(decoding: path[range], as: UTF8.self) }
                 let end = path.endIndex
                 switch count {
                 case 1 where isFolder:
                     if let slug = Slug(text((slashes.0 + 1)..<end)) { projects.append(slug) }
-                case 2 where path[(slashes.1 + 1)...].elementsEqual(Self.projectFile):
+                case 2 where path[(slashes.1 + 1)...].elementsEqual(Stamps.projectFile):
                     projectFiles[text((slashes.0 + 1)..<slashes.1)] = own
-                case 3 where isFolder && path[(slashes.1 + 1)..<slashes.2].elementsEqual(Self.rounds):
+                case 3 where isFolder && path[(slashes.1 + 1)..<slashes.2].elementsEqual(Stamps.rounds):
                     let folder = text((slashes.2 + 1)..<end)
                     if let slug = Slug(text((slashes.0 + 1)..<slashes.1)), RoundNumber(folderName: folder) != nil {
                         rounds.append(slug.rawValue + "/" + folder)
                     }
-                case 4 where path[(slashes.1 + 1)..<slashes.2].elementsEqual(Self.rounds):
+                case 4 where path[(slashes.1 + 1)..<slashes.2].elementsEqual(Stamps.rounds):
                     let name = path[(slashes.3 + 1)...]
-                    guard let part = Self.roundParts.firstIndex(where: { name.elementsEqual($0) }) else { return }
+                    guard let part = Stamps.roundParts.firstIndex(where: { name.elementsEqual($0) }) else { return }
                     let key = text((slashes.0 + 1)..<slashes.1) + "/" + text((slashes.2 + 1)..<slashes.3)
                     roundParts[key, default: [nil, nil, nil]][part] = own
                 default:
                     break
                 }
             }
-            let missing = Stamp(round: [-1, -1])
-            var result = Stamps()
-            result.stamps.reserveCapacity(projects.count + rounds.count)
-            for slug in projects { result.stamps[slug.rawValue] = projectFiles[slug.rawValue] ?? missing }
-            // A round's key is `"\(slug)/\(number.folderName)"`: its folder's name is four digits.
-            for key in rounds {
-                let parts = roundParts[key] ?? [nil, nil, nil]
-                result.stamps[key] = Stamp(round: parts.flatMap { ($0 ?? missing).round })
+
+            func stamps() -> Stamps {
+                let missing = Stamp(round: [-1, -1])
+                var result = Stamps()
+                result.stamps.reserveCapacity(projects.count + rounds.count)
+                for slug in projects { result.stamps[slug.rawValue] = projectFiles[slug.rawValue] ?? missing }
+                // A round's key is `"\(slug)/\(number.folderName)"`: its folder's name is four digits.
+                for key in rounds {
+                    let parts = roundParts[key] ?? [nil, nil, nil]
+                    result.stamps[key] = Stamp(round: parts.flatMap { ($0 ?? missing).round })
+                }
+                return result
             }
-            return result
         }
 
         private static let projectsPrefix = Array("projects/".utf8)

@@ -339,15 +339,21 @@ public struct ReplayCache: Sendable {
     /// starting that work early: `load` decides what the cache holds. False when there is no
     /// file or its start can't be read.
     public static func lacksClosedRounds(_ layout: ContentLayout, content: Content) -> Bool {
+        roundsLacking(layout, content: content) > 0
+    }
+
+    /// How many more rounds `content` has closed than the saved replay holds, told as
+    /// `lacksClosedRounds` tells it; 0 when there is no file or its start can't be read.
+    public static func roundsLacking(_ layout: ContentLayout, content: Content) -> Int {
         // The large benchmark's header takes 0.25 MB (each project's part of the files' digest
         // and its identity). A linked `.prolific/` is never read (`HistoryCache.isUsable`).
         guard HistoryCache.isUsable(layout), let start = FileSystem.readStart(of: "\(layout.root)/\(file)", upTo: 1 << 20)
-        else { return false }
+        else { return 0 }
         var r = BinaryReader(start)
         guard r.integer() == magic, r.text() != nil, r.text() != nil, parts(from: &r) != nil, identities(from: &r) != nil,
-            let saved = r.varint()
-        else { return false }
-        return content.projects.indices.reduce(0) { $0 + content.projects[$1].closedRoundCount } > saved
+            let saved = r.varint(), saved <= UInt64(Int.max)
+        else { return 0 }
+        return max(0, content.projects.indices.reduce(0) { $0 + content.projects[$1].closedRoundCount } - Int(saved))
     }
 
     private static let decode: ReplayedRounds.Decoder = { bytes, range in
