@@ -423,7 +423,7 @@ public struct SiteBuilder {
         let feeds = AtomFeeds(site: site)
         let files: [() -> OutputFile] =
             [
-                { ICalendar(site: site).file() }, { SiteMap.file(pages: listedPages, baseURL: site.config.baseURL) },
+                { ICalendar(site: site).file(memory: memory) }, { SiteMap.file(pages: listedPages, baseURL: site.config.baseURL) },
                 { SiteMap.robots(baseURL: site.config.baseURL) },
             ] + feeds.plans().map { plan in { feeds.feed(plan, memory: memory) } }
         let (search, failure) = Parallel.beside({ SearchIndex(site: site).file(memory: memory) }) { () -> Diagnostics? in

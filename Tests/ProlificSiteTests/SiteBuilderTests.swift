@@ -318,6 +318,41 @@ import Testing
         #expect(afterEvent.contents == (try build(at: event + halfMinute, memory: nil)).contents)
     }
 
+    /// The deadlines calendar is kept by its inputs (the site's title and address, each
+    /// deadline's project and round) and made again, as a fresh build makes it, when one changes.
+    @Test func theCalendarIsKeptByItsDeadlines() throws {
+        let original = try SiteFixtures.load(SiteFixtures.root.appendingPathComponent("check/valid/Content").path)
+        let moon = try #require(Slug("moon"))
+        func build(_ content: Content, memory: PageMemory? = nil) throws -> OutputFile {
+            try #require(try Self.build(content, projectKeys: [moon: "files-1"], memory: memory)[SitePath.calendarFeed])
+        }
+        let first = try build(original)
+        #expect(String(decoding: first.contents, as: UTF8.self).contains("SUMMARY:Round 2 of Moon closes"))
+        let memory = PageMemory(fingerprints: [SitePath.calendarFeed: try #require(first.fingerprint)], isIntact: { _ in true })
+        #expect(try build(original, memory: memory).keepsPrevious)
+        let p = try #require(original.projects.firstIndex { $0.slug == moon })
+        let r = try #require(original.projects[p].rounds.firstIndex { $0.isOpen })
+        var changes: [String: Content] = [:]
+        changes["project's title"] = original
+        changes["project's title"]?.projects[p].title = "Moon Two"
+        changes["deadline"] = original
+        changes["deadline"]?.projects[p].rounds[r].closes = Timestamp(iso8601: "2026-01-17T00:00:00Z")!
+        changes["opening"] = original
+        changes["opening"]?.projects[p].rounds[r].opened = Timestamp(iso8601: "2026-01-10T00:00:00Z")!
+        changes["site's title"] = original
+        changes["site's title"]?.config.title = "Another game"
+        changes["site's address"] = original
+        changes["site's address"]?.config.baseURL = "https://other.example.org/"
+        changes["no deadline"] = original
+        changes["no deadline"]?.projects[p].rounds[r].closes = Timestamp(iso8601: "2026-01-12T00:00:00Z")!
+        for (name, changed) in changes {
+            let rebuilt = try build(changed, memory: memory)
+            #expect(!rebuilt.keepsPrevious, "\(name)")
+            #expect(rebuilt.contents == (try build(changed)).contents, "\(name)")
+            #expect(rebuilt.contents != first.contents, "\(name)")
+        }
+    }
+
     /// Feeds are kept by their inputs too: their entries' projects' files and the names they
     /// credit.
     @Test func aFeedIsKeptByItsInputsUntilOneChanges() throws {
