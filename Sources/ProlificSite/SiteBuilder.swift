@@ -430,9 +430,10 @@ public struct SiteBuilder {
             do throws(Diagnostics) {
                 let feedBatch = 128
                 for start in stride(from: 0, to: files.count, by: feedBatch) {
-                    // One file at a time from the shared counter: the calendar and the sitemap,
-                    // which lead the first batch, take far longer than a kept feed, and in the
-                    // same take of eight one core made both while the other ran out of feeds.
+                    // One file at a time from the shared counter: the sitemap and the calendar
+                    // (when its deadlines changed), which lead the first batch, take far longer
+                    // than a kept feed, and in the same take of eight one core made both while
+                    // the other ran out of feeds.
                     try emit(Parallel.map(Array(files[start..<min(files.count, start + feedBatch)]), batch: 1) { $0() })
                 }
                 return nil

@@ -345,6 +345,10 @@ import Testing
         changes["site's address"]?.config.baseURL = "https://other.example.org/"
         changes["no deadline"] = original
         changes["no deadline"]?.projects[p].rounds[r].closes = Timestamp(iso8601: "2026-01-12T00:00:00Z")!
+        changes["project's slug"] = original
+        changes["project's slug"]?.projects[p].slug = try #require(Slug("moon-two"))
+        changes["round's number"] = original
+        changes["round's number"]?.projects[p].rounds[r].number = try #require(RoundNumber(3))
         for (name, changed) in changes {
             let rebuilt = try build(changed, memory: memory)
             #expect(!rebuilt.keepsPrevious, "\(name)")

@@ -23,6 +23,7 @@ struct ICalendar {
 
     /// What the file is a function of, apart from the binary: the site's title and address,
     /// and each deadline's project (slug and title) and round (number, opening and closing).
+    /// The moment, and which stories are listed and complete, count through the list itself.
     /// What `file(_:)` reads must be here, or a rebuild keeps a stale calendar.
     func inputs(_ deadlines: [Deadline]) -> PageInputs {
         var inputs = PageInputs()
@@ -32,7 +33,7 @@ struct ICalendar {
         for deadline in deadlines {
             inputs.add(deadline.project.slug.rawValue)
             inputs.add(deadline.project.title)
-            inputs.add(Int(deadline.round.number.value))
+            inputs.add(deadline.round.number.value)
             inputs.add(Int(deadline.round.opened.secondsSinceEpoch))
             inputs.add(Int(deadline.round.closes.secondsSinceEpoch))
         }
