@@ -755,4 +755,19 @@ import Testing
                     + "2026-11-01T00:00:00Z, before 2026-11-08T00:00:00Z)"
             ])
     }
+
+    /// The rule `replayAdding` and the handed tallies share: each round added must have its
+    /// cutoff after every other closing, the added rounds before it included.
+    @Test func roundsAreAddedOnlyWhenNoOtherTallySawThem() {
+        func t(_ day: Int) -> Timestamp { Timestamp(secondsSinceEpoch: Int64(day) * 86_400) }
+        #expect(TallyTimeline.noOtherTallySaw([(t(5), t(5))], closingsBefore: nil))
+        #expect(TallyTimeline.noOtherTallySaw([(t(5), t(5))], closingsBefore: t(4)))
+        #expect(!TallyTimeline.noOtherTallySaw([(t(5), t(5))], closingsBefore: t(5)), "a round closed at its cutoff")
+        #expect(!TallyTimeline.noOtherTallySaw([(t(5), t(5))], closingsBefore: t(6)))
+        #expect(TallyTimeline.noOtherTallySaw([(t(5), t(5)), (t(6), t(6))], closingsBefore: t(4)))
+        #expect(!TallyTimeline.noOtherTallySaw([(t(5), t(5)), (t(5), t(5))], closingsBefore: t(4)), "two closed at once")
+        // A deadline before the closing: the next round's cutoff must pass the closing, not the deadline.
+        #expect(!TallyTimeline.noOtherTallySaw([(t(5), t(7)), (t(6), t(6))], closingsBefore: t(4)))
+        #expect(TallyTimeline.noOtherTallySaw([(t(5), t(7)), (t(8), t(8))], closingsBefore: t(4)))
+    }
 }

@@ -162,6 +162,19 @@ public struct TallyTimeline: Sendable {
             explained: fair)
     }
 
+    /// `replayAdding`'s rule: rounds added to a replay, each given by its cutoff and closing in
+    /// cutoff order, can be tallied after the others when each one's cutoff is later than every
+    /// other round's closing (`latest`, the latest of the rounds not added) and than the
+    /// closings of the rounds added before it: then no earlier tally saw it.
+    public static func noOtherTallySaw(_ added: [(cutoff: Timestamp, closed: Timestamp)], closingsBefore latest: Timestamp?) -> Bool {
+        var latest = latest
+        for round in added {
+            guard latest.map({ $0 < round.cutoff }) ?? true else { return false }
+            if latest.map({ $0 < round.closed }) ?? true { latest = round.closed }
+        }
+        return true
+    }
+
     /// The replay of the closed rounds `added` names (by `IdentityEvidence.key`), given
     /// `history`, that of every other closed round (recorded in the order they closed, without
     /// the projects started: what `HistoryCache` keeps), for a build whose last replay covered
@@ -189,6 +202,9 @@ public struct TallyTimeline: Sendable {
             (TallyContext.cutoff(of: $0.round), $0.slug, $0.round.number)
                 < (TallyContext.cutoff(of: $1.round), $1.slug, $1.round.number)
         }
+        guard Self.noOtherTallySaw(byCutoff.map { (TallyContext.cutoff(of: $0.round), $0.closed) }, closingsBefore: latest) else {
+            return nil
+        }
         var nextRound = 0, nextProject = 0
         var results: [Replayed] = []
         for target in byCutoff {
@@ -197,13 +213,11 @@ public struct TallyTimeline: Sendable {
                 history.record(targets[nextRound].round)
                 nextRound += 1
             }
-            guard latest.map({ $0 < cutoff }) ?? true else { return nil }
             while nextProject < projectStarts.count, projectStarts[nextProject].created < cutoff {
                 history.recordProject(owner: projectStarts[nextProject].owner)
                 nextProject += 1
             }
             results.append(replayed(target, against: &history))
-            if latest.map({ $0 < target.closed }) ?? true { latest = target.closed }
         }
         for closed in targets[nextRound...] { history.record(closed.round) }
         return (results, history.withoutProjects())
