@@ -135,6 +135,35 @@ import Testing
         #expect(again.map(\.slug) == order.map(\.slug))
     }
 
+    /// A ranking orders any of its projects as `order` orders them alone: a project's places in
+    /// the trending and discovery lists depend on its own activity only.
+    @Test func aRankingOrdersAnyOfItsProjectsAsIfListedAlone() {
+        var projects: [Project] = []
+        for (i, slug) in ["aa", "bb", "cc", "dd", "ee", "ff"].enumerated() {
+            var project = moon
+            project.slug = Make.slug(slug)
+            project.created = Make.time("2026-11-0\(i % 4 + 1)T00:00:00Z")
+            if i % 2 == 0 { project.rounds[1].ballots.removeAll() }
+            if i == 3 { project.rounds = [] }
+            projects.append(project)
+        }
+        let now = Make.time("2026-11-12T00:00:00Z")
+        let karma = Standing(content: Make.content(users: Array(users.values), projects: projects)).counts.mapValues(\.karma)
+        let ranking = Explore.ranking(projects, users: users, karma: karma, now: now)
+        #expect(ranking.order(projects).map(\.slug) == Explore.order(projects, users: users, karma: karma, now: now).map(\.slug))
+        // Every subset of three or more, in either order.
+        for mask in 0..<(1 << projects.count) where mask.nonzeroBitCount >= 3 {
+            let subset = projects.indices.filter { mask & (1 << $0) != 0 }.map { projects[$0] }
+            let alone = Explore.order(subset, users: users, karma: karma, now: now).map(\.slug)
+            #expect(ranking.order(subset).map(\.slug) == alone)
+            #expect(ranking.order(subset.reversed()).map(\.slug) == alone)
+        }
+        // A project the ranking doesn't know comes last.
+        var stranger = moon
+        stranger.slug = Make.slug("zz")
+        #expect(ranking.order([stranger] + projects.prefix(3)).last?.slug == Make.slug("zz"))
+    }
+
     /// The discovery slot goes to the project with the fewest people: each counted once however
     /// often they wrote or voted, a player without a profile among them.
     @Test func discoveryCountsEachParticipantOnce() {

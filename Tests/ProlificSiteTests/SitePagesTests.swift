@@ -64,6 +64,39 @@ import Testing
         #expect(pages["tags/space/page/2/index.html"] != nil, "tag pages paginate too")
     }
 
+    /// A tag's page lists its stories in progress in their own explore order, not the home
+    /// page's order cut to the tag: a story of another tag that leaves the listings leaves the
+    /// tag's pages as they were, where the home page's mix of trending and discovery places
+    /// moved for every story after it.
+    @Test func aTagListsItsStoriesInTheirOwnExploreOrder() throws {
+        var content = try Self.fixture()
+        // Discovery prefers the newest of equally few people, trending goes by the slugs' hashes
+        // here (the copies' activity is the same): the two lists differ, so the mix matters.
+        for n in 1...23 {
+            var copy = try Self.copy(of: content, as: "story-\(n)")
+            copy.tags = n % 3 == 0 ? ["sea"] : ["space"]
+            copy.created = try #require(Timestamp(iso8601: "2026-01-0\(n * 5 % 9 + 1)T\(10 + n % 12):00:00Z"))
+            content.projects.append(copy)
+        }
+        func cards(_ page: String) -> [String] {
+            page.components(separatedBy: "<li class=\"card\">").dropFirst().compactMap { card in
+                card.range(of: "projects/").map { String(card[$0.upperBound...].prefix { $0 != "/" }) }
+            }
+        }
+        let pages = try SiteFixtures.build(content, now: Self.now)
+        let sea = content.projects.filter { $0.tags == ["sea"] }
+        let karma = Standing(content: content).counts.mapValues(\.karma)
+        let alone = Explore.order(sea, users: content.users, karma: karma, now: Self.now).map(\.slug.rawValue)
+        #expect(cards(try #require(pages["tags/sea/index.html"])) == alone)
+        for n in [1, 2, 4, 5, 7] {
+            var without = content
+            without.projects.removeAll { $0.slug.rawValue == "story-\(n)" }
+            let rebuilt = try SiteFixtures.build(without, now: Self.now)
+            #expect(rebuilt["tags/sea/index.html"] == pages["tags/sea/index.html"], "story-\(n) (space) left the sea page as it was")
+            #expect(rebuilt["index.html"] != pages["index.html"])
+        }
+    }
+
     /// A card's excerpt is the first paragraph of the rendered HTML, found by its bytes: one
     /// that starts with a combining mark is found too (a search by `Character` saw `>` and the
     /// mark as one and skipped it).

@@ -11,6 +11,13 @@ public enum Explore {
     static let discoveryEvery = 3
 
     public static func order(_ projects: [Project], users: [Handle: User], karma: [Handle: Karma], now: Timestamp) -> [Project] {
+        ranking(projects, users: users, karma: karma, now: now).order(projects)
+    }
+
+    /// Each project's place in the two lists the explore order mixes, trending and discovery:
+    /// a project's place in either depends on its own snippets, ballots and players alone, so
+    /// `Ranking.order` lists any of the projects, such as a tag's, as if only they were listed.
+    public static func ranking(_ projects: [Project], users: [Handle: User], karma: [Handle: Karma], now: Timestamp) -> Ranking {
         // Each player's join date, karma gate and a number of their own, found with one lookup
         // per snippet or ballot.
         var players: [Handle: (joined: Timestamp, gate: Double, id: Int)] = [:]
@@ -86,23 +93,52 @@ public enum Explore {
             if projects[a].created != projects[b].created { return projects[a].created > projects[b].created }
             return tiebreak(a, b)
         }
-        // Each list is read from a cursor that skips projects already placed: the lists are never
-        // copied or shortened, so placing n projects costs O(n).
-        var result: [Project] = []
-        result.reserveCapacity(projects.count)
-        var placed = [Bool](repeating: false, count: projects.count)
-        var trendCursor = 0, discoveryCursor = 0
-        while result.count < projects.count {
-            let discovery = (result.count + 1) % discoveryEvery == 2
-            let source = discovery ? byDiscovery : byTrend
-            var cursor = discovery ? discoveryCursor : trendCursor
-            while cursor < source.count, placed[source[cursor]] { cursor += 1 }
-            guard cursor < source.count else { break }
-            result.append(projects[source[cursor]])
-            placed[source[cursor]] = true
-            if discovery { discoveryCursor = cursor } else { trendCursor = cursor }
+        var ranking = Ranking()
+        ranking.trend.reserveCapacity(projects.count)
+        ranking.discovery.reserveCapacity(projects.count)
+        for (place, p) in byTrend.enumerated() { ranking.trend[projects[p].slug] = place }
+        for (place, p) in byDiscovery.enumerated() { ranking.discovery[projects[p].slug] = place }
+        return ranking
+    }
+
+    /// Where each project stands in the trending list and in the discovery list, by slug.
+    public struct Ranking: Sendable {
+        var trend: [Slug: Int] = [:]
+        var discovery: [Slug: Int] = [:]
+
+        public init() {}
+
+        /// `projects` in the explore order, as if they were the only ones listed: the trending
+        /// and discovery lists of these projects alone, mixed. A tag's page lists its stories so:
+        /// cut from the home page's order instead, every tag's list changed its mix (and its
+        /// pages) whenever a story of another tag completed or started. Projects the ranking
+        /// doesn't know come after those it does, by slug.
+        public func order(_ projects: [Project]) -> [Project] {
+            func sorted(by places: [Slug: Int]) -> [Int] {
+                let place = projects.map { places[$0.slug] ?? Int.max }
+                return projects.indices.sorted { a, b in
+                    place[a] != place[b] ? place[a] < place[b] : projects[a].slug < projects[b].slug
+                }
+            }
+            let byTrend = sorted(by: trend), byDiscovery = sorted(by: discovery)
+            // Each list is read from a cursor that skips projects already placed: the lists are
+            // never copied or shortened, so placing n projects costs O(n).
+            var result: [Project] = []
+            result.reserveCapacity(projects.count)
+            var placed = [Bool](repeating: false, count: projects.count)
+            var trendCursor = 0, discoveryCursor = 0
+            while result.count < projects.count {
+                let discovery = (result.count + 1) % discoveryEvery == 2
+                let source = discovery ? byDiscovery : byTrend
+                var cursor = discovery ? discoveryCursor : trendCursor
+                while cursor < source.count, placed[source[cursor]] { cursor += 1 }
+                guard cursor < source.count else { break }
+                result.append(projects[source[cursor]])
+                placed[source[cursor]] = true
+                if discovery { discoveryCursor = cursor } else { trendCursor = cursor }
+            }
+            return result
         }
-        return result
     }
 }
 

@@ -51,6 +51,9 @@ struct SiteModel {
     let participants: [Slug: [Handle]]
     /// Listed projects in progress, in the explore order of the home page (worked out once).
     private(set) var inProgress: [Project] = []
+    /// Where each of them stands in the lists the explore order mixes: for a tag's page, which
+    /// lists its stories in progress in their own explore order (`Explore.Ranking.order`).
+    private(set) var explore = Explore.Ranking()
     /// Listed completed stories, most recently finished first.
     private(set) var completed: [Project] = []
 
@@ -88,7 +91,7 @@ struct SiteModel {
         (content, media, built, listed, listedIndex) = (derived.content, derived.media, derived.built, derived.listed, derived.listedIndex)
         (snippetsByAuthor, users, names, followers) = (derived.snippetsByAuthor, derived.users, derived.names, derived.followers)
         (listedTagKeys, withImages, participants) = (derived.listedTagKeys, derived.withImages, derived.participants)
-        (standing, inProgress) = (derived.standing, derived.inProgress)
+        (standing, inProgress, explore) = (derived.standing, derived.inProgress, derived.explore)
         completed = orderCompleted()
     }
 
@@ -183,11 +186,13 @@ struct SiteModel {
         replayed.explained(project.slug, round)
     }
 
-    /// Projects in progress, in the explore order of the home page.
-    static func exploreOrder(of listed: [Project], content: Content, standing: Standing, now: Timestamp) -> [Project] {
-        Explore.order(
-            listed.filter { !isComplete($0) }, users: content.users,
-            karma: standing.counts.mapValues(\.karma), now: now)
+    /// Projects in progress, in the explore order of the home page, with their ranking.
+    static func exploreOrder(
+        of listed: [Project], content: Content, standing: Standing, now: Timestamp
+    ) -> (order: [Project], ranking: Explore.Ranking) {
+        let inProgress = listed.filter { !isComplete($0) }
+        let ranking = Explore.ranking(inProgress, users: content.users, karma: standing.counts.mapValues(\.karma), now: now)
+        return (ranking.order(inProgress), ranking)
     }
 
     /// Completed stories, most recently finished first.
@@ -221,6 +226,7 @@ private struct Derived {
     let participants: [Slug: [Handle]]
     let standing: Standing
     let inProgress: [Project]
+    let explore: Explore.Ranking
 
     /// Ends by counting the standings (on every core) and ordering the stories in progress, then
     /// renders the texts the pages will show into `cache` until `replayDone` is raised.
@@ -282,7 +288,7 @@ private struct Derived {
         participants = Dictionary(
             zip(built.lazy.map(\.slug), scanned.lazy.map(\.participants)), uniquingKeysWith: { first, _ in first })
         let standing = standings?(content) ?? Standing(content: content, badges: content.config.badges)
-        inProgress = SiteModel.exploreOrder(of: listed, content: content, standing: standing, now: now)
+        (inProgress, explore) = SiteModel.exploreOrder(of: listed, content: content, standing: standing, now: now)
         self.standing = standing
         cache.warm(SiteModel.texts(of: built), render: html, until: replayDone)
     }

@@ -31,23 +31,26 @@ struct TagPages {
     }
 
     /// Every tag of a listed project by key, with its display name (the spelling most projects
-    /// use, then the first in order) and its projects in the explore order.
+    /// use, then the first in order) and its projects: those in progress in their own explore
+    /// order (`Explore.Ranking.order`: a story of another tag that starts or completes leaves
+    /// this list as it was), then the completed ones, most recently finished first.
     var tags: [(key: String, name: String, projects: [Project])] {
         var spellings: [String: [String: Int]] = [:]
-        var projects: [String: [Project]] = [:]
-        let ordered = site.inProgress + site.completed
-        for project in ordered {
+        var inProgress: [String: [Project]] = [:], completed: [String: [Project]] = [:]
+        func add(_ project: Project, to lists: inout [String: [Project]]) {
             var seen: Set<String> = []
             for tag in project.tags {
                 let key = Self.key(tag)
                 spellings[key, default: [:]][tag, default: 0] += 1
-                if seen.insert(key).inserted { projects[key, default: []].append(project) }
+                if seen.insert(key).inserted { lists[key, default: []].append(project) }
             }
         }
-        return projects.keys.sorted().map { key in
+        for project in site.inProgress { add(project, to: &inProgress) }
+        for project in site.completed { add(project, to: &completed) }
+        return Set(inProgress.keys).union(completed.keys).sorted().map { key in
             let name = (spellings[key] ?? [:]).sorted { a, b in a.value != b.value ? a.value > b.value : a.key < b.key }
                 .first?.key ?? key
-            return (key, name, projects[key] ?? [])
+            return (key, name, site.explore.order(inProgress[key] ?? []) + (completed[key] ?? []))
         }
     }
 
