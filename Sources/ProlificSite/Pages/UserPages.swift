@@ -9,7 +9,7 @@ struct UserPages {
         let users = site.users
         // Who started which listed project, found once rather than by a scan per profile.
         let started = Dictionary(grouping: site.listed.indices) { site.listed[$0].owner }
-        var jobs = users.map { user in
+        return users.map { user in
             let context = PageContext(
                 site: site.config, now: site.now, path: SitePath.user(user.handle), title: user.name,
                 description: "\(user.name) (@\(user.handle)) on \(site.config.title): karma, badges and snippets.",
@@ -17,25 +17,29 @@ struct UserPages {
             let mine = started[user.handle] ?? []
             return PageJob("user", context, inputs: { inputs(user, started: mine) }) { profile(user, started: mine) }
         }
+    }
+
+    /// The players' page: every player, with their avatar, karma and counts. One long page, which
+    /// the build makes first, beside the others (`SiteBuilder.jobs`).
+    func listJob() -> PageJob {
+        let users = site.users
         let context = PageContext(
             site: site.config, now: site.now, path: SitePath.users, title: "Players",
             description: "Everyone who writes and votes on \(site.config.title).", section: .players)
-        jobs.append(
-            PageJob("users", context, inputs: { listInputs(users) }) {
-                [
-                    "countLabel": Display.count(users.count, "player"),
-                    "users": users.map { user -> [String: Any] in
-                        let counts = site.standing.counts(of: user.handle)
-                        return [
-                            "name": user.name, "handle": user.handle.rawValue, "url": SitePath.user(user.handle),
-                            "avatar": Avatar.values(of: user, site: site),
-                            "karma": counts.karma.total,
-                            "summary": "\(Display.count(counts.snippets, "snippet")) · \(Display.count(counts.wins, "win"))",
-                        ]
-                    },
-                ]
-            })
-        return jobs
+        return PageJob("users", context, inputs: { listInputs(users) }) {
+            [
+                "countLabel": Display.count(users.count, "player"),
+                "users": users.map { user -> [String: Any] in
+                    let counts = site.standing.counts(of: user.handle)
+                    return [
+                        "name": user.name, "handle": user.handle.rawValue, "url": SitePath.user(user.handle),
+                        "avatar": Avatar.values(of: user, site: site),
+                        "karma": counts.karma.total,
+                        "summary": "\(Display.count(counts.snippets, "snippet")) · \(Display.count(counts.wins, "win"))",
+                    ]
+                },
+            ]
+        }
     }
 
     /// What the players' page shows of each player, without making its values: by its values,
