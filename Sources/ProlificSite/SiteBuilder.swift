@@ -369,7 +369,7 @@ public struct SiteBuilder {
         jobs += HomePages(site: site).jobs()
         jobs += ProjectPages(site: site).jobs(recordingRoundGroups: kept.records)
         jobs += RoundPages(site: site).jobs(skipping: kept.projects)
-        jobs += UserPages(site: site).jobs()
+        jobs += UserPages(site: site).profileJobs()
         jobs.append(
             PageJob(
                 "404",

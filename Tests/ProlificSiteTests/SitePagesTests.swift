@@ -65,17 +65,19 @@ import Testing
     }
 
     /// A tag's page lists its stories in progress in their own explore order, not the home
-    /// page's order cut to the tag: a story of another tag that leaves the listings leaves the
-    /// tag's pages as they were, where the home page's mix of trending and discovery places
-    /// moved for every story after it.
+    /// page's order cut to the tag, then its completed stories: a story of another tag that
+    /// completes or leaves the listings leaves the tag's pages as they were, where the home
+    /// page's mix of trending and discovery places moved for every story after it.
     @Test func aTagListsItsStoriesInTheirOwnExploreOrder() throws {
         var content = try Self.fixture()
         // Discovery prefers the newest of equally few people, trending goes by the slugs' hashes
         // here (the copies' activity is the same): the two lists differ, so the mix matters.
-        for n in 1...23 {
+        for n in 1...24 {
             var copy = try Self.copy(of: content, as: "story-\(n)")
             copy.tags = n % 3 == 0 ? ["sea"] : ["space"]
             copy.created = try #require(Timestamp(iso8601: "2026-01-0\(n * 5 % 9 + 1)T\(10 + n % 12):00:00Z"))
+            // One sea story is complete: it comes after those in progress.
+            if n == 24 { copy.status = .complete }
             content.projects.append(copy)
         }
         func cards(_ page: String) -> [String] {
@@ -84,13 +86,19 @@ import Testing
             }
         }
         let pages = try SiteFixtures.build(content, now: Self.now)
-        let sea = content.projects.filter { $0.tags == ["sea"] }
+        let sea = content.projects.filter { $0.tags == ["sea"] && $0.status != .complete }
         let karma = Standing(content: content).counts.mapValues(\.karma)
         let alone = Explore.order(sea, users: content.users, karma: karma, now: Self.now).map(\.slug.rawValue)
-        #expect(cards(try #require(pages["tags/sea/index.html"])) == alone)
+        #expect(cards(try #require(pages["tags/sea/index.html"])) == alone + ["story-24"])
+        // Space stories that leave the listings, or complete.
         for n in [1, 2, 4, 5, 7] {
             var without = content
-            without.projects.removeAll { $0.slug.rawValue == "story-\(n)" }
+            if n.isMultiple(of: 2) {
+                without.projects.removeAll { $0.slug.rawValue == "story-\(n)" }
+            } else {
+                let p = try #require(without.projects.firstIndex { $0.slug.rawValue == "story-\(n)" })
+                without.projects[p].status = .complete
+            }
             let rebuilt = try SiteFixtures.build(without, now: Self.now)
             #expect(rebuilt["tags/sea/index.html"] == pages["tags/sea/index.html"], "story-\(n) (space) left the sea page as it was")
             #expect(rebuilt["index.html"] != pages["index.html"])

@@ -14,9 +14,12 @@ public enum Explore {
         ranking(projects, users: users, karma: karma, now: now).order(projects)
     }
 
-    /// Each project's place in the two lists the explore order mixes, trending and discovery:
-    /// a project's place in either depends on its own snippets, ballots and players alone, so
+    /// Each project's place in the two lists the explore order mixes, trending and discovery.
+    /// What each list sorts by (a project's trending score; its people and start) depends on the
+    /// project's own snippets, ballots and players, with their karma and join dates, and on no
+    /// other project, so any two projects come in the same order in any list that holds both:
     /// `Ranking.order` lists any of the projects, such as a tag's, as if only they were listed.
+    /// Slugs are unique (a content directory's folder names).
     public static func ranking(_ projects: [Project], users: [Handle: User], karma: [Handle: Karma], now: Timestamp) -> Ranking {
         // Each player's join date, karma gate and a number of their own, found with one lookup
         // per snippet or ballot.
@@ -83,9 +86,13 @@ public enum Explore {
         func tiebreak(_ a: Int, _ b: Int) -> Bool {
             hashes[a] != hashes[b] ? hashes[a] < hashes[b] : projects[a].slug < projects[b].slug
         }
+        // Scores are compared rounded to 12 decimal places (sums of the same activity may differ
+        // in their last bits), by a key each score has on its own: comparing two scores'
+        // difference to 1e-12 made a ≈ b and b ≈ c without a ≈ c, an order the sort can't keep
+        // and that a list of fewer projects could sort otherwise.
+        let trend = scored.map { ($0.score * 1e12).rounded() }
         let byTrend = projects.indices.sorted { a, b in
-            let (ta, tb) = (scored[a].score, scored[b].score)
-            return abs(ta - tb) > 1e-12 ? ta > tb : tiebreak(a, b)
+            trend[a] != trend[b] ? trend[a] > trend[b] : tiebreak(a, b)
         }
         let byDiscovery = projects.indices.sorted { a, b in
             let (pa, pb) = (scored[a].people, scored[b].people)
@@ -114,13 +121,13 @@ public enum Explore {
         /// pages) whenever a story of another tag completed or started. Projects the ranking
         /// doesn't know come after those it does, by slug.
         public func order(_ projects: [Project]) -> [Project] {
-            func sorted(by places: [Slug: Int]) -> [Int] {
+            func byPlace(in places: [Slug: Int]) -> [Int] {
                 let place = projects.map { places[$0.slug] ?? Int.max }
                 return projects.indices.sorted { a, b in
                     place[a] != place[b] ? place[a] < place[b] : projects[a].slug < projects[b].slug
                 }
             }
-            let byTrend = sorted(by: trend), byDiscovery = sorted(by: discovery)
+            let byTrend = byPlace(in: trend), byDiscovery = byPlace(in: discovery)
             // Each list is read from a cursor that skips projects already placed: the lists are
             // never copied or shortened, so placing n projects costs O(n).
             var result: [Project] = []

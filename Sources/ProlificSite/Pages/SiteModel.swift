@@ -53,7 +53,7 @@ struct SiteModel {
     private(set) var inProgress: [Project] = []
     /// Where each of them stands in the lists the explore order mixes: for a tag's page, which
     /// lists its stories in progress in their own explore order (`Explore.Ranking.order`).
-    private(set) var explore = Explore.Ranking()
+    private(set) var exploreRanking = Explore.Ranking()
     /// Listed completed stories, most recently finished first.
     private(set) var completed: [Project] = []
 
@@ -91,7 +91,7 @@ struct SiteModel {
         (content, media, built, listed, listedIndex) = (derived.content, derived.media, derived.built, derived.listed, derived.listedIndex)
         (snippetsByAuthor, users, names, followers) = (derived.snippetsByAuthor, derived.users, derived.names, derived.followers)
         (listedTagKeys, withImages, participants) = (derived.listedTagKeys, derived.withImages, derived.participants)
-        (standing, inProgress, explore) = (derived.standing, derived.inProgress, derived.explore)
+        (standing, inProgress, exploreRanking) = (derived.standing, derived.inProgress, derived.exploreRanking)
         completed = orderCompleted()
     }
 
@@ -226,7 +226,7 @@ private struct Derived {
     let participants: [Slug: [Handle]]
     let standing: Standing
     let inProgress: [Project]
-    let explore: Explore.Ranking
+    let exploreRanking: Explore.Ranking
 
     /// Ends by counting the standings (on every core) and ordering the stories in progress, then
     /// renders the texts the pages will show into `cache` until `replayDone` is raised.
@@ -288,7 +288,7 @@ private struct Derived {
         participants = Dictionary(
             zip(built.lazy.map(\.slug), scanned.lazy.map(\.participants)), uniquingKeysWith: { first, _ in first })
         let standing = standings?(content) ?? Standing(content: content, badges: content.config.badges)
-        (inProgress, explore) = SiteModel.exploreOrder(of: listed, content: content, standing: standing, now: now)
+        (inProgress, exploreRanking) = SiteModel.exploreOrder(of: listed, content: content, standing: standing, now: now)
         self.standing = standing
         cache.warm(SiteModel.texts(of: built), render: html, until: replayDone)
     }

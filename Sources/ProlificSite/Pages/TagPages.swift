@@ -30,10 +30,11 @@ struct TagPages {
         return key
     }
 
-    /// Every tag of a listed project by key, with its display name (the spelling most projects
-    /// use, then the first in order) and its projects: those in progress in their own explore
-    /// order (`Explore.Ranking.order`: a story of another tag that starts or completes leaves
-    /// this list as it was), then the completed ones, most recently finished first.
+    /// Every tag of a listed project by key, with its display name (the spelling used most
+    /// often, ties going to the first in alphabetical order) and its projects: those in progress
+    /// in their own explore order (`Explore.Ranking.order`: the tag's stories mixed as if only
+    /// they were listed, so a story of another tag that starts or completes leaves the mix as it
+    /// was), then the completed ones, most recently finished first.
     var tags: [(key: String, name: String, projects: [Project])] {
         var spellings: [String: [String: Int]] = [:]
         var inProgress: [String: [Project]] = [:], completed: [String: [Project]] = [:]
@@ -50,7 +51,7 @@ struct TagPages {
         return Set(inProgress.keys).union(completed.keys).sorted().map { key in
             let name = (spellings[key] ?? [:]).sorted { a, b in a.value != b.value ? a.value > b.value : a.key < b.key }
                 .first?.key ?? key
-            return (key, name, site.explore.order(inProgress[key] ?? []) + (completed[key] ?? []))
+            return (key, name, site.exploreRanking.order(inProgress[key] ?? []) + (completed[key] ?? []))
         }
     }
 

@@ -5,7 +5,8 @@ import ProlificCore
 struct UserPages {
     let site: SiteModel
 
-    func jobs() -> [PageJob] {
+    /// A profile for each player.
+    func profileJobs() -> [PageJob] {
         let users = site.users
         // Who started which listed project, found once rather than by a scan per profile.
         let started = Dictionary(grouping: site.listed.indices) { site.listed[$0].owner }
@@ -20,7 +21,7 @@ struct UserPages {
     }
 
     /// The players' page: every player, with their avatar, karma and counts. One long page, which
-    /// the build makes first, beside the others (`SiteBuilder.jobs`).
+    /// the build makes among the first, while the other cores make the rest (`SiteBuilder.jobs`).
     func listJob() -> PageJob {
         let users = site.users
         let context = PageContext(
