@@ -135,8 +135,8 @@ import Testing
         #expect(again.map(\.slug) == order.map(\.slug))
     }
 
-    /// A ranking orders any of its projects as `order` orders them alone: a project's places in
-    /// the trending and discovery lists depend on its own activity only.
+    /// A ranking orders any of its projects as `order` orders them alone: what the trending and
+    /// discovery lists sort by depends on each project's own activity only.
     @Test func aRankingOrdersAnyOfItsProjectsAsIfListedAlone() {
         var projects: [Project] = []
         for (i, slug) in ["aa", "bb", "cc", "dd", "ee", "ff"].enumerated() {
