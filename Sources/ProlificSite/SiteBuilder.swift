@@ -355,15 +355,16 @@ public struct SiteBuilder {
     }
 
     /// Every page of the site but the round pages `kept` keeps (`keptGroups`). The pages about
-    /// every player or project (badges, leaderboards, calendar, the players' page), worked out
+    /// every player or project (badges, leaderboards, calendar, the players' list), worked out
     /// anew in every build or made again whenever a player's karma changes, come first: last,
     /// they left one core working alone on them while the other idled (0.1 s of a large rebuild;
-    /// the players' page, 5,000 players long, 20–40 ms of one after a `close`).
+    /// the players' list, when it was one page 5,000 players long, 20–40 ms of one after a
+    /// `close`).
     static func jobs(of site: SiteModel, kept: KeptGroups) -> [PageJob] {
         var jobs: [PageJob] = []
         jobs.append(BadgePages(site: site).job())
         jobs.append(LeaderboardPages(site: site).job())
-        jobs.append(UserPages(site: site).listJob())
+        jobs += UserPages(site: site).listJobs()
         jobs.append(CalendarPages(site: site).job())
         jobs.append(SearchPages(site: site).job())
         jobs += HomePages(site: site).jobs()

@@ -45,6 +45,27 @@ import Testing
         return files
     }
 
+    /// A page of the players' list is kept by what it shows of its own players: a change to a
+    /// player on page 2 makes page 2 again and keeps page 1.
+    @Test func aPageOfThePlayersListIsKeptUntilOneOfItsPlayersChanges() throws {
+        let original = try SitePagesTests.manyPlayers(
+            try SiteFixtures.load(SiteFixtures.root.appendingPathComponent("check/valid/Content").path))
+        let moon = try #require(Slug("moon"))
+        let first = try Self.build(original, projectKeys: [moon: "files-1"], memory: nil)
+        let memory = PageMemory(fingerprints: PageMemory.recorded(by: first.values), isIntact: { _ in true })
+        var renamed = original
+        let last = try #require(Handle("p150"))
+        renamed.users[last]?.name = "Player One Hundred and Fifty"
+        let again = try Self.build(renamed, projectKeys: [moon: "files-1"], memory: memory)
+        #expect(try #require(again["users/index.html"]).keepsPrevious)
+        let second = try #require(again["users/page-2.html"])
+        #expect(!second.keepsPrevious)
+        #expect(String(decoding: second.contents, as: UTF8.self).contains("Player One Hundred and Fifty"))
+        // Unchanged, both are kept.
+        #expect(try Self.build(original, projectKeys: [moon: "files-1"], memory: memory).values
+            .filter { $0.path.hasPrefix("users/index") || $0.path.hasPrefix("users/page-") }.allSatisfy(\.keepsPrevious))
+    }
+
     /// A closed round's page is kept by its inputs (its project's files, the replay's
     /// explanations, the names it shows, the site's common values) without its values being
     /// worked out, and rendered again when any of them changes.

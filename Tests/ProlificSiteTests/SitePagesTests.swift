@@ -105,6 +105,38 @@ import Testing
         }
     }
 
+    /// 150 more players than the fixture's three, each with a profile file of their own.
+    static func manyPlayers(_ content: Content) throws -> Content {
+        var content = content
+        for n in 1...150 {
+            let handle = try #require(Handle("p" + String(1000 + n).dropFirst()))
+            content.users[handle] = User(
+                handle: handle, name: "Player \(n)", joined: try #require(Timestamp(iso8601: "2025-06-01T00:00:00Z")),
+                origin: Origin(path: "users/\(handle).md"))
+        }
+        return content
+    }
+
+    /// The players' list is 100 players a page, by handle: `users/`, then `users/page-2.html`
+    /// (a file, where `users/page/2/` would be the folder of a player named `page`).
+    @Test func thePlayersListIsPaginatedByHandle() throws {
+        let pages = try SiteFixtures.build(try Self.manyPlayers(try Self.fixture()), now: Self.now)
+        let first = try #require(pages["users/index.html"])
+        let second = try #require(pages["users/page-2.html"])
+        #expect(pages["users/page-3.html"] == nil, "153 players make two pages of 100")
+        func players(_ page: String) -> [String] {
+            page.components(separatedBy: "<span class=\"handle\">@").dropFirst().map { String($0.prefix { $0 != "<" }) }
+        }
+        #expect(players(first).count == 100 && players(second).count == 53)
+        #expect(players(first).prefix(4) == ["ann", "bo", "cy", "p001"])
+        #expect(players(second).first == "p098" && players(second).last == "p150")
+        #expect(first.contains("153 players") && second.contains("153 players"))
+        #expect(first.contains("href=\"../users/page-2.html\" rel=\"next\">Next →</a>"))
+        #expect(second.contains("href=\"../users/index.html\" rel=\"prev\">← Previous</a>"))
+        #expect(second.contains("Page 2 of 2") && second.contains("<title>Players, page 2"))
+        #expect(try #require(pages["sitemap.xml"]).contains("/users/page-2.html</loc>"))
+    }
+
     /// A card's excerpt is the first paragraph of the rendered HTML, found by its bytes: one
     /// that starts with a combining mark is found too (a search by `Character` saw `>` and the
     /// mark as one and skipped it).

@@ -16,13 +16,15 @@ struct Pagination<Item> {
         }
     }
 
-    /// `previous` / `next` links and `Page 2 of 5`, given where page `n` lives.
-    func values(_ path: (Int) -> String) -> Any {
+    /// `previous` / `next` links and `Page 2 of 5`, given where page `n` lives. The links say
+    /// "Newer" and "Older" for lists of stories, newest or most active first; a list in another
+    /// order (the players, by handle) names them otherwise.
+    func values(previous: String = "← Newer", next: String = "Older →", _ path: (Int) -> String) -> Any {
         guard count > 1 else { return false }
         return [
             "label": "Page \(number) of \(count)",
-            "hasPrevious": number > 1, "previousURL": number > 1 ? path(number - 1) : "",
-            "hasNext": number < count, "nextURL": number < count ? path(number + 1) : "",
+            "hasPrevious": number > 1, "previousURL": number > 1 ? path(number - 1) : "", "previousLabel": previous,
+            "hasNext": number < count, "nextURL": number < count ? path(number + 1) : "", "nextLabel": next,
         ] as [String: Any]
     }
 }
@@ -30,4 +32,10 @@ struct Pagination<Item> {
 extension Pagination where Item == Project {
     /// Story cards per page.
     static var pageSize: Int { 12 }
+}
+
+extension Pagination where Item == User {
+    /// Players per page of the players' list: a large game's 5,000 made one page of 1.2 MB,
+    /// made again whenever anyone's karma changed.
+    static var pageSize: Int { 100 }
 }

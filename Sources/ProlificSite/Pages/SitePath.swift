@@ -43,6 +43,11 @@ enum SitePath {
         "projects/\(slug)/rounds/\(number.folderName).html"
     }
 
+    /// Page `n` (from 1) of the players' list. Later pages are files beside the profiles'
+    /// folders, `users/page-2.html`: a handle has no `.`, so no profile's folder has that name,
+    /// where `users/page/2/` would be the folder of a player named `page`.
+    static func users(page: Int) -> String { page <= 1 ? users : "users/page-\(page).html" }
+
     static func user(_ handle: Handle) -> String { "users/\(handle)/index.html" }
     static func userFeed(_ handle: Handle) -> String { "users/\(handle)/feed.xml" }
     static func userCard(_ handle: Handle) -> String { "users/\(handle)/card.svg" }

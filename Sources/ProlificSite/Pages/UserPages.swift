@@ -20,33 +20,46 @@ struct UserPages {
         }
     }
 
-    /// The players' page: every player, with their avatar, karma and counts. One long page, which
-    /// the build makes among the first, while the other cores make the rest (`SiteBuilder.jobs`).
-    func listJob() -> PageJob {
+    /// The players' list: every player by handle, with their avatar, karma and counts, 100 a
+    /// page (`users/`, `users/page-2.html`, …). A change to one player's karma makes their page
+    /// again, not the whole list. Made among the first pages, while the other cores make the
+    /// rest (`SiteBuilder.jobs`).
+    func listJobs() -> [PageJob] {
         let users = site.users
-        let context = PageContext(
-            site: site.config, now: site.now, path: SitePath.users, title: "Players",
-            description: "Everyone who writes and votes on \(site.config.title).", section: .players)
-        return PageJob("users", context, inputs: { listInputs(users) }) {
-            [
-                "countLabel": Display.count(users.count, "player"),
-                "users": users.map { user -> [String: Any] in
-                    let counts = site.standing.counts(of: user.handle)
-                    return [
-                        "name": user.name, "handle": user.handle.rawValue, "url": SitePath.user(user.handle),
-                        "avatar": Avatar.values(of: user, site: site),
-                        "karma": counts.karma.total,
-                        "summary": "\(Display.count(counts.snippets, "snippet")) · \(Display.count(counts.wins, "win"))",
-                    ]
-                },
-            ]
+        return Pagination.pages(of: users, size: Pagination<User>.pageSize).map { page in
+            let context = PageContext(
+                site: site.config, now: site.now, path: SitePath.users(page: page.number),
+                title: page.number == 1 ? "Players" : "Players, page \(page.number)",
+                description: "Everyone who writes and votes on \(site.config.title).", section: .players)
+            let inputs = { () -> PageInputs? in
+                var inputs = listInputs(Array(page.items))
+                inputs.add(page.number)
+                inputs.add(page.count)
+                inputs.add(users.count)
+                return inputs
+            }
+            return PageJob("users", context, inputs: inputs) {
+                [
+                    "countLabel": Display.count(users.count, "player"),
+                    "users": page.items.map { user -> [String: Any] in
+                        let counts = site.standing.counts(of: user.handle)
+                        return [
+                            "name": user.name, "handle": user.handle.rawValue, "url": SitePath.user(user.handle),
+                            "avatar": Avatar.values(of: user, site: site),
+                            "karma": counts.karma.total,
+                            "summary": "\(Display.count(counts.snippets, "snippet")) · \(Display.count(counts.wins, "win"))",
+                        ]
+                    },
+                    "pagination": page.values(previous: "← Previous", next: "Next →") { SitePath.users(page: $0) },
+                ]
+            }
         }
     }
 
-    /// What the players' page shows of each player, without making its values: by its values,
-    /// 5,000 players' avatars and summaries were made and fingerprinted at every build of large,
-    /// on one core, at the end of the pages. The avatar follows from the name, handle and
-    /// picture (`Avatar.values`), the summary from the counts.
+    /// What the players' list shows of each player, without making its values: by its values,
+    /// 5,000 players' avatars and summaries were made and fingerprinted at every build of large.
+    /// The avatar follows from the name, handle and picture (`Avatar.values`), the summary from
+    /// the counts.
     func listInputs(_ users: [User]) -> PageInputs {
         var inputs = PageInputs()
         inputs.list(users.count)

@@ -283,9 +283,9 @@ enum DefaultTheme {
             #"""
 {{#pagination}}
 <nav class="pagination" aria-label="Pages">
-{{#hasPrevious}}<a href="{{root}}{{previousURL}}" rel="prev">← Newer</a>{{/hasPrevious}}
+{{#hasPrevious}}<a href="{{root}}{{previousURL}}" rel="prev">{{previousLabel}}</a>{{/hasPrevious}}
 <span>{{label}}</span>
-{{#hasNext}}<a href="{{root}}{{nextURL}}" rel="next">Older →</a>{{/hasNext}}
+{{#hasNext}}<a href="{{root}}{{nextURL}}" rel="next">{{nextLabel}}</a>{{/hasNext}}
 </nav>
 {{/pagination}}
 
@@ -788,6 +788,7 @@ progress { width: 12rem; max-width: 100%; height: 0.6rem; accent-color: var(--ac
 <li>{{> avatar}}<div><a href="{{root}}{{url}}">{{name}}</a> <span class="handle">@{{handle}}</span><br><span class="meta">{{karma}} karma · {{summary}}</span></div></li>
 {{/users}}
 </ul>
+{{> pagination}}
 {{/main}}
 {{/base}}
 
