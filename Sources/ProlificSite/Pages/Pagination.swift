@@ -1,6 +1,7 @@
 import ProlificCore
 
 /// Splits a long list over numbered pages: page 1 at the list's own address, then `page/2/`, …
+/// (the players' list: `users/page-2.html`, …, `SitePath.users(page:)`).
 struct Pagination<Item> {
 
     var number: Int
