@@ -354,6 +354,21 @@ public struct SiteBuilder {
         return OutputFile(path: path, contents: try theme.render(job.template, values), fingerprint: fingerprint)
     }
 
+    /// What the build makes that the theme may not show, as warnings: the players' list is
+    /// 100 a page, and a theme copied before it had pages (`prolific init` copies the built-in
+    /// templates) links to none after the first, so those players are listed nowhere a reader
+    /// would find them (docs/templates.md).
+    public var warnings: [Diagnostic] {
+        guard content.users.count > Pagination<User>.pageSize, !theme.namesPagination("users") else { return [] }
+        return [
+            Diagnostic(
+                severity: .warning, path: theme.templatePaths["users"] ?? "users.mustache",
+                message: "the players' list is \(Pagination<User>.pageSize) a page, and this template shows no "
+                    + "pagination: add {{> pagination}} after the list, or nothing links to users/page-2.html and after "
+                    + "(docs/templates.md)")
+        ]
+    }
+
     /// Every page of the site but the round pages `kept` keeps (`keptGroups`). The pages about
     /// every player or project (badges, leaderboards, calendar, the players' list), worked out
     /// anew in every build or made again whenever a player's karma changes, come first: last,

@@ -137,6 +137,26 @@ import Testing
         #expect(try #require(pages["sitemap.xml"]).contains("/users/page-2.html</loc>"))
     }
 
+    /// A theme whose players' list shows no pagination (copied before the list had pages) is
+    /// warned about once the list has a second page, which nothing would then link to.
+    @Test func aThemeWithoutThePlayersPaginationIsWarnedAbout() throws {
+        let many = try Self.manyPlayers(try Self.fixture())
+        #expect(SiteBuilder(content: many, theme: try Theme.builtIn(), now: Self.now).warnings.isEmpty)
+        var files = DefaultTheme.files.map { ($0.path, Array($0.contents.utf8)) }
+        let users = try #require(files.firstIndex { $0.0 == "users.mustache" })
+        let text = String(decoding: files[users].1, as: UTF8.self)
+        #expect(text.contains("{{> pagination}}\n"))
+        files[users].1 = Array(text.replacingOccurrences(of: "{{> pagination}}\n", with: "").utf8)
+        let copied = try Theme(files: files, folder: "Templates")
+        let warnings = SiteBuilder(content: many, theme: copied, now: Self.now).warnings
+        #expect(warnings.count == 1)
+        let line = try #require(warnings.first).description
+        #expect(line.hasPrefix("Templates/users.mustache"), "\(line)")
+        #expect(line.contains("warning: the players' list is 100 a page"), "\(line)")
+        // With 100 players or fewer the list is one page: nothing to warn about.
+        #expect(SiteBuilder(content: try Self.fixture(), theme: copied, now: Self.now).warnings.isEmpty)
+    }
+
     /// A card's excerpt is the first paragraph of the rendered HTML, found by its bytes: one
     /// that starts with a combining mark is found too (a search by `Character` saw `>` and the
     /// mark as one and skipped it).

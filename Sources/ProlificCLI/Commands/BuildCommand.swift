@@ -35,6 +35,7 @@ struct BuildCommand: ParsableCommand {
             let terminal = isatty(FileHandle.standardError.fileDescriptor) != 0
             let run = SiteRun(global: global, out: out, templates: templates, showsProgress: terminal && !quiet)
             let summary = try run.run()
+            for warning in summary.warnings { Terminal.error(warning) }
             if !quiet { Terminal.error(summary.line(out: out)) }
             if timings {
                 Terminal.error(summary.phases.map(\.line).joined(separator: ", "))

@@ -46,6 +46,8 @@ struct SiteRun {
         /// How the standings were had: the last build's with some projects counted again, or
         /// every project counted.
         var standings: String?
+        /// What the build made that the theme may not show (`SiteBuilder.warnings`), printed.
+        var warnings: [String] = []
         /// How git's evidence was had: kept, added to, or read whole.
         var evidence: String?
 
@@ -295,6 +297,7 @@ struct SiteRun {
                 return replayCache?.save(replayed) ?? ReplayCache.encoded(replayed)
             },
             standings: standings)
+        let warnings = builder.warnings.map(\.description)
         // Each batch is written as soon as it is rendered, then dropped. The spare it rewrites is
         // the site the last build replaced, as the build before recorded it.
         let recordedSpare = stamp?.spare.flatMap { spare -> SiteWriter.RecordedSpare? in
@@ -399,7 +402,8 @@ struct SiteRun {
         Parallel.release((consume content, consume builder, stamp, memory, fingerprints, staging, site, recordedSpare))
         return Summary(
             pages: pages, files: count, seconds: Date().timeIntervalSince(start), written: report.written,
-            phases: phases, replay: replayHow.value, standings: standingsHow.value, evidence: evidenceHow.description)
+            phases: phases, replay: replayHow.value, standings: standingsHow.value, warnings: warnings,
+            evidence: evidenceHow.description)
     }
 
     /// `build --timings`' line on the standings.

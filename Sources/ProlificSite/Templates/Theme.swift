@@ -27,6 +27,9 @@ public struct Theme: Sendable {
     let outputCapacity: Int
     /// The SHA-256 of every file of the theme, by path: part of each page's fingerprint.
     let digest: [UInt8]
+    /// The templates whose text names `pagination` (the partial, or the value itself): a theme
+    /// copied before a list had pages may show none of its links (`SiteBuilder.warnings`).
+    private let namingPagination: Set<String>
 
     /// The built-in templates.
     public static func builtIn() throws(Diagnostics) -> Theme {
@@ -69,6 +72,7 @@ public struct Theme: Sendable {
         var statics: [(String, [UInt8])] = []
         var problems: [Diagnostic] = []
         var broken: Set<String> = []
+        var naming: Set<String> = []
         for (relative, bytes) in files {
             let path = "\(folder)/\(relative)"
             if relative.hasPrefix("static/") {
@@ -85,6 +89,7 @@ public struct Theme: Sendable {
             do {
                 // The old loader put a pragma before line 1; `legacyFirstLine` keeps its effect.
                 templates[name] = try TemplateParser.parse(bytes, legacyFirstLine: true)
+                if bytes.firstRange(of: Array("pagination".utf8)) != nil { naming.insert(name) }
                 textSize = max(textSize, bytes.count)
                 paths[name] = path
                 broken.remove(name)
@@ -114,7 +119,11 @@ public struct Theme: Sendable {
             }
         }
         self.digest = Array(hasher.finalize())
+        self.namingPagination = naming
     }
+
+    /// Whether the template `name` names `pagination` anywhere (its partial or its value).
+    func namesPagination(_ name: String) -> Bool { namingPagination.contains(name) }
 
     /// Renders the template `name` with `context`; a value the template names that the context
     /// lacks is an error, never silently empty output.
