@@ -150,7 +150,9 @@ import Testing
         let now = Make.time("2026-11-12T00:00:00Z")
         let karma = Standing(content: Make.content(users: Array(users.values), projects: projects)).counts.mapValues(\.karma)
         let ranking = Explore.ranking(projects, users: users, karma: karma, now: now)
-        #expect(ranking.order(projects).map(\.slug) == Explore.order(projects, users: users, karma: karma, now: now).map(\.slug))
+        // A ranking made from the projects in another order orders them the same.
+        let reversed = Explore.ranking(projects.reversed(), users: users, karma: karma, now: now)
+        #expect(reversed.order(projects).map(\.slug) == ranking.order(projects).map(\.slug))
         // Every subset, in either order.
         for mask in 1..<(1 << projects.count) {
             let subset = projects.indices.filter { mask & (1 << $0) != 0 }.map { projects[$0] }

@@ -155,6 +155,12 @@ import Testing
         #expect(line.contains("warning: the players' list is 100 a page"), "\(line)")
         // With 100 players or fewer the list is one page: nothing to warn about.
         #expect(SiteBuilder(content: try Self.fixture(), theme: copied, now: Self.now).warnings.isEmpty)
+        // The word in a comment or in text is no pagination; the value shown inline is.
+        files[users].1 = Array(text.replacingOccurrences(of: "{{> pagination}}\n", with: "{{! no pagination here }}pagination\n").utf8)
+        #expect(SiteBuilder(content: many, theme: try Theme(files: files, folder: "Templates"), now: Self.now).warnings.count == 1)
+        files[users].1 = Array(
+            text.replacingOccurrences(of: "{{> pagination}}\n", with: "{{#pagination}}<a href=\"{{root}}{{nextURL}}\">more</a>{{/pagination}}\n").utf8)
+        #expect(SiteBuilder(content: many, theme: try Theme(files: files, folder: "Templates"), now: Self.now).warnings.isEmpty)
     }
 
     /// A card's excerpt is the first paragraph of the rendered HTML, found by its bytes: one

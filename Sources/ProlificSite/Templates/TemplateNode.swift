@@ -32,3 +32,22 @@ struct TemplatePath: Sendable, Equatable {
         anchored = name.first == "." && !parts.isEmpty
     }
 }
+
+extension TemplateNode {
+    /// Whether any of `nodes` names `name`: as a partial, a section, an inverted section or a
+    /// variable (its first part), or inside a block's default or a partial's overrides. Comments
+    /// and text never count.
+    static func name(_ name: String, in nodes: [TemplateNode]) -> Bool {
+        nodes.contains { node in
+            switch node {
+            case .text: false
+            case .variable(let path, _): path.parts.first == name
+            case .section(let path, let inner), .invertedSection(let path, let inner):
+                path.parts.first == name || Self.name(name, in: inner)
+            case .partial(let partial, _, let overrides):
+                partial == name || (overrides ?? [:]).values.contains { Self.name(name, in: $0) }
+            case .block(_, let defaultNodes, _): Self.name(name, in: defaultNodes)
+            }
+        }
+    }
+}

@@ -27,8 +27,8 @@ public struct Theme: Sendable {
     let outputCapacity: Int
     /// The SHA-256 of every file of the theme, by path: part of each page's fingerprint.
     let digest: [UInt8]
-    /// The templates whose text names `pagination` (the partial, or the value itself): a theme
-    /// copied before a list had pages may show none of its links (`SiteBuilder.warnings`).
+    /// The templates that name `pagination` (the partial, or the value itself), as parsed: a
+    /// theme copied before a list had pages may show none of its links (`SiteBuilder.warnings`).
     private let namingPagination: Set<String>
 
     /// The built-in templates.
@@ -88,8 +88,9 @@ public struct Theme: Sendable {
             }
             do {
                 // The old loader put a pragma before line 1; `legacyFirstLine` keeps its effect.
-                templates[name] = try TemplateParser.parse(bytes, legacyFirstLine: true)
-                if bytes.firstRange(of: Array("pagination".utf8)) != nil { naming.insert(name) }
+                let nodes = try TemplateParser.parse(bytes, legacyFirstLine: true)
+                templates[name] = nodes
+                if TemplateNode.name("pagination", in: nodes) { naming.insert(name) }
                 textSize = max(textSize, bytes.count)
                 paths[name] = path
                 broken.remove(name)
@@ -122,7 +123,7 @@ public struct Theme: Sendable {
         self.namingPagination = naming
     }
 
-    /// Whether the template `name` names `pagination` anywhere (its partial or its value).
+    /// Whether the template `name` names `pagination` (its partial or its value) outside comments and text.
     func namesPagination(_ name: String) -> Bool { namingPagination.contains(name) }
 
     /// Renders the template `name` with `context`; a value the template names that the context

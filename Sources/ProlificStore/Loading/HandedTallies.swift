@@ -269,7 +269,7 @@ public struct HandedTallies: Sendable {
         var byRound: [String: Entry] = [:]
         for entry in entries { byRound[entry.round] = entry }
         // The rounds added, where they are, and the latest closing of every other round.
-        var targets: [(project: Int, round: Int, closed: Timestamp, entry: Entry)] = []
+        var targets: [(project: Int, round: Int, cutoff: Timestamp, closed: Timestamp, entry: Entry)] = []
         var latest: Timestamp?
         for p in content.projects.indices {
             let rounds = content.projects[p].rounds
@@ -278,7 +278,7 @@ public struct HandedTallies: Sendable {
                 let name = IdentityEvidence.key(content.projects[p].slug, rounds[r].number)
                 if added.contains(name) {
                     guard let entry = byRound[name] else { return nil }
-                    targets.append((p, r, closed, entry))
+                    targets.append((p, r, TallyContext.cutoff(of: rounds[r]), closed, entry))
                 } else if latest.map({ $0 < closed }) ?? true {
                     latest = closed
                 }
@@ -286,13 +286,11 @@ public struct HandedTallies: Sendable {
         }
         guard targets.count == added.count, !targets.isEmpty else { return nil }
         // In the order `replayAdding` tallies them: by cutoff, then slug and number.
-        func order(_ t: (project: Int, round: Int, closed: Timestamp, entry: Entry)) -> (Timestamp, Slug, RoundNumber) {
-            let round = content.projects[t.project].rounds[t.round]
-            return (TallyContext.cutoff(of: round), content.projects[t.project].slug, round.number)
+        func order(_ t: (project: Int, round: Int, cutoff: Timestamp, closed: Timestamp, entry: Entry)) -> (Timestamp, Slug, RoundNumber) {
+            (t.cutoff, content.projects[t.project].slug, content.projects[t.project].rounds[t.round].number)
         }
         targets.sort { order($0) < order($1) }
-        let times = targets.map { (TallyContext.cutoff(of: content.projects[$0.project].rounds[$0.round]), $0.closed) }
-        guard TallyTimeline.noOtherTallySaw(times, closingsBefore: latest) else { return nil }
+        guard TallyTimeline.noOtherTallySaw(targets.map { ($0.cutoff, $0.closed) }, closingsBefore: latest) else { return nil }
         // Projects whose folder changed since the build stamp `close` saw: their part of each
         // past is worked out again, from their rounds' stamps as this build's inventory has them.
         let changed = content.projects.indices.filter { p in
@@ -302,9 +300,8 @@ public struct HandedTallies: Sendable {
         }
         guard let stamps = HistoryCache.Stamps.from(inventory, projects: changed.map { content.projects[$0].slug }) else { return nil }
         var replayed: [TallyTimeline.Replayed] = []
-        for (p, r, _, entry) in targets {
+        for (p, r, cutoff, _, entry) in targets {
             let (slug, round) = (content.projects[p].slug, content.projects[p].rounds[r])
-            let cutoff = TallyContext.cutoff(of: round)
             // A round recorded as decided by the plain count is replayed so.
             guard round.tally?.method != Tally.method, entry.past.count == content.projects.count,
                 content.projects.allSatisfy({ entry.past[$0.slug] != nil })
