@@ -354,19 +354,33 @@ public struct SiteBuilder {
         return OutputFile(path: path, contents: try theme.render(job.template, values), fingerprint: fingerprint)
     }
 
-    /// What the build makes that the theme may not show, as warnings: the players' list is
-    /// 100 a page, and a theme copied before it had pages (`prolific init` copies the built-in
-    /// templates) links to none after the first, so those players are listed nowhere a reader
-    /// would find them (docs/templates.md).
+    /// What the build makes that the theme may not show, as warnings. A theme copied by
+    /// `prolific init` before these changes builds, but (docs/templates.md):
+    /// - the players' list is 100 a page, and a `users.mustache` without pagination links to
+    ///   none after the first, so those players are listed nowhere a reader would find them;
+    /// - the home page shows the first 12 stories in progress and links to the full list
+    ///   (`in-progress/`), and an `index.mustache` without the link leaves the rest to the tags.
     public var warnings: [Diagnostic] {
-        guard content.users.count > Pagination<User>.pageSize, !theme.namesPagination("users") else { return [] }
-        return [
-            Diagnostic(
-                severity: .warning, path: theme.templatePaths["users"] ?? "users.mustache",
-                message: "the players' list is \(Pagination<User>.pageSize) a page, and this template shows no "
-                    + "pagination: add {{> pagination}} after the list, or nothing links to users/page-2.html and after "
-                    + "(docs/templates.md)")
-        ]
+        var warnings: [Diagnostic] = []
+        if content.users.count > Pagination<User>.pageSize, !theme.names("pagination", in: "users") {
+            warnings.append(
+                Diagnostic(
+                    severity: .warning, path: theme.templatePaths["users"] ?? "users.mustache",
+                    message: "the players' list is \(Pagination<User>.pageSize) a page, and this template shows no "
+                        + "pagination: add {{> pagination}} after the list, or nothing links to users/page-2.html and after "
+                        + "(docs/templates.md)"))
+        }
+        let inProgress = content.projects.count { $0.visibility == .listed && !SiteModel.isComplete($0) }
+        if inProgress > HomePages.inProgressOnHome, !theme.names("inProgressURL", in: "index") {
+            warnings.append(
+                Diagnostic(
+                    severity: .warning, path: theme.templatePaths["index"] ?? "index.mustache",
+                    message: "the home page shows the first \(HomePages.inProgressOnHome) stories in progress, and this "
+                        + "template doesn't link to the full list: add <a href=\"{{root}}{{inProgressURL}}\">"
+                        + "{{moreInProgressLabel}}</a> inside {{#hasMoreInProgress}}, or nothing links to in-progress/ "
+                        + "(docs/templates.md)"))
+        }
+        return warnings
     }
 
     /// Every page of the site but the round pages `kept` keeps (`keptGroups`). The pages about

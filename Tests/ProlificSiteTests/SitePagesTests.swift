@@ -47,21 +47,68 @@ import Testing
         #expect(!pages.values.contains { $0.contains("Secret Draft") })
     }
 
-    @Test func theHomePageIsPaginated() throws {
+    /// The cards' projects on a page, in order.
+    static func cards(_ page: String) -> [String] {
+        page.components(separatedBy: "<li class=\"card\">").dropFirst().compactMap { card in
+            card.range(of: "projects/").map { String(card[$0.upperBound...].prefix { $0 != "/" }) }
+        }
+    }
+
+    /// The home page shows the first 12 stories in progress in the explore order and links to
+    /// the full list (`in-progress/`), paginated, the most recently started first: paging
+    /// through it shows each story once, and a story that completes changes only the pages from
+    /// its place on, where in the explore order a `close` made every page of the list again.
+    @Test func theHomePageLinksToEveryStoryInProgressTheMostRecentlyStartedFirst() throws {
         var content = try Self.fixture()
-        for n in 1...13 { content.projects.append(try Self.copy(of: content, as: "story-\(n)")) }
+        let moon = try #require(content.project(Slug("moon")!))
+        for n in 1...30 {
+            var copy = try Self.copy(of: content, as: "story-\(n)")
+            // story-30 is the oldest, story-1 the newest but moon.
+            copy.created = Timestamp(secondsSinceEpoch: moon.created.secondsSinceEpoch - Int64(n) * 3600)
+            content.projects.append(copy)
+        }
         let pages = try SiteFixtures.build(content, now: Self.now)
-        let first = try #require(pages["index.html"])
-        let second = try #require(pages["page/2/index.html"])
-        #expect(pages["page/3/index.html"] == nil, "14 stories make two pages of 12")
-        #expect(first.components(separatedBy: "<li class=\"card\">").count - 1 == 12)
-        #expect(second.components(separatedBy: "<li class=\"card\">").count - 1 == 2)
-        #expect(first.contains("href=\"page/2/index.html\" rel=\"next\""))
-        #expect(second.contains("href=\"../../index.html\" rel=\"prev\""))
-        #expect(second.contains("Page 2 of 2"))
+        let home = try #require(pages["index.html"])
+        let karma = Standing(content: content).counts.mapValues(\.karma)
+        let explore = Explore.order(content.projects, users: content.users, karma: karma, now: Self.now).map(\.slug.rawValue)
+        #expect(Self.cards(home) == Array(explore.prefix(12)), "the home page: the explore order's first 12")
+        #expect(home.contains("<a href=\"in-progress/index.html\">All 31 stories in progress</a>"))
+        #expect(!home.contains("rel=\"next\""), "the home page is one page")
+        #expect(pages["page/2/index.html"] == nil)
+        let list = try [1, 2, 3].map { n in try #require(pages[n == 1 ? "in-progress/index.html" : "in-progress/page/\(n)/index.html"]) }
+        #expect(pages["in-progress/page/4/index.html"] == nil, "31 stories make three pages of 12")
+        let newestFirst = ["moon"] + (1...30).map { "story-\($0)" }
+        #expect(list.flatMap(Self.cards) == newestFirst)
+        #expect(list[0].contains("31 stories, the most recently started first"))
+        #expect(list[1].contains("The most recently started first") && !list[1].contains("31 stories"))
+        #expect(list[1].contains("Page 2 of 3"))
+        #expect(list[1].contains("href=\"../../../in-progress/index.html\" rel=\"prev\""))
+        #expect(list[1].contains("href=\"../../../in-progress/page/3/index.html\" rel=\"next\""))
+        let sitemap = try #require(pages["sitemap.xml"])
+        #expect(sitemap.contains("/in-progress/page/3/</loc>"))
+        // The oldest story completes: the list's first page (its count) and last page change,
+        // the page between is byte for byte as it was.
+        var later = content
+        let oldest = try #require(later.projects.firstIndex { $0.slug.rawValue == "story-30" })
+        later.projects[oldest].status = .complete
+        let rebuilt = try SiteFixtures.build(later, now: Self.now)
+        #expect(rebuilt["in-progress/page/2/index.html"] == list[1])
+        #expect(rebuilt["in-progress/index.html"] != list[0])
+        #expect(rebuilt["in-progress/page/3/index.html"] != list[2])
+        #expect(try Self.cards(#require(rebuilt["in-progress/page/3/index.html"])) == (24...29).map { "story-\($0)" })
         let tag = try #require(pages["tags/space/index.html"])
-        #expect(tag.contains("14 stories"))
-        #expect(pages["tags/space/page/2/index.html"] != nil, "tag pages paginate too")
+        #expect(tag.contains("31 stories"))
+        #expect(pages["tags/space/page/2/index.html"] != nil, "tag pages paginate")
+    }
+
+    /// Up to 12 stories in progress, the home page shows them all and there is no list.
+    @Test func aFewStoriesInProgressAreAllOnTheHomePage() throws {
+        var content = try Self.fixture()
+        for n in 1...11 { content.projects.append(try Self.copy(of: content, as: "story-\(n)")) }
+        let pages = try SiteFixtures.build(content, now: Self.now)
+        #expect(Self.cards(try #require(pages["index.html"])).count == 12)
+        #expect(!(try #require(pages["index.html"])).contains("in-progress/"))
+        #expect(!pages.keys.contains { $0.hasPrefix("in-progress/") })
     }
 
     /// A tag's page lists its stories in progress in their own explore order, not the home
@@ -80,16 +127,11 @@ import Testing
             if n == 24 { copy.status = .complete }
             content.projects.append(copy)
         }
-        func cards(_ page: String) -> [String] {
-            page.components(separatedBy: "<li class=\"card\">").dropFirst().compactMap { card in
-                card.range(of: "projects/").map { String(card[$0.upperBound...].prefix { $0 != "/" }) }
-            }
-        }
         let pages = try SiteFixtures.build(content, now: Self.now)
         let sea = content.projects.filter { $0.tags == ["sea"] && $0.status != .complete }
         let karma = Standing(content: content).counts.mapValues(\.karma)
         let alone = Explore.order(sea, users: content.users, karma: karma, now: Self.now).map(\.slug.rawValue)
-        #expect(cards(try #require(pages["tags/sea/index.html"])) == alone + ["story-24"])
+        #expect(Self.cards(try #require(pages["tags/sea/index.html"])) == alone + ["story-24"])
         // Space stories that leave the listings, or complete.
         for n in [1, 2, 4, 5, 7] {
             var without = content
@@ -161,6 +203,34 @@ import Testing
         files[users].1 = Array(
             text.replacingOccurrences(of: "{{> pagination}}\n", with: "{{#pagination}}<a href=\"{{root}}{{nextURL}}\">more</a>{{/pagination}}\n").utf8)
         #expect(SiteBuilder(content: many, theme: try Theme(files: files, folder: "Templates"), now: Self.now).warnings.isEmpty)
+    }
+
+    /// A theme copied before the home page linked to the full list of stories in progress
+    /// (its `index.mustache` paginated the home page instead) is warned about once there are
+    /// more stories in progress than the home page shows.
+    @Test func aThemeWithoutTheLinkToEveryStoryInProgressIsWarnedAbout() throws {
+        var content = try Self.fixture()
+        for n in 1...12 { content.projects.append(try Self.copy(of: content, as: "story-\(n)")) }
+        #expect(SiteBuilder(content: content, theme: try Theme.builtIn(), now: Self.now).warnings.isEmpty)
+        var files = DefaultTheme.files.map { ($0.path, Array($0.contents.utf8)) }
+        let index = try #require(files.firstIndex { $0.0 == "index.mustache" })
+        let text = String(decoding: files[index].1, as: UTF8.self)
+        let start = try #require(text.range(of: "{{#hasMoreInProgress}}"))
+        let end = try #require(text.range(of: "{{/hasMoreInProgress}}"))
+        files[index].1 = Array(text.replacingCharacters(in: start.lowerBound..<end.upperBound, with: "{{> pagination}}").utf8)
+        let copied = try Theme(files: files, folder: "Templates")
+        let warnings = SiteBuilder(content: content, theme: copied, now: Self.now).warnings
+        #expect(warnings.count == 1)
+        let line = try #require(warnings.first).description
+        #expect(line.hasPrefix("Templates/index.mustache:1:1: warning: the home page shows the first 12 stories"), "\(line)")
+        // It builds, with the first 12 on the home page and no link to the rest.
+        let built = try SiteBuilder(content: content, theme: copied, now: Self.now).build()
+        let pages = Dictionary(uniqueKeysWithValues: built.map { ($0.path, String(decoding: $0.contents, as: UTF8.self)) })
+        #expect(Self.cards(try #require(pages["index.html"])).count == 12)
+        #expect(pages["in-progress/page/2/index.html"] != nil)
+        // With 12 stories in progress or fewer the home page shows them all.
+        content.projects.removeLast()
+        #expect(SiteBuilder(content: content, theme: copied, now: Self.now).warnings.isEmpty)
     }
 
     /// A card's excerpt is the first paragraph of the rendered HTML, found by its bytes: one

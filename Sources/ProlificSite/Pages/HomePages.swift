@@ -1,11 +1,20 @@
 import ProlificCore
 
-/// The home page (stories in progress in the explore order, paginated, with the latest completed
-/// stories and every tag) and the paginated list of completed stories.
+/// The home page (the first stories in progress in the explore order, the latest completed
+/// stories, the activity chart and every tag), the paginated list of every story in progress,
+/// the most recently started first, and the paginated list of completed stories.
+///
+/// The home page is the explore order's front: trending and discovery places move with every
+/// ballot, karma and close. The full list is in an order that doesn't move, so that paging
+/// through it shows each story once, page 7 shows the same stories tomorrow, and a story that
+/// completes (the oldest usually do first) changes only the pages from its place on: in explore
+/// order, a `close` made every page of the list again, 164 of them on the large benchmark.
 struct HomePages {
     let site: SiteModel
     /// How many completed stories the home page shows before linking to their list.
     static let completedOnHome = 6
+    /// How many stories in progress the home page shows before linking to their list: a page's.
+    static var inProgressOnHome: Int { Pagination<Project>.pageSize }
 
     func jobs() -> [PageJob] {
         let cards = ProjectPages(site: site)
@@ -16,33 +25,63 @@ struct HomePages {
         let tags = allTags.map { tag -> [String: Any] in
             ["name": tag.name, "url": SitePath.tag(tag.key), "count": tag.projects.count]
         }
-        // The first page's chart, for its inputs and its values: worked out once.
         let chart = ActivityChart.of(site.listed, until: site.now, id: "activity").svg
-        var jobs = Pagination.pages(of: inProgress, size: Pagination<Project>.pageSize).map { page in
-            let context = PageContext(
-                site: site.config, now: site.now, path: SitePath.home(page: page.number),
-                title: page.number == 1 ? site.config.title : "Stories in progress, page \(page.number)",
-                description: "\(site.config.title): stories written together, one round at a time.", section: .stories,
-                showsMoment: page.number == 1)
-            return PageJob("index", context, inputs: { inputs(page, tags: allTags, chart: chart, cards: cards) }) {
+        let front = Pagination(number: 1, count: 1, items: inProgress.prefix(Self.inProgressOnHome))
+        let inProgressLabel = Display.count(inProgress.count, "story", plural: "stories") + " in progress"
+        let home = PageContext(
+            site: site.config, now: site.now, path: SitePath.home, title: site.config.title,
+            description: "\(site.config.title): stories written together, one round at a time.", section: .stories,
+            showsMoment: true)
+        var jobs = [
+            PageJob("index", home, inputs: { inputs(front, tags: allTags, chart: chart, cards: cards) }) {
                 [
-                    "isFirstPage": page.number == 1,
+                    // A theme copied before the home page was one page reads these two
+                    // (docs/templates.md): it shows the intro, and no pagination.
+                    "isFirstPage": true,
+                    "pagination": false,
                     "hasProjects": !site.listed.isEmpty,
-                    "hasInProgress": !page.items.isEmpty,
-                    "inProgressLabel": Display.count(inProgress.count, "story", plural: "stories") + " in progress",
-                    "inProgress": page.items.map(cards.card),
-                    "pagination": page.values { SitePath.home(page: $0) },
-                    // The completed stories, the chart and the tags are the first page's
-                    // (docs/templates.md): later pages are kept by inputs without them.
-                    "hasCompleted": page.number == 1 && !completed.isEmpty,
-                    "completed": page.number == 1 ? completed.prefix(Self.completedOnHome).map(cards.card) : [],
+                    "hasInProgress": !front.items.isEmpty,
+                    "inProgressLabel": inProgressLabel,
+                    "inProgress": front.items.map(cards.card),
+                    "hasMoreInProgress": inProgress.count > Self.inProgressOnHome,
+                    "inProgressURL": SitePath.inProgress(),
+                    "moreInProgressLabel": "All " + inProgressLabel,
+                    "hasCompleted": !completed.isEmpty,
+                    "completed": completed.prefix(Self.completedOnHome).map(cards.card),
                     "hasMoreCompleted": completed.count > Self.completedOnHome,
                     "completedURL": SitePath.completed(),
                     "completedLabel": "All " + Display.count(completed.count, "completed story", plural: "completed stories"),
-                    "activitySVG": page.number == 1 ? chart : "",
-                    "hasTags": page.number == 1 && !tags.isEmpty,
-                    "tags": page.number == 1 ? tags : [],
+                    "activitySVG": chart,
+                    "hasTags": !tags.isEmpty,
+                    "tags": tags,
                 ]
+            }
+        ]
+        if inProgress.count > Self.inProgressOnHome {
+            let byStart = inProgress.sorted(by: Self.startedLater)
+            jobs += Pagination.pages(of: byStart, size: Pagination<Project>.pageSize).map { page in
+                let context = PageContext(
+                    site: site.config, now: site.now, path: SitePath.inProgress(page: page.number),
+                    title: page.number == 1 ? "Stories in progress" : "Stories in progress, page \(page.number)",
+                    description: "Every story in progress on \(site.config.title), the most recently started first.",
+                    section: .stories)
+                // Only the first page counts the stories: a count on every page made each of
+                // them again whenever a story started or completed.
+                let inputs = { () -> PageInputs? in
+                    var inputs = cards.cardsInputs(page)
+                    if page.number == 1 { inputs?.add(inProgress.count) }
+                    return inputs
+                }
+                return PageJob("list", context, inputs: inputs) {
+                    [
+                        "heading": "Stories in progress",
+                        "countLabel": page.number == 1
+                            ? Display.count(inProgress.count, "story", plural: "stories") + ", the most recently started first"
+                            : "The most recently started first",
+                        "projects": page.items.map(cards.card),
+                        "pagination": page.values { SitePath.inProgress(page: $0) },
+                    ]
+                }
             }
         }
         if completed.count > Self.completedOnHome {
@@ -70,11 +109,16 @@ struct HomePages {
         return jobs + tagPages.jobs(allTags)
     }
 
-    /// What a page of stories in progress is a function of, apart from its context and the
-    /// binary: its cards (`ProjectPages.cardsInputs`), how many stories are in progress and
-    /// completed, and on the first page the completed stories' cards, the activity chart of
-    /// every listed story (worked out: it is a function of all of them and of the moment) and
-    /// the tags with their counts. nil when a project has no key.
+    /// The full list's order: the most recently started first, then by slug.
+    static func startedLater(_ a: Project, _ b: Project) -> Bool {
+        a.created != b.created ? a.created > b.created : a.slug.rawValue < b.slug.rawValue
+    }
+
+    /// What the home page is a function of, apart from its context and the binary: its cards of
+    /// stories in progress (`ProjectPages.cardsInputs`), how many stories are in progress and
+    /// completed, the completed stories' cards, the activity chart of every listed story (worked
+    /// out: it is a function of all of them and of the moment) and the tags with their counts.
+    /// nil when a project has no key.
     func inputs(
         _ page: Pagination<Project>, tags: [(key: String, name: String, projects: [Project])], chart: String,
         cards: ProjectPages
@@ -83,7 +127,6 @@ struct HomePages {
         inputs.add(site.listed.isEmpty)
         inputs.add(site.inProgress.count)
         inputs.add(site.completed.count)
-        guard page.number == 1 else { return inputs }
         let completed = site.completed.prefix(Self.completedOnHome)
         inputs.list(completed.count)
         for project in completed {

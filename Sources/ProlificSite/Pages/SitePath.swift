@@ -19,8 +19,10 @@ enum SitePath {
     /// file, so it names none.
     static func searchIndexRun(_ run: Int) -> String { "search.json/\(run)" }
 
-    /// Page `n` (from 1) of the home page's list of stories in progress.
-    static func home(page: Int) -> String { page <= 1 ? home : "page/\(page)/index.html" }
+    /// Page `n` (from 1) of the list of every story in progress, the most recently started first.
+    static func inProgress(page: Int = 1) -> String {
+        page <= 1 ? "in-progress/index.html" : "in-progress/page/\(page)/index.html"
+    }
 
     static func tag(_ slug: String, page: Int = 1) -> String {
         page <= 1 ? "tags/\(slug)/index.html" : "tags/\(slug)/page/\(page)/index.html"

@@ -151,13 +151,10 @@ enum DefaultTheme {
             #"""
 {{<base}}
 {{$main}}
-{{#isFirstPage}}
 <section class="intro">
 <h1>{{site.title}}</h1>
 <p>Stories written together, one round at a time. Each round, anyone may write what happens next; readers vote, and the winning snippet becomes the next part of the story.</p>
 </section>
-{{/isFirstPage}}
-{{^isFirstPage}}<h1>{{inProgressLabel}}</h1>{{/isFirstPage}}
 {{#hasInProgress}}
 <section aria-labelledby="in-progress">
 <h2 id="in-progress">In progress</h2>
@@ -166,7 +163,7 @@ enum DefaultTheme {
 {{> card}}
 {{/inProgress}}
 </ul>
-{{> pagination}}
+{{#hasMoreInProgress}}<p class="more"><a href="{{root}}{{inProgressURL}}">{{moreInProgressLabel}}</a></p>{{/hasMoreInProgress}}
 </section>
 {{/hasInProgress}}
 {{#hasCompleted}}
@@ -180,14 +177,14 @@ enum DefaultTheme {
 {{#hasMoreCompleted}}<p class="more"><a href="{{root}}{{completedURL}}">{{completedLabel}}</a></p>{{/hasMoreCompleted}}
 </section>
 {{/hasCompleted}}
-{{#isFirstPage}}{{#hasProjects}}
+{{#hasProjects}}
 <section aria-labelledby="activity-heading">
 <h2 id="activity-heading">Activity</h2>
 <figure class="chart">{{{activitySVG}}}
 <figcaption><span class="key key-snippets"></span> snippets <span class="key key-ballots"></span> ballots, per week</figcaption>
 </figure>
 </section>
-{{/hasProjects}}{{/isFirstPage}}
+{{/hasProjects}}
 {{#hasTags}}
 <section aria-labelledby="browse-tags">
 <h2 id="browse-tags">Browse by tag</h2>

@@ -27,9 +27,11 @@ public struct Theme: Sendable {
     let outputCapacity: Int
     /// The SHA-256 of every file of the theme, by path: part of each page's fingerprint.
     let digest: [UInt8]
-    /// The templates that name `pagination` (the partial, or the value itself), as parsed: a
-    /// theme copied before a list had pages may show none of its links (`SiteBuilder.warnings`).
-    private let namingPagination: Set<String>
+    /// Of the values in `watchedNames`, those each template names (as a partial, section or
+    /// value), as parsed: a theme copied before a list had pages, or before the home page linked
+    /// to the full list, may show no way to the rest (`SiteBuilder.warnings`).
+    private let naming: [String: Set<String>]
+    static let watchedNames = ["pagination", "inProgressURL"]
 
     /// The built-in templates.
     public static func builtIn() throws(Diagnostics) -> Theme {
@@ -72,7 +74,7 @@ public struct Theme: Sendable {
         var statics: [(String, [UInt8])] = []
         var problems: [Diagnostic] = []
         var broken: Set<String> = []
-        var naming: Set<String> = []
+        var naming: [String: Set<String>] = [:]
         for (relative, bytes) in files {
             let path = "\(folder)/\(relative)"
             if relative.hasPrefix("static/") {
@@ -90,7 +92,7 @@ public struct Theme: Sendable {
                 // The old loader put a pragma before line 1; `legacyFirstLine` keeps its effect.
                 let nodes = try TemplateParser.parse(bytes, legacyFirstLine: true)
                 templates[name] = nodes
-                if TemplateNode.name("pagination", in: nodes) { naming.insert(name) }
+                naming[name] = Set(Self.watchedNames.filter { TemplateNode.name($0, in: nodes) })
                 textSize = max(textSize, bytes.count)
                 paths[name] = path
                 broken.remove(name)
@@ -120,11 +122,12 @@ public struct Theme: Sendable {
             }
         }
         self.digest = Array(hasher.finalize())
-        self.namingPagination = naming
+        self.naming = naming
     }
 
-    /// Whether the template `name` names `pagination` (its partial or its value) outside comments and text.
-    func namesPagination(_ name: String) -> Bool { namingPagination.contains(name) }
+    /// Whether the template `template` names `value`, one of `watchedNames` (as a partial, section
+    /// or value), outside comments and text.
+    func names(_ value: String, in template: String) -> Bool { naming[template]?.contains(value) ?? false }
 
     /// Renders the template `name` with `context`; a value the template names that the context
     /// lacks is an error, never silently empty output.
