@@ -45,6 +45,38 @@ import Testing
         return files
     }
 
+    /// A page of the list of stories in progress is kept until its stories change: the oldest
+    /// of 31 completes, and of the list's three pages the middle one is kept, while the first
+    /// (which counts them) and the last (which loses it) are made again, each byte for byte as a
+    /// fresh build makes it.
+    @Test func aPageOfStoriesInProgressIsKeptUntilItsStoriesChange() throws {
+        var original = try SitePagesTests.fixture()
+        let moon = try #require(original.project(Slug("moon")!))
+        for n in 1...30 {
+            var copy = try SitePagesTests.copy(of: original, as: "story-\(n)")
+            copy.created = Timestamp(secondsSinceEpoch: moon.created.secondsSinceEpoch - Int64(n) * 3600)
+            original.projects.append(copy)
+        }
+        var keys = Dictionary(uniqueKeysWithValues: original.projects.map { ($0.slug, "files-1") })
+        let first = try Self.build(original, projectKeys: keys, memory: nil)
+        let memory = PageMemory(fingerprints: PageMemory.recorded(by: first.values), isIntact: { _ in true })
+        let list = ["in-progress/index.html", "in-progress/page/2/index.html", "in-progress/page/3/index.html"]
+        #expect(try list.map { try #require(first[$0]) }.count == 3)
+        var completed = original
+        let oldest = try #require(completed.projects.firstIndex { $0.slug.rawValue == "story-30" })
+        completed.projects[oldest].status = .complete
+        keys[completed.projects[oldest].slug] = "files-2"
+        let again = try Self.build(completed, projectKeys: keys, memory: memory)
+        let fresh = try Self.build(completed, projectKeys: keys, memory: nil)
+        #expect(try #require(again[list[1]]).keepsPrevious)
+        for path in [list[0], list[2], "index.html"] {
+            let made = try #require(again[path])
+            #expect(!made.keepsPrevious, "\(path) is made again")
+            let asFresh = made.contents == fresh[path]?.contents
+            #expect(asFresh, "\(path) as a fresh build makes it")
+        }
+    }
+
     /// A page of the players' list is kept by what it shows of its own players: a change to a
     /// player on page 2 makes page 2 again and keeps page 1.
     @Test func aPageOfThePlayersListIsKeptUntilOneOfItsPlayersChanges() throws {

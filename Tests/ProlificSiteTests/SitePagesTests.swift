@@ -67,6 +67,12 @@ import Testing
             copy.created = Timestamp(secondsSinceEpoch: moon.created.secondsSinceEpoch - Int64(n) * 3600)
             content.projects.append(copy)
         }
+        // Two stories started at the same moment go by slug: story-3 and story-4 swap starts
+        // with a twin of story-3 named story-3a.
+        var twin = try Self.copy(of: content, as: "story-3a")
+        twin.created = try #require(content.project(Slug("story-3")!)).created
+        content.projects.insert(twin, at: 1)
+        content.projects.removeAll { $0.slug.rawValue == "story-4" }
         let pages = try SiteFixtures.build(content, now: Self.now)
         let home = try #require(pages["index.html"])
         let karma = Standing(content: content).counts.mapValues(\.karma)
@@ -77,7 +83,7 @@ import Testing
         #expect(pages["page/2/index.html"] == nil)
         let list = try [1, 2, 3].map { n in try #require(pages[n == 1 ? "in-progress/index.html" : "in-progress/page/\(n)/index.html"]) }
         #expect(pages["in-progress/page/4/index.html"] == nil, "31 stories make three pages of 12")
-        let newestFirst = ["moon"] + (1...30).map { "story-\($0)" }
+        let newestFirst = ["moon", "story-1", "story-2", "story-3", "story-3a"] + (5...30).map { "story-\($0)" }
         #expect(list.flatMap(Self.cards) == newestFirst)
         #expect(list[0].contains("31 stories, the most recently started first"))
         #expect(list[1].contains("The most recently started first") && !list[1].contains("31 stories"))
@@ -228,9 +234,18 @@ import Testing
         let pages = Dictionary(uniqueKeysWithValues: built.map { ($0.path, String(decoding: $0.contents, as: UTF8.self)) })
         #expect(Self.cards(try #require(pages["index.html"])).count == 12)
         #expect(pages["in-progress/page/2/index.html"] != nil)
-        // With 12 stories in progress or fewer the home page shows them all.
+        // With 12 stories in progress or fewer the home page shows them all: a draft, an
+        // unlisted story and a completed one are not among them.
         content.projects.removeLast()
+        content.projects += [
+            try Self.copy(of: content, as: "draft", visibility: .draft), try Self.copy(of: content, as: "unlisted", visibility: .unlisted),
+        ]
+        var done = try Self.copy(of: content, as: "done")
+        done.status = .complete
+        content.projects.append(done)
         #expect(SiteBuilder(content: content, theme: copied, now: Self.now).warnings.isEmpty)
+        content.projects.append(try Self.copy(of: content, as: "one-more"))
+        #expect(SiteBuilder(content: content, theme: copied, now: Self.now).warnings.count == 1)
     }
 
     /// A card's excerpt is the first paragraph of the rendered HTML, found by its bytes: one

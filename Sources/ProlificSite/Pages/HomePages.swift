@@ -6,9 +6,10 @@ import ProlificCore
 ///
 /// The home page is the explore order's front: trending and discovery places move with every
 /// ballot, karma and close. The full list is in an order that doesn't move, so that paging
-/// through it shows each story once, page 7 shows the same stories tomorrow, and a story that
-/// completes (the oldest usually do first) changes only the pages from its place on: in explore
-/// order, a `close` made every page of the list again, 164 of them on the large benchmark.
+/// through it shows each story once, a page shows the same stories until one starts or
+/// completes, and a story that completes (the oldest usually do first) changes only the pages
+/// from its place on: in explore order, a `close` made every page of the list again, 164 of
+/// them on the large benchmark. A story that starts comes first, and moves every page.
 struct HomePages {
     let site: SiteModel
     /// How many completed stories the home page shows before linking to their list.

@@ -449,7 +449,7 @@ enum DefaultTheme {
 </form>
 <p id="search-status" class="meta" role="status" aria-live="polite"></p>
 <ol id="search-results" class="results"></ol>
-<noscript><p class="empty">Search needs JavaScript. Every story is listed on the <a href="{{root}}{{storiesURL}}">home page</a> and every player on the <a href="{{root}}{{playersURL}}">players page</a>.</p></noscript>
+<noscript><p class="empty">Search needs JavaScript. Every story is a link or two from the <a href="{{root}}{{storiesURL}}">home page</a>, and every player is on the <a href="{{root}}{{playersURL}}">players page</a>.</p></noscript>
 <script src="{{root}}{{scriptURL}}" data-index="{{root}}{{indexURL}}" data-root="{{root}}"></script>
 {{/main}}
 {{/base}}
