@@ -44,7 +44,7 @@ public enum AtomicFile {
     /// The same, the file being `parts` one after the other: a file made of parts made apart
     /// (the build's stamp) needn't be put together in memory first.
     static func write(parts: [[UInt8]], to path: String, durable: Bool = true) throws(Failure) {
-        let temporary = try writeTemporary(parts, beside: path, durable: durable)
+        let temporary = try writeTemporary(parts.map { $0[...] }, beside: path, durable: durable)
         guard rename(temporary, path) == 0 else {
             let message = FileSystem.lastError()
             unlink(temporary)
@@ -67,6 +67,12 @@ public enum AtomicFile {
     /// `spare` before the new one is renamed over it. A spare that is not a regular file, or has
     /// another link (a call killed between the two), is not written into but removed.
     static func write(parts: [[UInt8]], to path: String, reusing spare: String) throws(Failure) {
+        try write(parts: parts.map { $0[...] }, to: path, reusing: spare)
+    }
+
+    /// The same, each part where it lies: a part of a larger buffer (the replay cache's kept
+    /// rounds, 19 MB on large, as the file was read) is written without a copy.
+    static func write(parts: [ArraySlice<UInt8>], to path: String, reusing spare: String) throws(Failure) {
         let folder = FileSystem.parentPath(path)
         let claimed = "\(folder)/\(temporaryPrefix)\(getpid())-\(path.split(separator: "/").last.map(String.init) ?? "file")-reused"
         let written: String
@@ -94,7 +100,7 @@ public enum AtomicFile {
     /// Writes `parts` over the file at `path`, when it is a regular file of this user's with no
     /// other link that no one has locked (mapped); false when it is not, can't be locked (a file
     /// system without locks), or can't be written.
-    private static func rewrite(_ path: String, with parts: [[UInt8]]) -> Bool {
+    private static func rewrite(_ path: String, with parts: [ArraySlice<UInt8>]) -> Bool {
         let fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { return false }
         defer { close(fd) }
@@ -112,7 +118,7 @@ public enum AtomicFile {
 
     /// Creates the file at `path` with `bytes`; fails with `.exists` rather than overwrite anything.
     public static func create(bytes: [UInt8], at path: String) throws(Failure) {
-        let temporary = try writeTemporary([bytes], beside: path)
+        let temporary = try writeTemporary([bytes[...]], beside: path)
         defer { unlink(temporary) }
         guard link(temporary, path) == 0 else {
             let code = errno
@@ -122,7 +128,7 @@ public enum AtomicFile {
         syncDirectory(of: path)
     }
 
-    private static func writeTemporary(_ parts: [[UInt8]], beside path: String, durable: Bool = true) throws(Failure) -> String {
+    private static func writeTemporary(_ parts: [ArraySlice<UInt8>], beside path: String, durable: Bool = true) throws(Failure) -> String {
         let folder = FileSystem.parentPath(path)
         do { try FileSystem.makeDirectories(folder) } catch { throw .io(path: folder, message: error.message) }
         removeLeftovers(in: folder)

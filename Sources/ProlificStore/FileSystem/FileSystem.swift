@@ -327,7 +327,10 @@ public enum FileSystem {
 
     /// Writes all of `bytes` to `fd`, retrying short and interrupted writes; false on an error
     /// (`errno` tells which).
-    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool { writeAll(fd, bytes[...]) }
+
+    /// Writes all of `bytes` (a part of a larger buffer, written where it lies).
+    static func writeAll(_ fd: Int32, _ bytes: ArraySlice<UInt8>) -> Bool {
         var done = 0
         while done < bytes.count {
             let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + done, $0.count - done) }

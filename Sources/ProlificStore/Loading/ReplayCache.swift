@@ -465,14 +465,19 @@ public struct ReplayCache: Sendable {
         ) { $1 }
         if let digest = savedDigest(files: base.files, rounds: entries.lazy.map { IdentityEvidence.key($0.slug, $0.number) }) {
             let (bytes, bodies) = (base.bytes, base.bodies)
-            write { [self] in
-                var w = BinaryWriter(capacity: 4096 + 32 * entries.count + 48 * identities.count + bodies.count + addedBytes.count + 8)
+            write(parts: { [self] in
+                // The kept rounds' bodies are written from where the file was read, and sealed
+                // in pieces: put together, they were 19 MB of fresh memory after every `close`.
+                var w = BinaryWriter(capacity: 4096 + 32 * entries.count + 48 * identities.count)
                 header(digest, base.parts, identities, into: &w)
-                _ = ReplayCodec.write(entries, bodies: bytes[bodies], into: &w)
-                w.raw(addedBytes[...])
-                CacheSeal.seal(&w)
-                return w.bytes
-            }
+                _ = ReplayCodec.write(entries, bodies: [], into: &w)
+                let parts = [w.bytes[...], bytes[bodies], addedBytes[...]]
+                var checksum = CacheSeal.Checksum(count: parts.reduce(0) { $0 + $1.count })
+                for part in parts { part.withUnsafeBytes { checksum.add($0) } }
+                var seal = BinaryWriter(capacity: 8)
+                seal.unsigned(checksum.value)
+                return parts + [seal.bytes[...]]
+            })
         }
         var replay = ReplayedRounds(
             rounds: entries.map { ($0.slug, $0.number, $0.isExplained) }, bytes: base.bytes, ranges: base.ranges,
@@ -530,11 +535,16 @@ public struct ReplayCache: Sendable {
 
     /// The file `contents` makes, written atomically where `writesAside` says, or here.
     private func write(_ contents: @escaping @Sendable () -> [UInt8]) {
+        write(parts: { [contents()[...]] })
+    }
+
+    /// The file `parts` make, one after the other, written as `write(_:)` writes it.
+    private func write(parts: @escaping @Sendable () -> [ArraySlice<UInt8>]) {
         let path = path()
         let write: @Sendable () -> Void = {
             try? FileSystem.makeDirectories(FileSystem.parentPath(path))
             // Into the file the last save replaced: 19 MB on large, after every `close`.
-            try? AtomicFile.write(parts: [contents()], to: path, reusing: path + ".spare")
+            try? AtomicFile.write(parts: parts(), to: path, reusing: path + ".spare")
         }
         if let writesAside { writesAside(write) } else { write() }
     }
