@@ -359,6 +359,23 @@ def check_space(sizes):
                  "(copies and moved-aside sites are deleted only at the end)")
 
 
+BENCH_BEGIN, BENCH_END = "<!-- BENCH:BEGIN -->", "<!-- BENCH:END -->"
+
+
+def bench_block(path):
+    """The text of `path`, which must hold a BENCH block for the table; else exits with one line
+    saying why. Asked before anything is timed: a run takes half an hour, and failing at its end
+    left its moved-aside copies (44 GB with large) undeleted."""
+    try:
+        with open(path) as f:
+            doc = f.read()
+    except OSError as error:
+        sys.exit(f"bench: {path}: {error.strerror}")
+    if BENCH_BEGIN not in doc or BENCH_END not in doc:
+        sys.exit(f"bench: {path} has no {BENCH_BEGIN} … {BENCH_END} block")
+    return doc
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--sizes", default="small,medium,large")
@@ -368,29 +385,28 @@ def main():
     args = parser.parse_args()
     sizes = ["small"] if args.smoke else args.sizes.split(",")
     runs = 1 if args.smoke else args.runs
-    check_space(sizes)
-    start = cpu_ticks()
-    results = {size: measure(size, runs) for size in sizes}
-    text = table(results, runs, steal_share(start, cpu_ticks()))
-    print(text)
     if args.out:
-        with open(args.out) as f:
-            doc = f.read()
-        begin, end = "<!-- BENCH:BEGIN -->", "<!-- BENCH:END -->"
-        if begin not in doc or end not in doc:
-            sys.exit(f"bench: {args.out} has no {begin} … {end} block")
-        before, rest = doc.split(begin, 1)
-        _, after = rest.split(end, 1)
-        with open(args.out, "w") as f:
-            f.write(before + begin + "\n" + text + end + after)
-    # Last: removing millions of files takes minutes. The last scratch copies go too: left in
-    # place, the next run's space check counted them as used (5 GB with large) until that run
-    # moved them aside and deleted them at its end.
-    for size in sizes:
-        for leftover in ("scratch", "git-scratch"):
-            discard(os.path.join(WORK, size, leftover))
-    for moved in DISCARDED:
-        shutil.rmtree(moved, ignore_errors=True)
+        bench_block(args.out)
+    check_space(sizes)
+    try:
+        start = cpu_ticks()
+        results = {size: measure(size, runs) for size in sizes}
+        text = table(results, runs, steal_share(start, cpu_ticks()))
+        print(text)
+        if args.out:
+            before, rest = bench_block(args.out).split(BENCH_BEGIN, 1)
+            _, after = rest.split(BENCH_END, 1)
+            with open(args.out, "w") as f:
+                f.write(before + BENCH_BEGIN + "\n" + text + BENCH_END + after)
+    finally:
+        # Last, whatever happened: removing millions of files takes minutes. The last scratch
+        # copies go too: left in place, the next run's space check counted them as used (5 GB
+        # with large) until that run moved them aside and deleted them at its end.
+        for size in sizes:
+            for leftover in ("scratch", "git-scratch"):
+                discard(os.path.join(WORK, size, leftover))
+        for moved in DISCARDED:
+            shutil.rmtree(moved, ignore_errors=True)
 
 
 if __name__ == "__main__":
