@@ -50,13 +50,7 @@ import Testing
     /// (which counts them) and the last (which loses it) are made again, each byte for byte as a
     /// fresh build makes it.
     @Test func aPageOfStoriesInProgressIsKeptUntilItsStoriesChange() throws {
-        var original = try SitePagesTests.fixture()
-        let moon = try #require(original.project(Slug("moon")!))
-        for n in 1...30 {
-            var copy = try SitePagesTests.copy(of: original, as: "story-\(n)")
-            copy.created = Timestamp(secondsSinceEpoch: moon.created.secondsSinceEpoch - Int64(n) * 3600)
-            original.projects.append(copy)
-        }
+        let original = try SitePagesTests.startedEarlier(try SitePagesTests.fixture(), count: 30)
         var keys = Dictionary(uniqueKeysWithValues: original.projects.map { ($0.slug, "files-1") })
         let first = try Self.build(original, projectKeys: keys, memory: nil)
         let memory = PageMemory(fingerprints: PageMemory.recorded(by: first.values), isIntact: { _ in true })

@@ -47,6 +47,19 @@ import Testing
         #expect(!pages.values.contains { $0.contains("Secret Draft") })
     }
 
+    /// The fixture with `count` copies of `moon` more, `story-1` … `story-<count>`, story `n`
+    /// started `n` hours before `moon`: the list of stories in progress is `moon`, `story-1`, ….
+    static func startedEarlier(_ content: Content, count: Int) throws -> Content {
+        var content = content
+        let moon = try #require(content.project(Slug("moon")!))
+        for n in 1...count {
+            var copy = try copy(of: content, as: "story-\(n)")
+            copy.created = Timestamp(secondsSinceEpoch: moon.created.secondsSinceEpoch - Int64(n) * 3600)
+            content.projects.append(copy)
+        }
+        return content
+    }
+
     /// The cards' projects on a page, in order.
     static func cards(_ page: String) -> [String] {
         page.components(separatedBy: "<li class=\"card\">").dropFirst().compactMap { card in
@@ -59,14 +72,8 @@ import Testing
     /// through it shows each story once, and a story that completes changes only the pages from
     /// its place on, where in the explore order a `close` made every page of the list again.
     @Test func theHomePageLinksToEveryStoryInProgressTheMostRecentlyStartedFirst() throws {
-        var content = try Self.fixture()
-        let moon = try #require(content.project(Slug("moon")!))
-        for n in 1...30 {
-            var copy = try Self.copy(of: content, as: "story-\(n)")
-            // story-30 is the oldest, story-1 the newest but moon.
-            copy.created = Timestamp(secondsSinceEpoch: moon.created.secondsSinceEpoch - Int64(n) * 3600)
-            content.projects.append(copy)
-        }
+        // story-30 is the oldest, story-1 the newest but moon.
+        var content = try Self.startedEarlier(try Self.fixture(), count: 30)
         // Two stories started at the same moment go by slug: story-3 and story-4 swap starts
         // with a twin of story-3 named story-3a.
         var twin = try Self.copy(of: content, as: "story-3a")

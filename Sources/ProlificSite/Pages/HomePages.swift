@@ -59,55 +59,51 @@ struct HomePages {
             }
         ]
         if inProgress.count > Self.inProgressOnHome {
-            let byStart = inProgress.sorted(by: Self.startedLater)
-            jobs += Pagination.pages(of: byStart, size: Pagination<Project>.pageSize).map { page in
-                let context = PageContext(
-                    site: site.config, now: site.now, path: SitePath.inProgress(page: page.number),
-                    title: page.number == 1 ? "Stories in progress" : "Stories in progress, page \(page.number)",
-                    description: "Every story in progress on \(site.config.title), the most recently started first.",
-                    section: .stories)
-                // Only the first page counts the stories: a count on every page made each of
-                // them again whenever a story started or completed.
-                let inputs = { () -> PageInputs? in
-                    var inputs = cards.cardsInputs(page)
-                    if page.number == 1 { inputs?.add(inProgress.count) }
-                    return inputs
-                }
-                return PageJob("list", context, inputs: inputs) {
-                    [
-                        "heading": "Stories in progress",
-                        "countLabel": page.number == 1
-                            ? Display.count(inProgress.count, "story", plural: "stories") + ", the most recently started first"
-                            : "The most recently started first",
-                        "projects": page.items.map(cards.card),
-                        "pagination": page.values { SitePath.inProgress(page: $0) },
-                    ]
-                }
+            // Only the first page counts the stories: a count on every page made each of them
+            // again whenever a story started or completed.
+            jobs += listJobs(
+                inProgress.sorted(by: Self.startedLater), heading: "Stories in progress",
+                description: "Every story in progress on \(site.config.title), the most recently started first.",
+                path: { SitePath.inProgress(page: $0) }, cards: cards
+            ) { page in
+                page.number == 1
+                    ? Display.count(inProgress.count, "story", plural: "stories") + ", the most recently started first"
+                    : "The most recently started first"
             }
         }
         if completed.count > Self.completedOnHome {
-            jobs += Pagination.pages(of: completed, size: Pagination<Project>.pageSize).map { page in
-                let context = PageContext(
-                    site: site.config, now: site.now, path: SitePath.completed(page: page.number),
-                    title: page.number == 1 ? "Completed stories" : "Completed stories, page \(page.number)",
-                    description: "Every completed story on \(site.config.title), most recently finished first.",
-                    section: .stories)
-                let inputs = { () -> PageInputs? in
-                    var inputs = cards.cardsInputs(page)
-                    inputs?.add(completed.count)
-                    return inputs
-                }
-                return PageJob("list", context, inputs: inputs) {
-                    [
-                        "heading": "Completed stories",
-                        "countLabel": Display.count(completed.count, "story", plural: "stories"),
-                        "projects": page.items.map(cards.card),
-                        "pagination": page.values { SitePath.completed(page: $0) },
-                    ]
-                }
-            }
+            let countLabel = Display.count(completed.count, "story", plural: "stories")
+            jobs += listJobs(
+                completed, heading: "Completed stories",
+                description: "Every completed story on \(site.config.title), most recently finished first.",
+                path: { SitePath.completed(page: $0) }, cards: cards
+            ) { _ in countLabel }
         }
         return jobs + tagPages.jobs(allTags)
+    }
+
+    /// The pages of a list of stories (`list.mustache`), 12 cards a page, each page kept by its
+    /// cards and the label under its heading (`countLabel(page)`), which is all it shows
+    /// besides its context and pagination.
+    private func listJobs(
+        _ projects: [Project], heading: String, description: String, path: @escaping (Int) -> String, cards: ProjectPages,
+        countLabel: (Pagination<Project>) -> String
+    ) -> [PageJob] {
+        Pagination.pages(of: projects, size: Pagination<Project>.pageSize).map { page in
+            let context = PageContext(
+                site: site.config, now: site.now, path: path(page.number),
+                title: page.number == 1 ? heading : "\(heading), page \(page.number)", description: description,
+                section: .stories)
+            let label = countLabel(page)
+            let inputs = { () -> PageInputs? in
+                var inputs = cards.cardsInputs(page)
+                inputs?.add(label)
+                return inputs
+            }
+            return PageJob("list", context, inputs: inputs) {
+                ["heading": heading, "countLabel": label, "projects": page.items.map(cards.card), "pagination": page.values(path)]
+            }
+        }
     }
 
     /// The full list's order: the most recently started first, then by slug.
