@@ -62,7 +62,7 @@ struct HomePages {
             // Only the first page counts the stories: a count on every page made each of them
             // again whenever a story started or completed.
             jobs += listJobs(
-                inProgress.sorted(by: Self.startedLater), heading: "Stories in progress",
+                Self.byStart(inProgress), heading: "Stories in progress",
                 description: "Every story in progress on \(site.config.title), the most recently started first.",
                 path: { SitePath.inProgress(page: $0) }, cards: cards
             ) { page in
@@ -106,9 +106,14 @@ struct HomePages {
         }
     }
 
-    /// The full list's order: the most recently started first, then by slug.
-    static func startedLater(_ a: Project, _ b: Project) -> Bool {
-        a.created != b.created ? a.created > b.created : a.slug.rawValue < b.slug.rawValue
+    /// `projects` in the full list's order: the most recently started first, then by slug.
+    /// Sorted by their keys alone: sorting the 2,000 projects of a large game themselves, each
+    /// copied into the comparison and moved whole, took 11 ms of the core making the jobs.
+    static func byStart(_ projects: [Project]) -> [Project] {
+        let keys = projects.map { (created: $0.created, slug: $0.slug.rawValue) }
+        return keys.indices.sorted { a, b in
+            keys[a].created != keys[b].created ? keys[a].created > keys[b].created : keys[a].slug < keys[b].slug
+        }.map { projects[$0] }
     }
 
     /// What the home page is a function of, apart from its context and the binary: its cards of
