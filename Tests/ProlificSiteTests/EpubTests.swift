@@ -146,7 +146,7 @@ import ZIPFoundation
         for (file, project) in zip(files, site.built) {
             #expect(file.contents == (try EpubBook(project: project, site: site).zip()), "\(file.path)")
             let archive = try Archive(data: Data(file.contents), accessMode: .read)
-            let finished = Date(timeIntervalSince1970: TimeInterval(site.finished(project).secondsSinceEpoch))
+            let finished = Date(timeIntervalSince1970: TimeInterval(SiteModel.finished(project).secondsSinceEpoch))
             for entry in archive { #expect(entry.fileAttributes[.modificationDate] as? Date == finished, "\(file.path) \(entry.path)") }
         }
     }

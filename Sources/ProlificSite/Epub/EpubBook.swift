@@ -109,7 +109,7 @@ struct EpubBook {
         title = Self.shown(project.title, else: project.slug.rawValue)
         siteTitle = site.config.title
         identifier = Self.identifier(of: site.config.baseURL + SitePath.pretty(SitePath.project(project.slug)))
-        finished = site.finished(project)
+        finished = SiteModel.finished(project)
         var handles: [Handle] = []
         var written: [Handle: [String]] = [:]
         chapters = Story(project).chapters.map { chapter in

@@ -60,7 +60,7 @@ struct SiteEvent {
             }
         }
         if site.isComplete(project) {
-            events.append(SiteEvent(kind: .completed, project: index, in: projects, at: site.finished(project)))
+            events.append(SiteEvent(kind: .completed, project: index, in: projects, at: SiteModel.finished(project)))
         }
         return events
     }

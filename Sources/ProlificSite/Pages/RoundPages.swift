@@ -5,22 +5,23 @@ import ProlificCore
 struct RoundPages {
     let site: SiteModel
 
-    /// A page per closed round, project by project. Most of a big site's pages: made on every
-    /// core, each naming its project and round by their places in `site.built` (a copy of each
-    /// in every page's closures retained all they hold, twice).
+    /// A page per closed round of the projects at `projects` in `site.built`, project by
+    /// project. Most of a big site's pages: `SiteBuilder.jobs` makes them a range of projects at
+    /// a time, on every core. Each names its project and round by their places in `site.built`
+    /// (a copy of each in every page's closures retained all they hold, twice).
     ///
     /// The projects in `kept` have their round pages kept together (`SiteBuilder.keptGroups`):
     /// they get no job.
-    func jobs(skipping kept: Set<Slug>) -> [PageJob] {
+    func jobs(skipping kept: Set<Slug>, of projects: Range<Int>) -> [PageJob] {
         let built = site.built
-        return Parallel.map(Array(built.indices)) { p -> [PageJob] in
+        return projects.flatMap { p -> [PageJob] in
             guard !kept.contains(built[p].slug) else { return [] }
             return built[p].rounds.indices.filter { !built[p].rounds[$0].isOpen }.map { r in
                 PageJob("round", context(built[p].rounds[r].number, of: built[p]), inputs: { inputs(built[p].rounds[r], of: built[p]) }) {
                     page(built[p].rounds[r], of: built[p])
                 }
             }
-        }.flatMap { $0 }
+        }
     }
 
     /// The common values of the page of round `number` of `project`.

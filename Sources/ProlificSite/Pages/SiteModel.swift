@@ -2,7 +2,11 @@ import ProlificCore
 
 /// Everything the pages of one build share, worked out once: which projects are built and listed,
 /// where every player stands, every closed round's tally with its explanations.
-struct SiteModel {
+///
+/// A class, immutable once made: each page kind (`UserPages`, `ProjectPages`, …) and every job's
+/// closures hold the model, and as a struct of some thirty fields each copy retained every one
+/// of them (tens of thousands of jobs a build).
+final class SiteModel {
     /// The content as readers see it: hidden snippets left out (`Moderation.shown`).
     let content: Content
     let now: Timestamp
@@ -50,12 +54,12 @@ struct SiteModel {
     /// 250,000 on large, at every build.
     let participants: [Slug: [Handle]]
     /// Listed projects in progress, in the explore order of the home page (worked out once).
-    private(set) var inProgress: [Project] = []
+    let inProgress: [Project]
     /// Where each of them stands in the lists the explore order mixes: for a tag's page, which
     /// lists its stories in progress in their own explore order (`Explore.Ranking.order`).
-    private(set) var exploreRanking = Explore.Ranking()
+    let exploreRanking: Explore.Ranking
     /// Listed completed stories, most recently finished first.
-    private(set) var completed: [Project] = []
+    let completed: [Project]
 
     /// `replay` re-runs every closed round's tally of `recorded` (or gives what an earlier run of
     /// it gave for the same files: `SiteBuilder.Replay`); by default, `TallyTimeline` does.
@@ -92,7 +96,7 @@ struct SiteModel {
         (snippetsByAuthor, users, names, followers) = (derived.snippetsByAuthor, derived.users, derived.names, derived.followers)
         (listedTagKeys, withImages, participants) = (derived.listedTagKeys, derived.withImages, derived.participants)
         (standing, inProgress, exploreRanking) = (derived.standing, derived.inProgress, derived.exploreRanking)
-        completed = orderCompleted()
+        completed = Self.orderCompleted(derived.listed)
     }
 
     var config: Config { content.config }
@@ -196,7 +200,7 @@ struct SiteModel {
     }
 
     /// Completed stories, most recently finished first.
-    func orderCompleted() -> [Project] {
+    static func orderCompleted(_ listed: [Project]) -> [Project] {
         listed.filter(isComplete).sorted { a, b in
             let (x, y) = (finished(a), finished(b))
             return x != y ? x > y : a.slug < b.slug
@@ -204,7 +208,7 @@ struct SiteModel {
     }
 
     /// When a story's last round closed (its creation if it has none).
-    func finished(_ project: Project) -> Timestamp {
+    static func finished(_ project: Project) -> Timestamp {
         project.lastClosing ?? project.created
     }
 }

@@ -177,13 +177,12 @@ public struct FileInventory: Sendable, Equatable {
             starts.append((stampCount, pathCount))
             (stampCount, pathCount) = (stampCount + part.stamps.count, pathCount + part.paths.count)
         }
-        inventory.stamps = joined(inventory.stamps, parts.map(\.stamps), count: stampCount)
-        inventory.paths = joined(inventory.paths, parts.map(\.paths), count: pathCount)
+        inventory.stamps = joined(inventory.stamps, parts.map(\.stamps))
+        inventory.paths = joined(inventory.paths, parts.map(\.paths))
         if parts.contains(where: \.isAsRecorded) {
             inventory.vouchedAsRecorded = joined(
                 Array(repeating: nil, count: starts.first?.stamps ?? stampCount),
-                parts.map { $0.isAsRecorded ? $0.vouched.map(Optional.some)[...] : Array(repeating: nil, count: $0.stamps.count)[...] },
-                count: stampCount)
+                parts.map { $0.isAsRecorded ? $0.vouched.map(Optional.some)[...] : Array(repeating: nil, count: $0.stamps.count)[...] })
         }
         for (i, subtree) in subtrees.enumerated() {
             let (part, keys) = (parts[i], walked[i]?.keys)
@@ -196,23 +195,19 @@ public struct FileInventory: Sendable, Equatable {
         return inventory
     }
 
-    /// `head` followed by each of `parts`, copied on every core into memory allocated once for
-    /// `count` elements (their total). One core joining a large rebuild's 30 MB of paths and
-    /// stamps alone, each new page of them faulted in, took 20 ms while the other idled; grown
-    /// part by part, they were copied into ever larger arrays.
-    private static func joined<T>(_ head: [T], _ parts: [ArraySlice<T>], count: Int) -> [T] {
-        [T](unsafeUninitializedCapacity: count) { buffer, initialized in
-            var offsets: [Int] = []
-            offsets.reserveCapacity(parts.count)
-            var offset = head.count
-            for part in parts {
-                offsets.append(offset)
-                offset += part.count
-            }
-            guard offset == count, let base = buffer.baseAddress else {
-                initialized = 0
-                return
-            }
+    /// `head` followed by each of `parts`, copied on every core into memory allocated once. One
+    /// core joining a large rebuild's 30 MB of paths and stamps alone, each new page of them
+    /// faulted in, took 20 ms while the other idled.
+    private static func joined<T>(_ head: [T], _ parts: [ArraySlice<T>]) -> [T] {
+        var offsets: [Int] = []
+        offsets.reserveCapacity(parts.count)
+        var count = head.count
+        for part in parts {
+            offsets.append(count)
+            count += part.count
+        }
+        return [T](unsafeUninitializedCapacity: count) { buffer, initialized in
+            guard let base = buffer.baseAddress else { return }
             _ = UnsafeMutableBufferPointer(rebasing: buffer[..<head.count]).initialize(from: head)
             _ = Parallel.map(Array(parts.indices), batch: 32) { i in
                 parts[i].withUnsafeBufferPointer { part in
