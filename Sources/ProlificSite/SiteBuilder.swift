@@ -364,7 +364,9 @@ public struct SiteBuilder {
     ///   (`in-progress/`), and an `index.mustache` without the link leaves the rest to the tags.
     public var warnings: [Diagnostic] {
         var warnings: [Diagnostic] = []
-        if content.users.count > Pagination<User>.pageSize, !theme.names("pagination", in: "users") {
+        // The theme is asked first: with one that links as it should (the built-in one), the
+        // stories in progress are not counted on every rebuild's path.
+        if !theme.names("pagination", in: "users"), content.users.count > Pagination<User>.pageSize {
             warnings.append(
                 Diagnostic(
                     severity: .warning, path: theme.templatePaths["users"] ?? "users.mustache",
@@ -372,8 +374,9 @@ public struct SiteBuilder {
                         + "pagination: add {{> pagination}} after the list, or nothing links to users/page-2.html and after "
                         + "(docs/templates.md)"))
         }
-        let inProgress = content.projects.count { $0.visibility == .listed && !SiteModel.isComplete($0) }
-        if inProgress > HomePages.inProgressOnHome, !theme.names("inProgressURL", in: "index") {
+        if !theme.names("inProgressURL", in: "index"),
+            content.projects.count(where: { $0.visibility == .listed && !SiteModel.isComplete($0) }) > HomePages.inProgressOnHome
+        {
             warnings.append(
                 Diagnostic(
                     severity: .warning, path: theme.templatePaths["index"] ?? "index.mustache",

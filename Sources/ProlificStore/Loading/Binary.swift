@@ -241,6 +241,17 @@ enum CacheSeal {
         w.unsigned(w.bytes.withUnsafeBytes { checksum($0) })
     }
 
+    /// The 8 bytes that seal a file written as `parts`, one after the other (the build's stamp,
+    /// the replay cache after a `close`): the checksum of them all, without putting them
+    /// together in fresh memory first.
+    static func seal(of parts: [ArraySlice<UInt8>]) -> [UInt8] {
+        var checksum = Checksum(count: parts.reduce(0) { $0 + $1.count })
+        for part in parts { part.withUnsafeBytes { checksum.add($0) } }
+        var w = BinaryWriter(capacity: 8)
+        w.unsigned(checksum.value)
+        return w.bytes
+    }
+
     /// Where the body of `bytes` is, when they are a body of at least 8 bytes followed by its
     /// checksum; nil otherwise.
     static func body(of bytes: some ReadableBytes) -> Range<Int>? {

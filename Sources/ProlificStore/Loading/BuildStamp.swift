@@ -404,11 +404,8 @@ public struct BuildStamp: Sendable {
         // first, the large site's 15 MB stamp was copied into as much fresh memory, at the end
         // of every build, with nothing beside it.
         let parts = [inputs.bytes] + Parallel.map(encoders, batch: 1) { $0() }
-        var checksum = CacheSeal.Checksum(count: parts.reduce(0) { $0 + $1.count })
-        for part in parts { part.withUnsafeBytes { checksum.add($0) } }
-        var seal = BinaryWriter()
-        seal.unsigned(checksum.value)
+        let seal = CacheSeal.seal(of: parts.map { $0[...] })
         try? FileSystem.makeDirectories("\(layout.root)/.prolific")
-        try? AtomicFile.write(parts: parts + [seal.bytes], to: Self.path(layout), reusing: "\(layout.root)/\(Self.spareFile)")
+        try? AtomicFile.write(parts: parts + [seal], to: Self.path(layout), reusing: "\(layout.root)/\(Self.spareFile)")
     }
 }

@@ -472,11 +472,7 @@ public struct ReplayCache: Sendable {
                 header(digest, base.parts, identities, into: &w)
                 _ = ReplayCodec.write(entries, bodies: [], into: &w)
                 let parts = [w.bytes[...], bytes[bodies], addedBytes[...]]
-                var checksum = CacheSeal.Checksum(count: parts.reduce(0) { $0 + $1.count })
-                for part in parts { part.withUnsafeBytes { checksum.add($0) } }
-                var seal = BinaryWriter(capacity: 8)
-                seal.unsigned(checksum.value)
-                return parts + [seal.bytes[...]]
+                return parts + [CacheSeal.seal(of: parts)[...]]
             })
         }
         var replay = ReplayedRounds(
