@@ -217,6 +217,41 @@ import Testing
         #expect(Story(sun).chapters.map(\.markdown) == Story(freshSun).chapters.map(\.markdown))
     }
 
+    /// A text asked for alone is read alone from the entry, checked by its own checksum: another
+    /// text's damaged bytes don't send it to the files, and the damaged text itself still comes
+    /// right, from the files.
+    @Test func aKeptTextAskedForAloneIsReadAloneAndChecked() throws {
+        let world = try world()
+        _ = try world.game("2026-11-05T02:00:00Z").submit(to: Make.slug("moon"), by: Make.handle("bob"), ending: false, body: "Bob's own words.")
+        _ = try world.game("2026-11-05T03:00:00Z").submit(to: Make.slug("moon"), by: Make.handle("cat"), ending: false, body: "Cat's own words.")
+        let cache = try cache(world)
+        _ = world.reader.loadAll(cache: cache)
+        let kept = try #require(cache.project(Make.slug("moon")))
+        let ids = kept.rounds[0].submissions.map(\.id.rawValue)
+        #expect(ids == ["ann-20261105000000", "bob-20261105020000", "cat-20261105030000"])
+
+        // Bob's file says otherwise now, and Cat's text is damaged in the entry.
+        let layout = ContentLayout(root: world.root)
+        let bob = layout.submissionFile(Make.slug("moon"), Make.number(1), Make.id("bob-20261105020000"))
+        let written = try String(contentsOfFile: bob, encoding: .utf8)
+        try written.replacingOccurrences(of: "Bob's own words.", with: "Changed.").write(toFile: bob, atomically: true, encoding: .utf8)
+        let path = entry(world, "moon")
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        let cat = Array("Cat's own words.".utf8)
+        let at = try #require((0...(bytes.count - cat.count)).first { Array(bytes[$0..<($0 + cat.count)]) == cat })
+        bytes[at] ^= 0x20
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+
+        #expect(kept.rounds[0].submissions[1].body == "Bob's own words.", "read alone from the entry")
+        #expect(kept.rounds[0].submissions[2].body == "Cat's own words.", "damaged in the entry: from the files")
+        #expect(kept.rounds[0].submissions[0].body == "M.")
+
+        // Read whole (the whole part's seal fails on Cat's damage), every text comes from the files.
+        let whole = try #require(cache.project(Make.slug("moon")))
+        whole.makeDeferredTexts()
+        #expect(whole.rounds[0].submissions.map(\.body) == ["M.", "Changed.", "Cat's own words."])
+    }
+
     /// Another build replaced a kept project's entry (after its files changed) before this one
     /// asked for a text: the texts come from the files as they are then, and a snippet no longer
     /// there has an empty text. Never a trap.

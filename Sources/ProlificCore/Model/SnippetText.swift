@@ -31,6 +31,11 @@ public struct SnippetText: Hashable, Sendable {
         }
     }
 
+    /// Loads every text of a deferred text's project, whole (`DeferredTexts.loadAll`).
+    func loadAllDeferred() {
+        if case .deferred(let texts, _, _) = storage { texts.loadAll() }
+    }
+
     /// Whether the text is made only when asked for.
     public var isDeferred: Bool {
         if case .deferred = storage { return true }
@@ -51,10 +56,11 @@ public struct SnippetText: Hashable, Sendable {
     public func hash(into hasher: inout Hasher) { hasher.combine(string) }
 }
 
-/// The texts of one project's snippets, in order, loaded all at once the first time one of them
-/// is asked for, by a loader the cache that decoded the project gives (it reads its entry
-/// again, or the project's files). Safe to ask from any thread; a second asker waits for the
-/// first's loading.
+/// The texts of one project's snippets, in order, loaded all at once the first time several of
+/// them are asked for, by a loader the cache that decoded the project gives (it reads its entry
+/// again, or the project's files); the first few asked for are read one by one when the cache
+/// can (a feed shows one snippet of a story). Safe to ask from any thread; a second asker waits
+/// for the first's loading.
 public final class DeferredTexts: Sendable {
     /// What a loader gives: the texts, or their UTF-8 bytes one after the other with where each
     /// one is, a string made of one only when it is asked for (the search index reads on past
@@ -65,47 +71,73 @@ public final class DeferredTexts: Sendable {
     }
 
     private let load: @Sendable () -> Loaded
+    /// Text `index` read alone; nil when it can't be (the texts are then loaded whole).
+    private let one: (@Sendable (Int) -> String?)?
     private let texts = Mutex<Texts>(Texts())
 
-    /// What was loaded, and each packed text made so far: a text keeps one string however often
-    /// it is asked for (`HTMLCache` knows a long text by its storage, and the project's page,
-    /// round page and feed each ask).
+    /// How many texts are read one by one before the rest are loaded at once: a page that shows
+    /// a whole story asks for all of them.
+    static let readAlone = 4
+
+    /// What was loaded, and each text made so far: a text keeps one string however often it is
+    /// asked (`HTMLCache` knows a long text by its storage, and the project's page, round page
+    /// and feed each ask).
     private struct Texts {
         var loaded: Loaded?
         var made: [String?] = []
+        /// Texts read alone, by index, before the rest were loaded.
+        var alone: [Int: String] = [:]
     }
 
-    public init(load: @escaping @Sendable () -> Loaded) { self.load = load }
+    public init(load: @escaping @Sendable () -> Loaded, one: (@Sendable (Int) -> String?)? = nil) {
+        (self.load, self.one) = (load, one)
+    }
 
     /// Text `index`; empty if the loader gave fewer texts (it gives as many as it was made for).
     func text(at index: Int) -> String {
         texts.withLock { texts in
-            let loaded = texts.loaded ?? load()
-            texts.loaded = loaded
-            switch loaded {
-            case .strings(let strings):
-                return strings.indices.contains(index) ? strings[index] : ""
-            case .packed(let bytes, let ranges):
-                guard ranges.indices.contains(index), ranges[index].lowerBound >= 0, ranges[index].upperBound <= bytes.count
-                else { return "" }
-                if texts.made.isEmpty { texts.made = Array(repeating: nil, count: ranges.count) }
-                if let made = texts.made[index] { return made }
-                let made = String(decoding: bytes[ranges[index]], as: UTF8.self)
-                texts.made[index] = made
-                return made
+            if let made = texts.alone[index] { return made }
+            if texts.loaded == nil, texts.alone.count < Self.readAlone, let text = one?(index) {
+                texts.alone[index] = text
+                return text
             }
+            return Self.text(at: index, loadingWith: load, &texts)
+        }
+    }
+
+    /// Loads the texts whole now, if they aren't: for work that reads most of them.
+    func loadAll() {
+        texts.withLock { texts in
+            if texts.loaded == nil { texts.loaded = load() }
+        }
+    }
+
+    private static func text(at index: Int, loadingWith load: () -> Loaded, _ texts: inout Texts) -> String {
+        let loaded = texts.loaded ?? load()
+        texts.loaded = loaded
+        switch loaded {
+        case .strings(let strings):
+            return strings.indices.contains(index) ? strings[index] : ""
+        case .packed(let bytes, let ranges):
+            guard ranges.indices.contains(index), ranges[index].lowerBound >= 0, ranges[index].upperBound <= bytes.count
+            else { return "" }
+            if texts.made.isEmpty { texts.made = Array(repeating: nil, count: ranges.count) }
+            if let made = texts.made[index] { return made }
+            let made = String(decoding: bytes[ranges[index]], as: UTF8.self)
+            texts.made[index] = made
+            return made
         }
     }
 }
 
 extension Project {
-    /// Makes the project's deferred snippet texts now (they are made all at once, so asking
-    /// for one is enough): for work that reads most texts of most projects, such as a replay
-    /// of the whole game, which can make them on every core first.
+    /// Loads the project's deferred snippet texts now (they are loaded all at once, so one
+    /// text's loader is enough): for work that reads most texts of most projects, such as a
+    /// replay of the whole game, which can load them on every core first.
     public func makeDeferredTexts() {
         for r in rounds.indices {
             guard let first = rounds[r].submissions.first(where: { $0.text.isDeferred }) else { continue }
-            _ = first.text.string
+            first.text.loadAllDeferred()
             return
         }
     }

@@ -26,9 +26,9 @@ import ProlificCore
 /// Entries are written in place without `fsync` (there are thousands, and a lost one costs one
 /// project's reading); a checksum over each of an entry's two parts catches one torn by a crash.
 /// A rebuild reads only the first part, the project without its snippets' texts (42 of the
-/// 128 MB of entries on large).
+/// 128 MB of entries on large); a text asked for alone is read alone (`text(_:following:count:at:)`).
 public struct ProjectCache: Sendable {
-    static let magic: Int64 = 0x5052_4F4C_5052_4A05  // "PROLPRJ" v5: the snippets' texts in a part of their own, seals packed
+    static let magic: Int64 = 0x5052_4F4C_5052_4A06  // "PROLPRJ" v6: the texts' part opens with a table of them
     static let folder = ".prolific/projects"
 
     let layout: ContentLayout
@@ -92,7 +92,9 @@ public struct ProjectCache: Sendable {
         var r = BinaryReader(bytes, range: body)
         let checksum = Self.checksum(bytes)
         let deferred = ProjectCodec.Bodies.deferred { [self] ids in
-            DeferredTexts { texts(slug, following: checksum, count: ids.count) ?? .strings(textsFromFiles(slug, ids: ids)) }
+            DeferredTexts(
+                load: { texts(slug, following: checksum, count: ids.count) ?? .strings(textsFromFiles(slug, ids: ids)) },
+                one: { text(slug, following: checksum, count: ids.count, at: $0) })
         }
         guard isHeader(&r, key: key), let project = codec.decode(from: &r, bodies: deferred), r.isAtEnd, project.slug == slug
         else { return nil }
@@ -101,9 +103,8 @@ public struct ProjectCache: Sendable {
 
     /// An entry is two parts, each sealed (`CacheSeal`) on its own, after the first one's
     /// length (8 bytes): the header and the project without its snippets' texts, then the
-    /// first part's checksum and the texts (`ProjectCodec.encode(_:into:texts:)`). The checksum
-    /// ties the texts to the first part they were written with: two builds writing an entry at
-    /// once can't pair one's project with the other's texts.
+    /// texts' part (`TextsPart`). The first part's checksum opens the second: two builds
+    /// writing an entry at once can't pair one's project with the other's texts.
     private func firstPart(_ slug: Slug) -> [UInt8]? {
         guard let (fd, size) = Self.openEntry(path(slug)) else { return nil }
         defer { close(fd) }
@@ -147,23 +148,60 @@ public struct ProjectCache: Sendable {
     func texts(_ slug: Slug, following checksum: [UInt8], count: Int) -> DeferredTexts.Loaded? {
         guard let (fd, entrySize) = Self.openEntry(path(slug)) else { return nil }
         defer { close(fd) }
-        var length: UInt64 = 0
-        guard read(fd, &length, 8) == 8 else { return nil }
-        let first = Int(truncatingIfNeeded: UInt64(littleEndian: length))
-        guard first >= 16, first <= entrySize - 8 - 16, lseek(fd, off_t(8 + first), SEEK_SET) == off_t(8 + first) else {
+        guard let first = Self.firstPartLength(fd, entrySize: entrySize), let start = Self.seek(fd, to: 8 + first) else {
             return nil
         }
-        let size = entrySize - 8 - first
+        guard let second = Self.readBytes(fd, entrySize - start), let body = CacheSeal.body(of: second) else { return nil }
+        var r = BinaryReader(second, range: body)
+        guard r.consume(checksum), r.skip(TextsPart.tableSize(count: count) - checksum.count) != nil,
+            let ranges = ProjectCodec.textRanges(from: &r, count: count), r.isAtEnd
+        else { return nil }
+        return .packed(bytes: second, ranges: ranges)
+    }
+
+    /// Text `index` of the snippets' texts in `slug`'s entry, read alone: the table that opens
+    /// the second part, then the text's own bytes, each checked by its checksum. A rebuild's feeds
+    /// show one snippet of each of a player's stories, and reading each story's texts whole
+    /// for it was most of their work after a `close` (docs/performance.md). nil where the entry
+    /// is not the one whose first part's checksum is `checksum`, or anything read is damaged.
+    func text(_ slug: Slug, following checksum: [UInt8], count: Int, at index: Int) -> String? {
+        guard index >= 0, index < count, let (fd, entrySize) = Self.openEntry(path(slug)) else { return nil }
+        defer { close(fd) }
+        let tableSize = TextsPart.tableSize(count: count)
+        guard let first = Self.firstPartLength(fd, entrySize: entrySize), let start = Self.seek(fd, to: 8 + first),
+            start + tableSize + 8 <= entrySize, let table = Self.readBytes(fd, tableSize),
+            let place = TextsPart.place(of: index, in: table, following: checksum),
+            place.range.upperBound <= entrySize - 8 - start - tableSize,
+            let text = Self.seek(fd, to: start + tableSize + place.range.lowerBound).flatMap({ _ in Self.readBytes(fd, place.range.count) }),
+            text.withUnsafeBytes({ CacheSeal.checksum($0) }) == place.checksum
+        else { return nil }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// The first part's length, read from the entry's first 8 bytes, when it leaves room for the
+    /// second part's least.
+    private static func firstPartLength(_ fd: Int32, entrySize: Int) -> Int? {
+        var length: UInt64 = 0
+        guard pread(fd, &length, 8, 0) == 8 else { return nil }
+        let first = Int(truncatingIfNeeded: UInt64(littleEndian: length))
+        return first >= 16 && first <= entrySize - 8 - 16 ? first : nil
+    }
+
+    /// Moves `fd` to `offset`, returned when it did.
+    private static func seek(_ fd: Int32, to offset: Int) -> Int? {
+        lseek(fd, off_t(offset), SEEK_SET) == off_t(offset) ? offset : nil
+    }
+
+    /// The next `count` bytes of `fd`, all of them or nil.
+    private static func readBytes(_ fd: Int32, _ count: Int) -> [UInt8]? {
+        guard count >= 0 else { return nil }
         var complete = false
-        let second = [UInt8](unsafeUninitializedCapacity: size) { buffer, filled in
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, filled in
             let (done, failure) = FileSystem.readAll(fd, into: UnsafeMutableRawBufferPointer(buffer))
             filled = done
-            complete = failure == 0 && done == size
+            complete = failure == 0 && done == count
         }
-        guard complete, let body = CacheSeal.body(of: second), second.starts(with: checksum) else { return nil }
-        var r = BinaryReader(second, range: body)
-        guard r.consume(checksum), let ranges = ProjectCodec.textRanges(from: &r, count: count), r.isAtEnd else { return nil }
-        return .packed(bytes: second, ranges: ranges)
+        return complete ? bytes : nil
     }
 
     /// The texts of the snippets `ids` names, read from the project's files: its entry was
@@ -198,14 +236,12 @@ public struct ProjectCache: Sendable {
         var texts = BinaryWriter(capacity: ProjectCodec.estimatedSize(of: project))
         codec.encode(project, into: &w, texts: &texts)
         CacheSeal.seal(&w)
-        var second = BinaryWriter(capacity: texts.bytes.count + 16)
-        second.raw(Self.checksum(w.bytes))
-        second.raw(texts.bytes)
-        CacheSeal.seal(&second)
-        var entry = BinaryWriter(capacity: 8 + w.bytes.count + second.bytes.count)
+        let count = project.rounds.reduce(0) { $0 + $1.submissions.count }
+        guard let second = TextsPart.make(texts.bytes, count: count, following: Self.checksum(w.bytes)) else { return }
+        var entry = BinaryWriter(capacity: 8 + w.bytes.count + second.count)
         entry.integer(Int64(w.bytes.count))
         entry.raw(w.bytes)
-        entry.raw(second.bytes)
+        entry.raw(second)
         Self.write(entry.bytes, to: path(project.slug))
     }
 
