@@ -250,6 +250,18 @@ import Testing
         let whole = try #require(cache.project(Make.slug("moon")))
         whole.makeDeferredTexts()
         #expect(whole.rounds[0].submissions.map(\.body) == ["M.", "Changed.", "Cat's own words."])
+        // A text read alone keeps its string after the rest were loaded from the files.
+        #expect(kept.rounds[0].submissions[1].body == "Bob's own words.")
+
+        // An entry saved again since (another first part, other texts): a text asked for alone
+        // is not taken from it, as its table follows another first part.
+        let fresh = try #require(world.reader.loadAll().0?.projects.first { $0.slug == Make.slug("moon") })
+        let before = try #require(cache.project(Make.slug("moon")))
+        var other = fresh
+        other.title = "Saved again"
+        other.rounds[0].submissions[1].body = "Saved text."
+        cache.save(other)
+        #expect(before.rounds[0].submissions[1].body == "Changed.", "from the files, not the other entry")
     }
 
     /// Another build replaced a kept project's entry (after its files changed) before this one
@@ -320,9 +332,12 @@ import Testing
             #expect(cache.project(Make.slug("moon")) == nil)
             #expect(world.reader.loadAll(cache: cache).0 == world.reader.loadAll().0)
         }
-        // Torn texts, the first part intact: the project is kept, its texts read from the files.
+        // Torn texts, the first part intact: the project is kept, each text read alone where the
+        // table and its bytes are intact (a zeroed seal of the whole part), else from the files.
         let moon = try #require(world.reader.loadAll().0?.projects.first { $0.slug == Make.slug("moon") })
-        for damage in [good.prefix(good.count - 1), good.dropLast(8) + Data(count: 8), good.prefix(firstPartEnd + 8)] {
+        var table = good
+        table[firstPartEnd + 8 + 4] ^= 1
+        for damage in [good.prefix(good.count - 1), good.dropLast(8) + Data(count: 8), good.prefix(firstPartEnd + 8), table] {
             try damage.write(to: URL(fileURLWithPath: path))
             let kept = try #require(cache.project(Make.slug("moon")))
             #expect(kept.rounds.allSatisfy { $0.submissions.allSatisfy(\.text.isDeferred) })

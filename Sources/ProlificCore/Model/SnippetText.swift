@@ -56,11 +56,13 @@ public struct SnippetText: Hashable, Sendable {
     public func hash(into hasher: inout Hasher) { hasher.combine(string) }
 }
 
-/// The texts of one project's snippets, in order, loaded all at once the first time several of
-/// them are asked for, by a loader the cache that decoded the project gives (it reads its entry
-/// again, or the project's files); the first few asked for are read one by one when the cache
-/// can (a feed shows one snippet of a story). Safe to ask from any thread; a second asker waits
-/// for the first's loading.
+/// The texts of one project's snippets, in order, by loaders the cache that decoded the project
+/// gives. The first `readAlone` texts asked for are read one by one when the cache can (a feed
+/// shows one snippet of a story); the third text asked for, one that can't be read alone, or
+/// `loadAll` loads them all at once (the cache reads its entry again, or the project's files).
+/// A text keeps the string it was first given; those read alone come from the entry and the rest
+/// may then come from the files, when the entry was replaced or damaged meanwhile. Safe to ask
+/// from any thread; a second asker waits for the first's loading.
 public final class DeferredTexts: Sendable {
     /// What a loader gives: the texts, or their UTF-8 bytes one after the other with where each
     /// one is, a string made of one only when it is asked for (the search index reads on past
@@ -71,13 +73,15 @@ public final class DeferredTexts: Sendable {
     }
 
     private let load: @Sendable () -> Loaded
-    /// Text `index` read alone; nil when it can't be (the texts are then loaded whole).
+    /// Text `index` read alone; nil when it can't be (the texts are then loaded whole). Called
+    /// under the lock: it must not ask this `DeferredTexts` for anything.
     private let one: (@Sendable (Int) -> String?)?
     private let texts = Mutex<Texts>(Texts())
 
-    /// How many texts are read one by one before the rest are loaded at once: a page that shows
-    /// a whole story asks for all of them.
-    static let readAlone = 4
+    /// How many texts are read one by one before the rest are loaded at once. A player's feed
+    /// shows one or two snippets of each story they wrote in; a page that shows a whole story asks
+    /// for all of them, and each text read alone costs it a few more calls to the kernel.
+    static let readAlone = 2
 
     /// What was loaded, and each text made so far: a text keeps one string however often it is
     /// asked (`HTMLCache` knows a long text by its storage, and the project's page, round page
@@ -106,7 +110,7 @@ public final class DeferredTexts: Sendable {
     }
 
     /// Loads the texts whole now, if they aren't: for work that reads most of them.
-    func loadAll() {
+    public func loadAll() {
         texts.withLock { texts in
             if texts.loaded == nil { texts.loaded = load() }
         }

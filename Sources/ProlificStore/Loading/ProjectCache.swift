@@ -24,7 +24,8 @@ import ProlificCore
 /// unreadable is read from the files, and a linked `.prolific/` is not used.
 ///
 /// Entries are written in place without `fsync` (there are thousands, and a lost one costs one
-/// project's reading); a checksum over each of an entry's two parts catches one torn by a crash.
+/// project's reading); a checksum over each of an entry's two parts catches one torn by a crash,
+/// and the texts' table and each text have their own, for a text read alone (`TextsPart`).
 /// A rebuild reads only the first part, the project without its snippets' texts (42 of the
 /// 128 MB of entries on large); a text asked for alone is read alone (`text(_:following:count:at:)`).
 public struct ProjectCache: Sendable {
@@ -108,17 +109,9 @@ public struct ProjectCache: Sendable {
     private func firstPart(_ slug: Slug) -> [UInt8]? {
         guard let (fd, size) = Self.openEntry(path(slug)) else { return nil }
         defer { close(fd) }
-        var length: UInt64 = 0
-        guard read(fd, &length, 8) == 8 else { return nil }
-        let count = Int(truncatingIfNeeded: UInt64(littleEndian: length))
-        guard count >= 16, count <= size - 8 else { return nil }
-        var complete = false
-        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, filled in
-            let (done, failure) = FileSystem.readAll(fd, into: UnsafeMutableRawBufferPointer(buffer))
-            filled = done
-            complete = failure == 0 && done == count
-        }
-        return complete ? bytes : nil
+        // A torn second part still gives the project (its texts then come from the files).
+        guard let first = Self.firstPartLength(fd, entrySize: size, leaving: 0) else { return nil }
+        return Self.readBytes(fd, first, at: 8)
     }
 
     /// `path` opened for reading when it is a regular file of at most 1 GiB, with its size:
@@ -142,16 +135,16 @@ public struct ProjectCache: Sendable {
         r.integer() == Self.magic && r.text() == binary && r.text() == root && r.shortCount() == key.count && r.consume(key)
     }
 
-    /// The snippets' texts from the second part of `slug`'s entry, read alone, as its bytes and
-    /// where each text is; nil if the entry's first part is no longer the one whose checksum is
-    /// `checksum` (another build replaced it).
+    /// The snippets' texts from the second part of `slug`'s entry, read whole (checked by the
+    /// part's seal, the table stepped over), as its bytes and where each text is; nil if the part
+    /// is torn, or the entry's first part is no longer the one whose checksum is `checksum`
+    /// (another build replaced it).
     func texts(_ slug: Slug, following checksum: [UInt8], count: Int) -> DeferredTexts.Loaded? {
         guard let (fd, entrySize) = Self.openEntry(path(slug)) else { return nil }
         defer { close(fd) }
-        guard let first = Self.firstPartLength(fd, entrySize: entrySize), let start = Self.seek(fd, to: 8 + first) else {
-            return nil
-        }
-        guard let second = Self.readBytes(fd, entrySize - start), let body = CacheSeal.body(of: second) else { return nil }
+        guard let first = Self.firstPartLength(fd, entrySize: entrySize, leaving: TextsPart.tableSize(count: 0) + 8),
+            let second = Self.readBytes(fd, entrySize - 8 - first, at: 8 + first), let body = CacheSeal.body(of: second)
+        else { return nil }
         var r = BinaryReader(second, range: body)
         guard r.consume(checksum), r.skip(TextsPart.tableSize(count: count) - checksum.count) != nil,
             let ranges = ProjectCodec.textRanges(from: &r, count: count), r.isAtEnd
@@ -168,33 +161,27 @@ public struct ProjectCache: Sendable {
         guard index >= 0, index < count, let (fd, entrySize) = Self.openEntry(path(slug)) else { return nil }
         defer { close(fd) }
         let tableSize = TextsPart.tableSize(count: count)
-        guard let first = Self.firstPartLength(fd, entrySize: entrySize), let start = Self.seek(fd, to: 8 + first),
-            start + tableSize + 8 <= entrySize, let table = Self.readBytes(fd, tableSize),
-            let place = TextsPart.place(of: index, in: table, following: checksum),
-            place.range.upperBound <= entrySize - 8 - start - tableSize,
-            let text = Self.seek(fd, to: start + tableSize + place.range.lowerBound).flatMap({ _ in Self.readBytes(fd, place.range.count) }),
+        guard let first = Self.firstPartLength(fd, entrySize: entrySize, leaving: tableSize + 8),
+            let table = Self.readBytes(fd, tableSize, at: 8 + first),
+            let place = TextsPart.place(of: index, in: table, following: checksum, textsSize: entrySize - 8 - first - tableSize - 8),
+            let text = Self.readBytes(fd, place.range.count, at: 8 + first + tableSize + place.range.lowerBound),
             text.withUnsafeBytes({ CacheSeal.checksum($0) }) == place.checksum
         else { return nil }
         return String(decoding: text, as: UTF8.self)
     }
 
-    /// The first part's length, read from the entry's first 8 bytes, when it leaves room for the
-    /// second part's least.
-    private static func firstPartLength(_ fd: Int32, entrySize: Int) -> Int? {
+    /// The first part's length, read from the entry's first 8 bytes, when it is at least 16
+    /// bytes and leaves `rest` bytes or more after it for the second part.
+    private static func firstPartLength(_ fd: Int32, entrySize: Int, leaving rest: Int) -> Int? {
         var length: UInt64 = 0
         guard pread(fd, &length, 8, 0) == 8 else { return nil }
         let first = Int(truncatingIfNeeded: UInt64(littleEndian: length))
-        return first >= 16 && first <= entrySize - 8 - 16 ? first : nil
+        return first >= 16 && first <= entrySize - 8 - rest ? first : nil
     }
 
-    /// Moves `fd` to `offset`, returned when it did.
-    private static func seek(_ fd: Int32, to offset: Int) -> Int? {
-        lseek(fd, off_t(offset), SEEK_SET) == off_t(offset) ? offset : nil
-    }
-
-    /// The next `count` bytes of `fd`, all of them or nil.
-    private static func readBytes(_ fd: Int32, _ count: Int) -> [UInt8]? {
-        guard count >= 0 else { return nil }
+    /// `count` bytes of `fd` from `offset`, all of them or nil.
+    private static func readBytes(_ fd: Int32, _ count: Int, at offset: Int) -> [UInt8]? {
+        guard count >= 0, offset >= 0, lseek(fd, off_t(offset), SEEK_SET) == off_t(offset) else { return nil }
         var complete = false
         let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, filled in
             let (done, failure) = FileSystem.readAll(fd, into: UnsafeMutableRawBufferPointer(buffer))

@@ -5,7 +5,7 @@
 ///
 /// The whole part's seal checks every text at once, for a reader of them all; the table's seal
 /// and each text's checksum check only what a reader of one text reads: a feed shows one
-/// snippet of a story, and a rebuild's feeds read a few hundred stories' texts whole for it.
+/// snippet of a story, and a rebuild's feeds had read a few hundred stories' texts whole for it.
 enum TextsPart {
     /// The bytes before the texts: the first part's checksum, 24 for each text (where it starts
     /// and ends among the texts, and its checksum), and the table's seal.
@@ -31,14 +31,17 @@ enum TextsPart {
         return w.bytes
     }
 
-    /// Where text `index` is among the texts (which follow the table) and its checksum, from
-    /// `table`, the part's first `tableSize(count:)` bytes; nil when the table is damaged or
-    /// follows another first part than the one whose checksum is `checksum`.
-    static func place(of index: Int, in table: [UInt8], following checksum: [UInt8]) -> (range: Range<Int>, checksum: UInt64)? {
-        guard index >= 0, let body = CacheSeal.body(of: table) else { return nil }
+    /// Where text `index` is among the texts (which follow the table, `textsSize` bytes of them)
+    /// and its checksum, from `table`, the part's first `tableSize(count:)` bytes; nil when the
+    /// table is damaged, names bytes beyond the texts, or follows another first part than the one
+    /// whose checksum is `checksum`.
+    static func place(of index: Int, in table: [UInt8], following checksum: [UInt8], textsSize: Int)
+        -> (range: Range<Int>, checksum: UInt64)?
+    {
+        guard let body = CacheSeal.body(of: table), index >= 0, index < (body.count - checksum.count) / 24 else { return nil }
         var r = BinaryReader(table, range: body)
         guard r.consume(checksum), r.skip(24 * index) != nil, let start = r.unsigned(), let end = r.unsigned(),
-            let sum = r.unsigned(), start <= end, end <= UInt64(Int32.max)
+            let sum = r.unsigned(), start <= end, end <= UInt64(max(0, textsSize))
         else { return nil }
         return (Int(start)..<Int(end), sum)
     }
