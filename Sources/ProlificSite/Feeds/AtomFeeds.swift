@@ -75,14 +75,12 @@ struct AtomFeeds {
         // sorted, kept one core busy while the other waited for the feeds.
         plans += Parallel.map(site.users, batch: 64) { [started] user in
             let mine = started[user.handle] ?? []
-            // Sorted, then each once: a set of them, grown a snippet at a time and hashed, took
-            // most of the plans' time.
-            var theirs = mine
-            for place in site.snippetsByAuthor[user.handle] ?? [] { theirs.append(place.project) }
-            theirs.sort()
+            // Two ascending lists merged, each project once: a set of them, grown a snippet at a
+            // time and hashed, took most of the plans' time.
             var members: [Int] = []
-            members.reserveCapacity(theirs.count)
-            for project in theirs where project != members.last { members.append(project) }
+            for project in (mine + site.projectsWritten(by: user.handle)).sorted() where project != members.last {
+                members.append(project)
+            }
             return Plan(
                 path: SitePath.userFeed(user.handle), page: SitePath.user(user.handle),
                 title: "\(user.name) · \(site.config.title)", subtitle: "Snippets, wins and stories by \(user.name).",

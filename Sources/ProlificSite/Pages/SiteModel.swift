@@ -138,6 +138,14 @@ final class SiteModel {
         names[handle] != nil
     }
 
+    /// The places in `listed` of the projects `handle` wrote in, each once, ascending (their
+    /// snippets' places come in project order).
+    func projectsWritten(by handle: Handle) -> [Int] {
+        var written: [Int] = []
+        for place in snippetsByAuthor[handle] ?? [] where place.project != written.last { written.append(place.project) }
+        return written
+    }
+
     /// The address of `handle`'s profile page, or "" when there is none (see `hasPage`).
     func userURL(_ handle: Handle) -> String {
         hasPage(handle) ? SitePath.user(handle) : ""

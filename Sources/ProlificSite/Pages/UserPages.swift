@@ -155,9 +155,7 @@ struct UserPages {
             inputs.add(site.listed[index].slug.rawValue)
             inputs.add(site.listed[index].title)
         }
-        // The projects written in, each once, in the order their snippets are found.
-        var written: [Int] = []
-        for place in site.snippetsByAuthor[user.handle] ?? [] where place.project != written.last { written.append(place.project) }
+        let written = site.projectsWritten(by: user.handle)
         inputs.list(written.count)
         for index in written {
             guard let files = site.keysBesideBallots[site.listed[index].slug] else { return nil }
