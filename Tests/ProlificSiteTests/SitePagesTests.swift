@@ -388,6 +388,11 @@ import Testing
             #expect(ICalendar.fold(text) == byScalars(text), "\(text)")
         }
         #expect(ICalendar.host(of: "https://stories.example.org:8080/x/") == "stories.example.org")
+        // Made byte by byte: multi-byte characters pass whole, ASCII spaces and controls go.
+        #expect(ICalendar.escapeURI("https://x.org/é t\u{7F}\n🐙/") == "https://x.org/ét🐙/")
+        #expect(ICalendar.text("é;🐙\u{1}") == "é\\;🐙")
+        #expect(ICalendar.time(Timestamp(year: 2026, month: 1, day: 2, hour: 3, minute: 4, second: 5)) == "20260102T030405Z")
+        #expect(ICalendar.time(Timestamp(year: 2026, month: 11, day: 22, hour: 23, minute: 59, second: 58)) == "20261122T235958Z")
     }
 
     @Test func feedsAndCardsAreWellFormedXML() throws {

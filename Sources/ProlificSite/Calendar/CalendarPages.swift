@@ -29,6 +29,7 @@ struct CalendarPages {
             months.append(monthValues(year: year, month: month, byDay: byDay, today: Self.dayKey(site.now)))
             (year, month) = month == 12 ? (year + 1, 1) : (year, month + 1)
         }
+        let listed = site.listed
         let agenda = byDay.keys.sorted().map { key -> [String: Any] in
             let items = byDay[key] ?? []
             return [
@@ -36,9 +37,10 @@ struct CalendarPages {
                 "display": items.first.map { Display.date($0.closes) } ?? key,
                 "items": items.map { d -> [String: Any] in
                     [
-                        "title": d.project.title, "url": SitePath.project(d.project.slug), "round": d.round.number.value,
+                        "title": listed[d.project].title, "url": SitePath.project(listed[d.project].slug),
+                        "round": listed[d.project].rounds[d.round].number.value,
                         "timeISO": d.closes.iso8601, "time": Display.time(d.closes),
-                        "snippetsLabel": Display.count(d.round.submissions.count, "snippet"),
+                        "snippetsLabel": Display.count(listed[d.project].rounds[d.round].submissions.count, "snippet"),
                     ]
                 },
             ]

@@ -1,16 +1,28 @@
 import ProlificCore
 
-/// The upcoming round deadlines: every listed story's open round that closes after `now`.
+/// An upcoming round deadline: a listed story's open round that closes after the moment.
+///
+/// The story and its round are named by their places (in `SiteModel.listed`, among its rounds)
+/// and read in place: a deadline holding copies of both retained every string and list of each,
+/// for 2,000 open rounds at every build of the large benchmark (the calendar's file and page).
 struct Deadline {
-    var project: Project
-    var round: Round
+    /// The story's index in `SiteModel.listed`.
+    var project: Int
+    /// Its open round's index among its rounds.
+    var round: Int
+    var closes: Timestamp
 
-    var closes: Timestamp { round.closes }
-
+    /// Every listed story's open round that closes after `site.now`, the soonest first (then by slug).
     static func upcoming(in site: SiteModel) -> [Deadline] {
-        site.listed.compactMap { project -> Deadline? in
-            guard !site.isComplete(project), let round = project.openRound, round.closes > site.now else { return nil }
-            return Deadline(project: project, round: round)
-        }.sorted { a, b in (a.closes, a.project.slug) < (b.closes, b.project.slug) }
+        let listed = site.listed
+        var deadlines: [Deadline] = []
+        for p in listed.indices {
+            guard let r = listed[p].rounds.indices.last, listed[p].rounds[r].isOpen,
+                listed[p].rounds[r].closes > site.now, !site.isComplete(listed[p])
+            else { continue }
+            deadlines.append(Deadline(project: p, round: r, closes: listed[p].rounds[r].closes))
+        }
+        deadlines.sort { a, b in (a.closes, listed[a.project].slug) < (b.closes, listed[b.project].slug) }
+        return deadlines
     }
 }
