@@ -359,15 +359,38 @@ import Testing
     }
 
     @Test func calendarLinesAreEscapedAndFolded() {
-        #expect(ICalendar.text("a,b;c\\d\ne") == "a\\,b\\;c\\\\d\\ne")
-        #expect(ICalendar.text("x\r\ny") == "x\\ny", "CR is dropped, LF escaped")
-        // Plain text, however it is spelt, is taken as it is; one byte to escape or drop anywhere is not.
-        #expect(ICalendar.text("Round 3 of Été: “Moon” closes") == "Round 3 of Été: “Moon” closes")
-        for (plain, mark) in [("a", "\u{7F}"), ("a", "\t"), ("été", ","), ("x", ";"), ("x", "\\")] {
-            #expect(ICalendar.text(plain + mark) != plain + mark, "\(mark.debugDescription)")
+        // What one of ICalendar's byte writers appends, as a string.
+        func written(_ write: (inout [UInt8]) -> Void) -> String {
+            var out: [UInt8] = []
+            write(&out)
+            return String(decoding: out, as: UTF8.self)
         }
+        func text(_ value: String) -> String { written { ICalendar.append(text: value, to: &$0) } }
+        // A content line folded, without its closing CRLF.
+        func fold(_ line: String) -> String {
+            let folded = written { ICalendar.appendFolded(Array(line.utf8), to: &$0) }
+            #expect(folded.hasSuffix("\r\n"))
+            return String(folded.utf8.dropLast(2)) ?? ""
+        }
+        #expect(text("a,b;c\\d\ne") == "a\\,b\\;c\\\\d\\ne")
+        #expect(text("x\r\ny") == "x\\ny", "CR is dropped, LF escaped")
+        // Text with nothing to escape, however it is spelt, is taken as it is; one byte to escape or drop anywhere is not.
+        #expect(text("Round 3 of Été: “Moon” closes") == "Round 3 of Été: “Moon” closes")
+        for (plain, mark) in [("a", "\u{7F}"), ("a", "\t"), ("été", ","), ("x", ";"), ("x", "\\")] {
+            #expect(text(plain + mark) != plain + mark, "\(mark.debugDescription)")
+        }
+        // Byte by byte: multi-byte characters pass whole.
+        #expect(text("é;🐙\u{1}") == "é\\;🐙")
+        // A URI keeps all but spaces and control characters.
+        #expect(written { ICalendar.append(uri: "https://x.org/é t\u{7F}\n🐙/", to: &$0) } == "https://x.org/ét🐙/")
+        #expect(
+            written { ICalendar.append(time: Timestamp(year: 2026, month: 1, day: 2, hour: 3, minute: 4, second: 5), to: &$0) }
+                == "20260102T030405Z")
+        #expect(
+            written { ICalendar.append(time: Timestamp(year: 2026, month: 11, day: 22, hour: 23, minute: 59, second: 58), to: &$0) }
+                == "20261122T235958Z")
         let long = "SUMMARY:" + String(repeating: "é", count: 60)
-        let folded = ICalendar.fold(long)
+        let folded = fold(long)
         for line in folded.components(separatedBy: "\r\n") {
             #expect(line.utf8.count <= 75)
             #expect(String(validating: Array(line.utf8), as: UTF8.self) != nil, "no split UTF-8 sequence")
@@ -384,15 +407,10 @@ import Testing
             }
             return out
         }
-        for text in ["short", String(repeating: "a€é🐙", count: 40), "DESCRIPTION:" + String(repeating: "x", count: 74), ""] {
-            #expect(ICalendar.fold(text) == byScalars(text), "\(text)")
+        for line in ["short", String(repeating: "a€é🐙", count: 40), "DESCRIPTION:" + String(repeating: "x", count: 74), ""] {
+            #expect(fold(line) == byScalars(line), "\(line)")
         }
         #expect(ICalendar.host(of: "https://stories.example.org:8080/x/") == "stories.example.org")
-        // Made byte by byte: multi-byte characters pass whole, ASCII spaces and controls go.
-        #expect(ICalendar.escapeURI("https://x.org/é t\u{7F}\n🐙/") == "https://x.org/ét🐙/")
-        #expect(ICalendar.text("é;🐙\u{1}") == "é\\;🐙")
-        #expect(ICalendar.time(Timestamp(year: 2026, month: 1, day: 2, hour: 3, minute: 4, second: 5)) == "20260102T030405Z")
-        #expect(ICalendar.time(Timestamp(year: 2026, month: 11, day: 22, hour: 23, minute: 59, second: 58)) == "20261122T235958Z")
     }
 
     @Test func feedsAndCardsAreWellFormedXML() throws {

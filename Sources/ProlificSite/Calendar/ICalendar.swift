@@ -43,9 +43,9 @@ struct ICalendar {
         return inputs
     }
 
-    /// Written as bytes, each content line folded straight into the file's buffer: 16,000 lines
-    /// made as strings, folded one by one and joined took about 15 ms of a rebuild after a
-    /// `close` (47 `perf` samples, now 15), on one core while the other ran out of feeds to make.
+    /// Written as bytes, each content line folded straight into the file's buffer. Made as
+    /// 16,000 strings, folded one by one and joined, it was 47 `perf` samples (about 15 ms) of a
+    /// rebuild after a `close` on large, now 15, on one core while the other ran out of feeds.
     func file(_ deadlines: [Deadline]) -> OutputFile {
         let host = Self.host(of: site.config.baseURL)
         let listed = site.listed
@@ -62,7 +62,8 @@ struct ICalendar {
             end()
         }
         line += "X-WR-CALNAME:".utf8
-        line += Self.text("\(site.config.title): round deadlines").utf8
+        Self.append(text: site.config.title, to: &line)
+        line += ": round deadlines".utf8
         end()
         for deadline in deadlines {
             let (p, r) = (deadline.project, deadline.round)
@@ -109,22 +110,23 @@ struct ICalendar {
         return OutputFile(path: SitePath.calendarFeed, contents: out)
     }
 
-    /// `20261122T120000Z`.
-    static func time(_ t: Timestamp) -> String {
-        var out: [UInt8] = []
-        append(time: t, to: &out)
-        return String(decoding: out, as: UTF8.self)
-    }
+    // Each value is appended to the line being made: the file is bytes, and 16,000 lines made
+    // as strings were most of its time.
 
+    /// Appends `t` as a UTC DATE-TIME, `20261122T120000Z`.
     static func append(time t: Timestamp, to out: inout [UInt8]) {
         let c = t.components
         out += String(c.year).utf8
-        for n in [c.month, c.day] { appendTwoDigits(n, to: &out) }
+        appendTwoDigits(c.month, to: &out)
+        appendTwoDigits(c.day, to: &out)
         out.append(UInt8(ascii: "T"))
-        for n in [c.hour, c.minute, c.second] { appendTwoDigits(n, to: &out) }
+        appendTwoDigits(c.hour, to: &out)
+        appendTwoDigits(c.minute, to: &out)
+        appendTwoDigits(c.second, to: &out)
         out.append(UInt8(ascii: "Z"))
     }
 
+    /// `n` with a leading zero below 10 (`Display.two`).
     private static func appendTwoDigits(_ n: Int, to out: inout [UInt8]) {
         guard (0..<100).contains(n) else {
             out += String(n).utf8
@@ -134,15 +136,9 @@ struct ICalendar {
         out.append(UInt8(ascii: "0") + UInt8(n % 10))
     }
 
-    /// A TEXT value: backslash, semicolon, comma and line breaks escaped; control characters dropped.
-    static func text(_ value: String) -> String {
-        var out: [UInt8] = []
-        append(text: value, to: &out)
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    /// Appends `value` as a TEXT value (`text(_:)`). All it escapes or drops is ASCII, which
-    /// never occurs inside a longer UTF-8 sequence: it goes byte by byte.
+    /// Appends `value` as a TEXT value: backslash, semicolon, comma and line breaks escaped,
+    /// control characters dropped. All of those are ASCII, which never occurs inside a longer
+    /// UTF-8 sequence, so it goes byte by byte.
     static func append(text value: String, to out: inout [UInt8]) {
         for byte in value.utf8 {
             switch byte {
@@ -160,29 +156,15 @@ struct ICalendar {
         }
     }
 
-    /// A URI value has no escaping of its own: drop what could break the line.
-    static func escapeURI(_ url: String) -> String {
-        var out: [UInt8] = []
-        append(uri: url, to: &out)
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    /// Appends `url` without spaces and control characters (`escapeURI(_:)`), byte by byte as
-    /// `append(text:to:)` goes.
+    /// Appends `url` as a URI value, which has no escaping of its own: what could break the line
+    /// (spaces, control characters) is dropped, byte by byte as `append(text:to:)` goes.
     static func append(uri url: String, to out: inout [UInt8]) {
         for byte in url.utf8 where byte > 0x20 && byte != 0x7F { out.append(byte) }
     }
 
-    /// Lines longer than 75 octets continue on the next line after a space, never splitting a
-    /// UTF-8 sequence.
-    static func fold(_ line: String) -> String {
-        var out: [UInt8] = []
-        appendFolded(Array(line.utf8), to: &out)
-        return String(decoding: out.dropLast(2), as: UTF8.self)
-    }
-
-    /// Appends the content line `utf8` (valid UTF-8) folded (`fold(_:)`), then its CRLF, a byte
-    /// at a time: an array literal for each CRLF made a new array for each of 16,000 lines.
+    /// Appends the content line `utf8` (valid UTF-8), then its CRLF. A line longer than 75
+    /// octets continues on the next line after a space, never splitting a UTF-8 sequence.
+    /// Line breaks go a byte at a time: an array literal for each made a new array for each line.
     static func appendFolded(_ utf8: [UInt8], to out: inout [UInt8]) {
         // Short lines, nearly all of them, go as they are.
         guard utf8.count > 75 else {
