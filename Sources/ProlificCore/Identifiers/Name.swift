@@ -13,6 +13,11 @@ enum NameRule {
         return isValid(bytes: text.utf8)
     }
 
+    static func isValid(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { isValid(bytes: $0) }
+    }
+
     private static func isValid(bytes: some Collection<UInt8>) -> Bool {
         guard let first = bytes.first, bytes.count <= maxLength else { return false }
         guard isLowerAlphanumeric(first) else { return false }
