@@ -354,7 +354,10 @@ struct ProjectCodec {
 /// met; an origin names its set by number. Sets are told apart by their bytes, keys in order,
 /// so a decoded set iterates as the one read did.
 struct PositionsTable {
-    private var numbers: [[UInt8]: Int] = [:]
+    /// Each set's number by its bytes, hashed in one pass (`PathKey`): an `[UInt8]` key is
+    /// hashed a byte at a time, and looking up every origin's set that way was 1.6 % of a large
+    /// full build's `perf` samples.
+    private var numbers: [PathKey: Int] = [:]
     private var sets: [[UInt8]] = []
 
     /// The number of `positions`' set, which is added if it is new.
@@ -369,8 +372,8 @@ struct PositionsTable {
             w.signed(Int64(position.line))
             w.signed(Int64(position.column))
         }
-        if let known = numbers[w.bytes] { return known }
-        numbers[w.bytes] = sets.count
+        if let known = numbers[PathKey(w.bytes)] { return known }
+        numbers[PathKey(w.bytes)] = sets.count
         sets.append(w.bytes)
         return sets.count - 1
     }
