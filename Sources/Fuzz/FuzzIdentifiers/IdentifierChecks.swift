@@ -9,6 +9,9 @@ enum IdentifierChecks {
         let slug = Slug(text)
         // Handles and slugs share one rule (`NameRule`).
         Property.require((handle == nil) == (slug == nil), "handle and slug disagree about \(String(reflecting: text))")
+        // A `String` goes through its own, non-generic check (`Handle.init(_: String)`).
+        Property.require(
+            (Handle(String(text)) == nil) == (handle == nil), "the String and generic handle checks disagree about \(String(reflecting: text))")
         if let handle {
             Property.require(handle.rawValue == text && Handle(handle.rawValue) == handle, "handle \(handle) is not its text")
             Property.require(isPathSafe(handle.rawValue), "handle \(String(reflecting: handle.rawValue)) is not a safe file name")

@@ -13,6 +13,8 @@ enum NameRule {
         return isValid(bytes: text.utf8)
     }
 
+    /// Not generic, for `Handle.init(_: String)`: called from another module, the generic form
+    /// is not specialized.
     static func isValid(_ text: String) -> Bool {
         var text = text
         return text.withUTF8 { isValid(bytes: $0) }
