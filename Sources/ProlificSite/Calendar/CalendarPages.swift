@@ -18,7 +18,7 @@ struct CalendarPages {
     static func dayKey(_ t: Timestamp) -> String { String(t.iso8601.prefix(10)) }
 
     func values() -> [String: Any] {
-        let deadlines = Deadline.upcoming(in: site)
+        let deadlines = site.deadlines
         var byDay: [String: [Deadline]] = [:]
         for deadline in deadlines { byDay[Self.dayKey(deadline.closes), default: []].append(deadline) }
         let start = site.now.components

@@ -4,7 +4,8 @@ import ProlificCore
 ///
 /// The story and its round are named by their places (in `SiteModel.listed`, among its rounds)
 /// and read in place: a deadline holding copies of both retained every string and list of each,
-/// for 2,000 open rounds at every build of the large benchmark (the calendar's file and page).
+/// for 2,000 open rounds at every build of the large benchmark. Worked out once, by the model
+/// (`SiteModel.deadlines`), where the calendar's file and its page each worked them out again.
 struct Deadline {
     /// The story's index in `SiteModel.listed`.
     var project: Int
@@ -12,13 +13,13 @@ struct Deadline {
     var round: Int
     var closes: Timestamp
 
-    /// Every listed story's open round that closes after `site.now`, the soonest first (then by slug).
-    static func upcoming(in site: SiteModel) -> [Deadline] {
-        let listed = site.listed
+    /// Every story of `listed` (`SiteModel.listed`) whose open round closes after `now`, the
+    /// soonest first (then by slug).
+    static func upcoming(in listed: [Project], now: Timestamp) -> [Deadline] {
         var deadlines: [Deadline] = []
         for p in listed.indices {
             guard let r = listed[p].rounds.indices.last, listed[p].rounds[r].isOpen,
-                listed[p].rounds[r].closes > site.now, !site.isComplete(listed[p])
+                listed[p].rounds[r].closes > now, !SiteModel.isComplete(listed[p])
             else { continue }
             deadlines.append(Deadline(project: p, round: r, closes: listed[p].rounds[r].closes))
         }

@@ -13,7 +13,7 @@ struct ICalendar {
     /// and the file was made whole at each one (655 KB of 2,000 events on the large benchmark,
     /// 1 % of a rebuild's CPU). It uses no template: its fingerprint leaves the theme out.
     func file(memory: PageMemory?) -> OutputFile {
-        let deadlines = Deadline.upcoming(in: site)
+        let deadlines = site.deadlines
         let fingerprint = PageFingerprint.of(template: "calendar.ics", inputs: inputs(deadlines), theme: [])
         if let kept = memory?.kept(SitePath.calendarFeed, fingerprint) { return kept }
         var file = file(deadlines)
@@ -69,7 +69,11 @@ struct ICalendar {
             let (p, r) = (deadline.project, deadline.round)
             let (slug, title, number) = (listed[p].slug, listed[p].title, listed[p].rounds[r].number)
             let url = site.config.baseURL + SitePath.pretty(SitePath.project(slug))
-            let round = String(number.value).utf8
+            // "3 of <title>", escaped once for the summary and the description: only the title
+            // and the address of these TEXT values may hold what needs escaping.
+            var roundOfTitle = Array(String(number.value).utf8)
+            roundOfTitle += " of ".utf8
+            Self.append(text: title, to: &roundOfTitle)
             line += "BEGIN:VEVENT".utf8
             end()
             line += "UID:".utf8
@@ -85,17 +89,12 @@ struct ICalendar {
             line += "DTSTART:".utf8
             Self.append(time: deadline.closes, to: &line)
             end()
-            // TEXT values: only the title and the address may hold what needs escaping.
             line += "SUMMARY:Round ".utf8
-            line += round
-            line += " of ".utf8
-            Self.append(text: title, to: &line)
+            line += roundOfTitle
             line += " closes".utf8
             end()
             line += "DESCRIPTION:Last moment to submit a snippet or vote in round ".utf8
-            line += round
-            line += " of ".utf8
-            Self.append(text: title, to: &line)
+            line += roundOfTitle
             line += ". ".utf8
             Self.append(text: url, to: &line)
             end()

@@ -60,6 +60,8 @@ final class SiteModel {
     let exploreRanking: Explore.Ranking
     /// Listed completed stories, most recently finished first.
     let completed: [Project]
+    /// The upcoming round deadlines, soonest first: the calendar's file and its page show them.
+    let deadlines: [Deadline]
 
     /// `replay` re-runs every closed round's tally of `recorded` (or gives what an earlier run of
     /// it gave for the same files: `SiteBuilder.Replay`); by default, `TallyTimeline` does.
@@ -97,6 +99,7 @@ final class SiteModel {
         (listedTagKeys, withImages, participants) = (derived.listedTagKeys, derived.withImages, derived.participants)
         (standing, inProgress, exploreRanking) = (derived.standing, derived.inProgress, derived.exploreRanking)
         completed = Self.orderCompleted(derived.listed)
+        deadlines = Deadline.upcoming(in: derived.listed, now: now)
     }
 
     var config: Config { content.config }
