@@ -189,7 +189,7 @@ import Testing
         for change in [
             "none", "sealed snippet in place", "sealed image in place", "round.md in place", "open snippet in place",
             "sealed ballot added", "sealed ballot replaced", "dot file in place", "racy sealed ballot in place",
-            "unsealed ballot in place",
+            "unsealed ballot in place", "open ballot added", "round added",
         ] {
             let folder = try TemporaryDirectory()
             try folder.write("title: T\n", to: "Content/prolific.yml")
@@ -238,6 +238,9 @@ import Testing
             case "dot file in place": try folder.writeInPlace("more notes\n", to: "\(round)/.notes")
             case "racy sealed ballot in place": try folder.writeInPlace("choices: []\n", to: "\(round)/votes/b.yml")
             case "unsealed ballot in place": try folder.writeInPlace("choices: []\n", to: "\(round)/votes/late.yml")
+            // Found among the folders a change is expected in, before the sealed round's.
+            case "open ballot added": try folder.write("choices: [a-20260102000000]\n", to: "Content/projects/p/rounds/0002/votes/b.yml")
+            case "round added": try folder.write("---\n---\n", to: "Content/projects/p/rounds/0003/round.md")
             default: break
             }
             let unseen = ["none", "sealed snippet in place", "sealed image in place"]
