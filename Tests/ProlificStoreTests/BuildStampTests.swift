@@ -238,7 +238,7 @@ import Testing
             case "dot file in place": try folder.writeInPlace("more notes\n", to: "\(round)/.notes")
             case "racy sealed ballot in place": try folder.writeInPlace("choices: []\n", to: "\(round)/votes/b.yml")
             case "unsealed ballot in place": try folder.writeInPlace("choices: []\n", to: "\(round)/votes/late.yml")
-            // Found among the folders a change is expected in, before the sealed round's.
+            // In folders outside any sealed round: the first pass's (`Encoded.areUnchanged`).
             case "open ballot added": try folder.write("choices: [a-20260102000000]\n", to: "Content/projects/p/rounds/0002/votes/b.yml")
             case "round added": try folder.write("---\n---\n", to: "Content/projects/p/rounds/0003/round.md")
             default: break

@@ -1106,8 +1106,8 @@ extension FileInventory {
             return inventory
         }
 
-        /// The round folder an entry is in or is (`projects/<slug>/rounds/<NNNN>`: its path's
-        /// first four components), for a path of at least four; `path` ends with its NUL.
+        /// The first four components of a path of at least four (`path` ends with its NUL): for
+        /// an entry of a round, its round's folder, `projects/<slug>/rounds/<NNNN>`.
         fileprivate static func roundFolder(of path: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
             var slashes = 0
             for i in path.indices where path[i] == UInt8(ascii: "/") || path[i] == 0 {
@@ -1117,8 +1117,10 @@ extension FileInventory {
             return nil
         }
 
-        /// The round folders of one chunk a seal vouches for files in: a vouched file's round
-        /// (`roundFolder(of:)`) is sealed, and so are its folders.
+        /// The rounds of one chunk that are sealed, by their folders: those with a file a seal
+        /// vouches for (`roundFolder(of:)` of its path). A sealed round's folders are where a
+        /// change is least expected. The rounds are looked through one by one: a chunk holds
+        /// one project's few.
         fileprivate struct SealedRoundFolders: Sendable {
             private var rounds: [[UInt8]] = []
 
@@ -1239,7 +1241,9 @@ extension FileInventory {
         /// benchmark's 73,400 (content and site). Stat-ed in the order they were recorded, a
         /// ballot in a project recorded late (`p998`) stat-ed nearly every folder before its own:
         /// 7.8 % of the samples of its rebuild, against 0.2 % for one recorded early (`p1000`).
-        /// A second pass stats the sealed rounds' folders and the files.
+        /// A second pass stats the sealed rounds' folders and the files no seal vouches for: a
+        /// change in a sealed round (a ballot added after the close) or a file edited in place is
+        /// found there, after every other folder.
         ///
         /// The first pass also gathers each root's recorded top-level names, whose listing is
         /// compared last (decoding every chunk once more for them alone cost a large no-op 10 ms
@@ -1298,11 +1302,14 @@ extension FileInventory {
                 }
                 // The sealed rounds' folders and the files.
                 _ = try Parallel.map(Array(checks.indices), batch: 1) { c throws(Changed) in
-                    var looked = 0
+                    var index = checks[c].chunk.first, looked = 0
                     let sealed = found[c].sealed
                     let unchanged = forEachEntry(of: checks[c].chunk, in: bytes) { path, stamp, vouched in
-                        // A file a round's seal vouches for is checked by its folders (`SealedRounds`).
-                        guard stamp.isDirectory ? sealed.contains(path) : !vouched else { return true }
+                        defer { index += 1 }
+                        // The folders the first pass left (the root's is compared with its
+                        // listing), and the files but those a round's seal vouches for, which
+                        // are checked by their folders (`SealedRounds`).
+                        guard index > 0, stamp.isDirectory ? sealed.contains(path) : !vouched else { return true }
                         return isUnchanged(path, stamp, in: checks[c].inventory, looked: &looked)
                     }
                     guard unchanged else {
