@@ -1471,9 +1471,7 @@ public struct RecordedParts: Sendable {
         defer { if folder >= 0 { close(folder) } }
         // And entries deeper down from the folder of the first level they are under (`rounds`),
         // held open too once it is found as recorded, which its descriptor is checked to be: one
-        // name fewer for each of a project's 40 entries under `rounds/`. A folder renamed and
-        // made again while it is held, as any change after its stat, is the next build's (its
-        // inode is not the recorded one).
+        // name fewer for each of a project's 40 entries under `rounds/`.
         var inner: (name: Range<Int>, descriptor: Int32)? = nil
         defer { if let inner { close(inner.descriptor) } }
         let unchanged = part.paths.withUnsafeBufferPointer { bytes in
