@@ -1469,11 +1469,6 @@ public struct RecordedParts: Sendable {
             }
         }
         defer { if folder >= 0 { close(folder) } }
-        // And entries deeper down from the folder of the first level they are under (`rounds`),
-        // held open too once it is found as recorded, which its descriptor is checked to be: one
-        // name fewer for each of a project's 40 entries under `rounds/`.
-        var inner: (name: Range<Int>, descriptor: Int32)? = nil
-        defer { if let inner { close(inner.descriptor) } }
         let unchanged = part.paths.withUnsafeBufferPointer { bytes in
             bytes.withMemoryRebound(to: CChar.self) { names -> Bool in
                 guard let base = names.baseAddress else { return false }
@@ -1482,14 +1477,11 @@ public struct RecordedParts: Sendable {
                 // (its neighbours share it), as ranges of `bytes`.
                 var folders: [Range<Int>] = []
                 var lastFolder: Range<Int>? = nil
-                func isSame(_ a: Range<Int>, _ b: Range<Int>) -> Bool {
-                    a.count == b.count && memcmp(base + a.lowerBound, base + b.lowerBound, a.count) == 0
-                }
                 func isCheckedFolder(of path: Range<Int>) -> Bool {
                     guard let slash = bytes[path].lastIndex(of: UInt8(ascii: "/")) else { return false }
                     let folder = path.lowerBound..<slash
-                    if let lastFolder, isSame(lastFolder, folder) { return true }
-                    guard let found = folders.last(where: { isSame($0, folder) }) else { return false }
+                    if let lastFolder, bytes[lastFolder].elementsEqual(bytes[folder]) { return true }
+                    guard let found = folders.last(where: { bytes[$0].elementsEqual(bytes[folder]) }) else { return false }
                     lastFolder = found
                     return true
                 }
@@ -1500,48 +1492,20 @@ public struct RecordedParts: Sendable {
                     defer { (index, start) = (index + 1, i + 1) }
                     if index >= part.stamps.count {
                         unchanged = false
-                        return
-                    }
-                    if index < vouched.count, vouched[range.stamps.lowerBound + index] {
+                    } else if index < vouched.count, vouched[range.stamps.lowerBound + index] {
                         unchanged = isCheckedFolder(of: start..<i)
-                        return
-                    }
-                    let recorded = part.stamps[part.stamps.startIndex + index]
-                    let underFolder =
-                        folder >= 0 && i - start > prefix && bytes[start + prefix - 1] == UInt8(ascii: "/")
-                        && bytes[start..<(start + path.count)].elementsEqual(path)
-                    guard underFolder else {
-                        unchanged = fstatat(root, base + start, &info, AT_SYMLINK_NOFOLLOW) == 0 && FileInventory.Stamp(info) == recorded
-                        if unchanged, recorded.isDirectory { folders.append(start..<i) }
-                        return
-                    }
-                    // The name under the part's folder, and where its first slash is, if any.
-                    let name = (start + prefix)..<i
-                    let slash = memchr(base + name.lowerBound, Int32(UInt8(ascii: "/")), name.count)
-                        .map { UnsafeRawPointer(base + name.lowerBound).distance(to: UnsafeRawPointer($0)) + name.lowerBound }
-                    if let slash, let held = inner, isSame(name.lowerBound..<slash, held.name) {
-                        unchanged =
-                            fstatat(held.descriptor, base + slash + 1, &info, AT_SYMLINK_NOFOLLOW) == 0
-                            && FileInventory.Stamp(info) == recorded
                     } else {
+                        let underFolder =
+                            folder >= 0 && i - start > prefix && bytes[start + prefix - 1] == UInt8(ascii: "/")
+                            && bytes[start..<(start + path.count)].elementsEqual(path)
+                        let recorded = part.stamps[part.stamps.startIndex + index]
                         unchanged =
-                            fstatat(folder, base + name.lowerBound, &info, AT_SYMLINK_NOFOLLOW) == 0
+                            (underFolder
+                                ? fstatat(folder, base + start + prefix, &info, AT_SYMLINK_NOFOLLOW)
+                                : fstatat(root, base + start, &info, AT_SYMLINK_NOFOLLOW)) == 0
                             && FileInventory.Stamp(info) == recorded
-                        // A folder of the first level, as recorded: held open for what is under it.
-                        if unchanged, slash == nil, recorded.isDirectory {
-                            let opened = openat(folder, base + name.lowerBound, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-                            if let held = inner { close(held.descriptor) }
-                            inner = nil
-                            if opened >= 0 {
-                                if fstat(opened, &info) == 0, FileInventory.Stamp(info) == recorded {
-                                    inner = (name, opened)
-                                } else {
-                                    close(opened)
-                                }
-                            }
-                        }
+                        if unchanged, recorded.isDirectory { folders.append(start..<i) }
                     }
-                    if unchanged, recorded.isDirectory { folders.append(start..<i) }
                 }
                 return unchanged && index == part.stamps.count
             }
