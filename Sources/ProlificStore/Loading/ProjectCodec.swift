@@ -372,8 +372,9 @@ struct PositionsTable {
             w.signed(Int64(position.line))
             w.signed(Int64(position.column))
         }
-        if let known = numbers[PathKey(w.bytes)] { return known }
-        numbers[PathKey(w.bytes)] = sets.count
+        let key = PathKey(w.bytes)
+        if let known = numbers[key] { return known }
+        numbers[key] = sets.count
         sets.append(w.bytes)
         return sets.count - 1
     }
