@@ -217,6 +217,48 @@ import Testing
         #expect(Story(sun).chapters.map(\.markdown) == Story(freshSun).chapters.map(\.markdown))
     }
 
+    /// A kept project's seals keep their files in the entry's second part, after the texts, read
+    /// when first asked for; when they can't be read there, they come from round.md as it is then.
+    @Test func keptSealsAreReadWhenAskedForFromTheEntry() throws {
+        let world = try world()
+        let cache = try cache(world)
+        let fresh = try #require(world.reader.loadAll(cache: cache).0?.projects.first { $0.slug == Make.slug("sun") })
+        let sealed = try #require(fresh.rounds[0].seal)
+        #expect(!sealed.isDeferred && sealed.fileCount == 3, "read from the files")
+
+        // The files' paths are in the second part only.
+        let path = entry(world, "sun")
+        let good = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        let firstPartEnd = 8 + good.prefix(8).reversed().reduce(0) { $0 << 8 | Int($1) }
+        let listed = Array("votes/bob.yml".utf8)
+        let places = (0...(good.count - listed.count)).filter { Array(good[$0..<($0 + listed.count)]) == listed }
+        #expect(places.count == 1 && places.allSatisfy { $0 > firstPartEnd })
+
+        let kept = try #require(cache.project(Make.slug("sun")))
+        let seal = try #require(kept.rounds[0].seal)
+        #expect(seal.isDeferred && seal.fileCount == 3 && seal.digest == sealed.digest)
+        let untouched = try #require(cache.project(Make.slug("sun")))
+
+        // round.md lists another digest for bob's ballot now: a kept seal still reads the entry.
+        let roundFile = ContentLayout(root: world.root).roundFile(Make.slug("sun"), Make.number(1))
+        let bob = try #require(sealed.files.first { $0.path == "votes/bob.yml" })
+        let other = String(repeating: "e", count: 64)
+        let written = try String(contentsOfFile: roundFile, encoding: .utf8)
+        #expect(written.contains(bob.digest))
+        try written.replacingOccurrences(of: bob.digest, with: other).write(toFile: roundFile, atomically: true, encoding: .utf8)
+        #expect(seal.files == sealed.files)
+        #expect(kept == fresh)
+
+        // Damaged in the entry, the files come from round.md as it is now.
+        var damaged = good
+        damaged[places[0]] ^= 0x20
+        try Data(damaged).write(to: URL(fileURLWithPath: path))
+        let fromFiles = try #require(untouched.rounds[0].seal)
+        #expect(fromFiles.isDeferred && fromFiles.fileCount == 3)
+        #expect(fromFiles.files.first { $0.path == "votes/bob.yml" }?.digest == other)
+        #expect(fromFiles.files.filter { $0.path != "votes/bob.yml" } == sealed.files.filter { $0.path != "votes/bob.yml" })
+    }
+
     /// A text asked for alone is read alone from the entry, checked by its own checksum: another
     /// text's damaged bytes don't send it to the files, and the damaged text itself still comes
     /// right, from the files.

@@ -25,6 +25,7 @@ public struct Seal: Hashable, Sendable {
             switch storage {
             case .files(let files): files
             case .packed(let packed): packed.files
+            case .deferred(let seals, let index, _): seals.files(of: index)
             }
         }
         set { storage = .files(newValue) }
@@ -34,17 +35,21 @@ public struct Seal: Hashable, Sendable {
         switch storage {
         case .files(let files): files.count
         case .packed(let packed): packed.count
+        case .deferred(_, _, let count): count
         }
     }
 
     private var storage: Storage
 
-    /// The files as values, or packed in one buffer until asked for: a rebuild decodes the
-    /// seals of 18,000 kept rounds of the large benchmark, 250,000 files, and only `check`,
-    /// a round page's count and the rounds read again look at them.
+    /// The files as values, packed in one buffer, or left in a kept project's cache entry until
+    /// asked for: a rebuild decodes the seals of 18,000 kept rounds of the large benchmark,
+    /// 250,000 files, and only `check`, a round page's count and the rounds read again look at
+    /// them.
     private enum Storage: Sendable {
         case files([File])
         case packed(PackedFiles)
+        /// Seal `index` of a project's `DeferredSeals`, which holds `count` files.
+        case deferred(DeferredSeals, index: Int, count: Int)
     }
 
     public init(digest: String, files: [File]) {
@@ -57,12 +62,25 @@ public struct Seal: Hashable, Sendable {
         self.storage = .packed(packed)
     }
 
+    /// Seal `index` of `seals`, its files read when first asked for.
+    public init(digest: String, deferred seals: DeferredSeals, at index: Int) {
+        self.digest = digest
+        self.storage = .deferred(seals, index: index, count: seals.fileCount(of: index))
+    }
+
     /// The files packed (`PackedFiles`) when they can be, for a cache to keep as bytes.
     public var packedFiles: PackedFiles? {
         switch storage {
         case .files(let files): PackedFiles(files)
         case .packed(let packed): packed
+        case .deferred(let seals, let index, _): seals.packed(index) ?? PackedFiles(seals.files(of: index))
         }
+    }
+
+    /// Whether the files are left where a kept project's cache entry holds them.
+    public var isDeferred: Bool {
+        if case .deferred = storage { return true }
+        return false
     }
 
     public static func == (a: Seal, b: Seal) -> Bool { a.digest == b.digest && a.files == b.files }

@@ -26,10 +26,12 @@ import ProlificCore
 /// Entries are written in place without `fsync` (there are thousands, and a lost one costs one
 /// project's reading); a checksum over each of an entry's two parts catches one torn by a crash,
 /// and the texts' table and each text have their own, for a text read alone (`TextsPart`).
-/// A rebuild reads only the first part, the project without its snippets' texts (42 of the
-/// 128 MB of entries on large); a text asked for alone is read alone (`text(_:following:count:at:)`).
+/// A rebuild reads only the first part, the project without its snippets' texts and its seals'
+/// files (20 of the 123 MB of entries on large); a text asked for alone is read alone
+/// (`text(_:following:count:at:)`), and a kept seal's files with the others of its project
+/// (`DeferredSeals`).
 public struct ProjectCache: Sendable {
-    static let magic: Int64 = 0x5052_4F4C_5052_4A06  // "PROLPRJ" v6: the texts' part opens with a table of them
+    static let magic: Int64 = 0x5052_4F4C_5052_4A07  // "PROLPRJ" v7: the seals' files after the texts
     static let folder = ".prolific/projects"
 
     let layout: ContentLayout
@@ -92,11 +94,18 @@ public struct ProjectCache: Sendable {
         guard let bytes = firstPart(slug), let body = CacheSeal.body(of: bytes) else { return nil }
         var r = BinaryReader(bytes, range: body)
         let checksum = Self.checksum(bytes)
-        let deferred = ProjectCodec.Bodies.deferred { [self] ids in
-            DeferredTexts(
-                load: { texts(slug, following: checksum, count: ids.count) ?? .strings(textsFromFiles(slug, ids: ids)) },
-                one: { text(slug, following: checksum, count: ids.count, at: $0) })
-        }
+        // The second part holds the snippets' texts, then the seals' files as one more.
+        let deferred = ProjectCodec.Bodies.deferred(
+            texts: { [self] ids in
+                DeferredTexts(
+                    load: { texts(slug, following: checksum, count: ids.count + 1) ?? .strings(textsFromFiles(slug, ids: ids)) },
+                    one: { text(slug, following: checksum, count: ids.count + 1, at: $0) })
+            },
+            seals: { [self] places, textCount in
+                DeferredSeals(
+                    places: places, load: { textBytes(slug, following: checksum, count: textCount + 1, at: textCount) },
+                    fromFiles: { sealFilesFromFiles(slug, $0) })
+            })
         guard isHeader(&r, key: key), let project = codec.decode(from: &r, bodies: deferred), r.isAtEnd, project.slug == slug
         else { return nil }
         return project
@@ -158,6 +167,12 @@ public struct ProjectCache: Sendable {
     /// for it was most of their work after a `close` (docs/performance.md). nil where the entry
     /// is not the one whose first part's checksum is `checksum`, or anything read is damaged.
     func text(_ slug: Slug, following checksum: [UInt8], count: Int, at index: Int) -> String? {
+        textBytes(slug, following: checksum, count: count, at: index).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The bytes of text `index`, read alone as `text(_:following:count:at:)` reads it: the
+    /// seals' packed files are the text after the snippets' (`DeferredSeals`).
+    func textBytes(_ slug: Slug, following checksum: [UInt8], count: Int, at index: Int) -> [UInt8]? {
         guard index >= 0, index < count, let (fd, entrySize) = Self.openEntry(path(slug)) else { return nil }
         defer { close(fd) }
         let tableSize = TextsPart.tableSize(count: count)
@@ -167,7 +182,7 @@ public struct ProjectCache: Sendable {
             let text = Self.readBytes(fd, place.range.count, at: 8 + first + tableSize + place.range.lowerBound),
             text.withUnsafeBytes({ CacheSeal.checksum($0) }) == place.checksum
         else { return nil }
-        return String(decoding: text, as: UTF8.self)
+        return text
     }
 
     /// The first part's length, read from the entry's first 8 bytes, when it is at least 16
@@ -205,6 +220,12 @@ public struct ProjectCache: Sendable {
         return ids.map { bodies[$0] ?? "" }
     }
 
+    /// The files of round `round`'s seal as its round.md records them now: the entry was
+    /// replaced or damaged while a build used it (see `textsFromFiles`).
+    func sealFilesFromFiles(_ slug: Slug, _ round: RoundNumber) -> [Seal.File] {
+        ContentReader(layout: layout).loadProject(slug, depth: .all).0?.round(round)?.seal?.files ?? []
+    }
+
     /// Keeps `project`, as just read from files that `inventory` saw, for the next build; does
     /// nothing when its files can't vouch for it (racy). A failure to write only costs speed.
     public func save(_ project: Project) {
@@ -223,7 +244,8 @@ public struct ProjectCache: Sendable {
         var texts = BinaryWriter(capacity: ProjectCodec.estimatedSize(of: project))
         codec.encode(project, into: &w, texts: &texts)
         CacheSeal.seal(&w)
-        let count = project.rounds.reduce(0) { $0 + $1.submissions.count }
+        // The snippets' texts and the seals' files after them.
+        let count = project.rounds.reduce(0) { $0 + $1.submissions.count } + 1
         guard let second = TextsPart.make(texts.bytes, count: count, following: Self.checksum(w.bytes)) else { return }
         var entry = BinaryWriter(capacity: 8 + w.bytes.count + second.count)
         entry.integer(Int64(w.bytes.count))

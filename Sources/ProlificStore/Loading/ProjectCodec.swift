@@ -29,11 +29,13 @@ struct ProjectCodec {
         w.raw(texts.bytes)
     }
 
-    /// Appends everything but the snippets' texts to `w`, and the texts to `texts`: `decode`
-    /// with `Bodies.deferred` reads what `w` got alone, and `textRanges(from:count:)` what `texts`
-    /// got. `ProjectCache` keeps them as two parts of its entry, so that a rebuild reads only
-    /// the first: the texts are most of a project's bytes (128 MB of entries on large, 42 MB
-    /// without them).
+    /// Appends everything but the snippets' texts and the seals' files to `w`, and those to
+    /// `texts`: each snippet's text, then the seals' packed files as one more text (see
+    /// `DeferredSeals`). `decode` with `Bodies.deferred` reads what `w` got alone, and
+    /// `textRanges(from:count:)` what `texts` got, the snippets' count and one. `ProjectCache`
+    /// keeps them as two parts of its entry, so that a rebuild reads only the first: the texts
+    /// are most of a project's bytes (123 MB of entries on large, 21 MB without them and the
+    /// seals' files).
     func encode(_ project: Project, into w: inout BinaryWriter, texts: inout BinaryWriter) {
         w.text(project.slug.rawValue)
         w.text(project.title)
@@ -51,25 +53,40 @@ struct ProjectCodec {
         var rest = BinaryWriter(capacity: Self.estimatedSize(of: project))
         writeOrigin(project.origin, isExpected: project.origin.path == layout.projectFile(project.slug), &rest, &table)
         rest.varint(UInt64(project.rounds.count))
-        for round in project.rounds { encode(round, of: project.slug, &rest, &table) }
-        // How many texts there are, then the texts, apart: a kept project's are read again
-        // only when asked for (`Bodies.deferred`).
+        var seals = BinaryWriter()
+        for round in project.rounds { encode(round, of: project.slug, &rest, &table, seals: &seals) }
+        // How many texts there are, then the texts, apart, and the seals' files after them: a
+        // kept project's are read again only when asked for (`Bodies.deferred`).
         rest.varint(UInt64(project.rounds.reduce(0) { $0 + $1.submissions.count }))
         for round in project.rounds {
             for submission in round.submissions { texts.text(submission.body) }
         }
+        texts.varint(UInt64(seals.bytes.count))
+        texts.raw(seals.bytes)
         table.write(into: &w)
         w.raw(rest.bytes)
     }
 
-    /// What decoding makes of the snippets' texts.
+    /// What decoding makes of the snippets' texts and the seals' files.
     enum Bodies {
-        /// Strings, at once.
+        /// Strings and files, at once.
         case eager
-        /// Texts made when asked for (`DeferredTexts`), from what this gives the snippets' ids,
-        /// in order, once the rounds are decoded. Decoding stops before the texts: the bytes
-        /// need not hold them (`encode(_:into:texts:)`).
-        case deferred((_ ids: [SubmissionID]) -> DeferredTexts)
+        /// Texts made when asked for (`DeferredTexts`), from what `texts` gives the snippets'
+        /// ids, in order, once the rounds are decoded, and seals' files read when asked for
+        /// (`DeferredSeals`), from what `seals` gives their places among the packed files and
+        /// the snippets' count (the packed files are the text after theirs). Decoding stops
+        /// before the texts: the bytes need not hold them (`encode(_:into:texts:)`).
+        case deferred(
+            texts: (_ ids: [SubmissionID]) -> DeferredTexts,
+            seals: (_ places: [DeferredSeals.Place], _ textCount: Int) -> DeferredSeals)
+    }
+
+    /// A seal whose files are packed after the texts: its round's place in the project, its
+    /// digest and where its files are.
+    private struct PendingSeal {
+        var round: Int
+        var digest: String
+        var place: DeferredSeals.Place
     }
 
     /// About as many bytes as `project` encodes to, so a buffer is allocated once.
@@ -114,8 +131,11 @@ struct ProjectCodec {
         // (room for a few a round: grown a snippet at a time, it was copied over and over).
         var flags: [Bool] = []
         flags.reserveCapacity(8 * roundCount)
-        for _ in 0..<roundCount {
-            guard let round = decodeRound(of: slug, &r, table, flags: &flags) else { return nil }
+        var seals: [PendingSeal] = []
+        var sealBytes = 0
+        for index in 0..<roundCount {
+            guard let round = decodeRound(of: slug, &r, table, flags: &flags, round: index, seals: &seals, sealBytes: &sealBytes)
+            else { return nil }
             project.rounds.append(round)
         }
         // The count is checked against the snippets, not the bytes left: the texts may be elsewhere.
@@ -128,7 +148,18 @@ struct ProjectCodec {
                     project.rounds[i].submissions[j].body = body
                 }
             }
-        case .deferred(let make):
+            guard let size = r.shortCount(), size == sealBytes, let packed = r.raw(size) else { return nil }
+            for seal in seals {
+                guard let files = Seal.PackedFiles(bytes: Array(packed[seal.place.bytes]), count: seal.place.count) else { return nil }
+                project.rounds[seal.round].seal = Seal(digest: seal.digest, packed: files)
+            }
+        case .deferred(let make, let deferSeals):
+            if !seals.isEmpty {
+                let deferred = deferSeals(seals.map(\.place), flags.count)
+                for (index, seal) in seals.enumerated() {
+                    project.rounds[seal.round].seal = Seal(digest: seal.digest, deferred: deferred, at: index)
+                }
+            }
             // By index, in place: a copy of a round retains everything it holds.
             var ids: [SubmissionID] = []
             ids.reserveCapacity(flags.count)
@@ -162,7 +193,9 @@ struct ProjectCodec {
 
     // MARK: Rounds
 
-    private func encode(_ round: Round, of slug: Slug, _ w: inout BinaryWriter, _ table: inout PositionsTable) {
+    private func encode(
+        _ round: Round, of slug: Slug, _ w: inout BinaryWriter, _ table: inout PositionsTable, seals: inout BinaryWriter
+    ) {
         w.varint(UInt64(round.number.value))
         w.signed(round.opened.secondsSinceEpoch)
         w.signed(round.closes.secondsSinceEpoch)
@@ -184,12 +217,12 @@ struct ProjectCodec {
         w.optional(round.seal) { w, seal in
             w.text(seal.digest)
             // Packed (`Seal.PackedFiles`) when they can be, as they nearly always are: decoded
-            // as one buffer, not two strings a file.
+            // as one buffer, not two strings a file, and kept after the texts (`DeferredSeals`).
             if let packed = seal.packedFiles {
                 w.flag(true)
                 w.varint(UInt64(packed.count))
                 w.varint(UInt64(packed.bytes.count))
-                w.raw(packed.bytes)
+                seals.raw(packed.bytes)
             } else {
                 w.flag(false)
                 w.varint(UInt64(seal.files.count))
@@ -224,7 +257,12 @@ struct ProjectCodec {
         }
     }
 
-    private func decodeRound(of slug: Slug, _ r: inout BinaryReader, _ table: PositionsTable.Read, flags: inout [Bool]) -> Round? {
+    /// Round `index` of the project; a seal whose files are packed after the texts is left out,
+    /// noted in `seals`, its files placed at `sealBytes`, which it moves past them.
+    private func decodeRound(
+        of slug: Slug, _ r: inout BinaryReader, _ table: PositionsTable.Read, flags: inout [Bool], round index: Int,
+        seals: inout [PendingSeal], sealBytes: inout Int
+    ) -> Round? {
         guard let number = r.varint().flatMap({ RoundNumber(Int(clamping: $0)) }), let opened = r.time(),
             let closes = r.time(), let closed = r.optional({ $0.time() }),
             let winner = r.optional({ $0.submissionID() }),
@@ -242,14 +280,17 @@ struct ProjectCodec {
             guard let id = r.submissionID(), let by = r.text(), let at = r.time(), let reason = r.text() else { return nil }
             hidden.append(Round.Hidden(id: id, by: by, at: at, reason: reason))
         }
+        // A packed seal's files come after the texts: what is read here is noted once the
+        // round's number is known.
+        var packedSeal: (digest: String, count: Int, size: Int)?
         guard
             let seal = r.optional({ r -> Seal? in
                 guard let digest = r.text(), let packed = r.flag() else { return nil }
                 if packed {
-                    guard let count = r.shortCount(minimumSize: 33), let size = r.shortCount(), let bytes = r.raw(size),
-                        let files = Seal.PackedFiles(bytes: bytes, count: count)
-                    else { return nil }
-                    return Seal(digest: digest, packed: files)
+                    // Each file takes at least 33 bytes: its path's length and its digest.
+                    guard let count = r.varint(), let size = r.varint(), size <= 1 << 30, count <= size / 33 else { return nil }
+                    packedSeal = (digest, Int(count), Int(size))
+                    return Seal(digest: digest, files: [])
                 }
                 guard let count = r.shortCount(minimumSize: 2) else { return nil }
                 var files: [Seal.File] = []
@@ -266,8 +307,13 @@ struct ProjectCodec {
         else { return nil }
         var round = Round(
             number: number, opened: opened, closes: closes,
-            closed: closed, winner: winner, tally: tally, extensions: extensions, note: note, hidden: hidden, seal: seal,
-            origin: origin)
+            closed: closed, winner: winner, tally: tally, extensions: extensions, note: note, hidden: hidden,
+            seal: packedSeal == nil ? seal : nil, origin: origin)
+        if let packedSeal {
+            let place = DeferredSeals.Place(round: number, bytes: sealBytes..<(sealBytes + packedSeal.size), count: packedSeal.count)
+            seals.append(PendingSeal(round: index, digest: packedSeal.digest, place: place))
+            sealBytes += packedSeal.size
+        }
         let submissions = roundFolder + "/submissions"
         round.submissions.reserveCapacity(submissionCount)
         for _ in 0..<submissionCount {
