@@ -9,8 +9,9 @@ import Synchronization
 /// were 12.5 MB of the large benchmark's 33.5 MB of first parts, read, checked and copied at
 /// every rebuild (docs/performance.md). The packed bytes are read once, on the first ask, by
 /// `load`; a seal whose bytes can't be read or don't hold its files (the entry was replaced or
-/// damaged meanwhile) takes them from `fromFiles`, its round.md as it is then. Safe to ask from
-/// any thread; a second asker waits for the first's loading.
+/// damaged meanwhile) takes them from what `fromFiles` reads once, every sealed round's files as
+/// the project's round.md files record them then. Safe to ask from any thread; a second asker
+/// waits for the first's loading.
 public final class DeferredSeals: Sendable {
     /// Where one seal's files are among the packed bytes, how many they are, and its round.
     public struct Place: Sendable, Equatable {
@@ -25,12 +26,20 @@ public final class DeferredSeals: Sendable {
 
     private let places: [Place]
     private let load: @Sendable () -> [UInt8]?
-    private let fromFiles: @Sendable (RoundNumber) -> [Seal.File]
-    /// The packed bytes once loaded: `.some(nil)` when they couldn't be.
-    private let loaded = Mutex<[UInt8]??>(nil)
+    private let fromFiles: @Sendable () -> [RoundNumber: [Seal.File]]
+    private let loaded = Mutex(Loaded())
+
+    /// What was read so far.
+    private struct Loaded {
+        /// The packed bytes: `.some(nil)` when they couldn't be read.
+        var packed: [UInt8]??
+        /// The files as round.md records them, once a seal needed them.
+        var fromFiles: [RoundNumber: [Seal.File]]?
+    }
 
     public init(
-        places: [Place], load: @escaping @Sendable () -> [UInt8]?, fromFiles: @escaping @Sendable (RoundNumber) -> [Seal.File]
+        places: [Place], load: @escaping @Sendable () -> [UInt8]?,
+        fromFiles: @escaping @Sendable () -> [RoundNumber: [Seal.File]]
     ) {
         (self.places, self.load, self.fromFiles) = (places, load, fromFiles)
     }
@@ -43,8 +52,8 @@ public final class DeferredSeals: Sendable {
         guard places.indices.contains(index) else { return nil }
         let place = places[index]
         let bytes = loaded.withLock { loaded -> [UInt8]? in
-            if loaded == nil { loaded = .some(load()) }
-            return loaded ?? nil
+            if loaded.packed == nil { loaded.packed = .some(load()) }
+            return loaded.packed ?? nil
         }
         guard let bytes, place.bytes.lowerBound >= 0, place.bytes.upperBound <= bytes.count else { return nil }
         return Seal.PackedFiles(bytes: Array(bytes[place.bytes]), count: place.count)
@@ -53,6 +62,11 @@ public final class DeferredSeals: Sendable {
     /// Seal `index`'s files: from the entry, or else from its round.md as it is now.
     func files(of index: Int) -> [Seal.File] {
         guard places.indices.contains(index) else { return [] }
-        return packed(index)?.files ?? fromFiles(places[index].round)
+        if let packed = packed(index) { return packed.files }
+        let round = places[index].round
+        return loaded.withLock { loaded in
+            if loaded.fromFiles == nil { loaded.fromFiles = fromFiles() }
+            return loaded.fromFiles?[round] ?? []
+        }
     }
 }

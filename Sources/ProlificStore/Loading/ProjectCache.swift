@@ -104,7 +104,7 @@ public struct ProjectCache: Sendable {
             seals: { [self] places, textCount in
                 DeferredSeals(
                     places: places, load: { textBytes(slug, following: checksum, count: textCount + 1, at: textCount) },
-                    fromFiles: { sealFilesFromFiles(slug, $0) })
+                    fromFiles: { sealFilesFromFiles(slug) })
             })
         guard isHeader(&r, key: key), let project = codec.decode(from: &r, bodies: deferred), r.isAtEnd, project.slug == slug
         else { return nil }
@@ -220,10 +220,14 @@ public struct ProjectCache: Sendable {
         return ids.map { bodies[$0] ?? "" }
     }
 
-    /// The files of round `round`'s seal as its round.md records them now: the entry was
+    /// The files of each sealed round's seal as its round.md records them now: the entry was
     /// replaced or damaged while a build used it (see `textsFromFiles`).
-    func sealFilesFromFiles(_ slug: Slug, _ round: RoundNumber) -> [Seal.File] {
-        ContentReader(layout: layout).loadProject(slug, depth: .all).0?.round(round)?.seal?.files ?? []
+    func sealFilesFromFiles(_ slug: Slug) -> [RoundNumber: [Seal.File]] {
+        var files: [RoundNumber: [Seal.File]] = [:]
+        for round in ContentReader(layout: layout).loadProject(slug, depth: .all).0?.rounds ?? [] {
+            if let seal = round.seal { files[round.number] = seal.files }
+        }
+        return files
     }
 
     /// Keeps `project`, as just read from files that `inventory` saw, for the next build; does
