@@ -3,15 +3,17 @@ import Synchronization
 /// The files of a kept project's seals, packed (`Seal.PackedFiles`) one seal after another in
 /// its cache entry's second part and read from there only when a seal's files are asked for.
 ///
-/// A rebuild decodes every kept project and looks at none of their seals' files: `check`
-/// reads the files, a round page shows only their count, and the stamp takes a kept project's
-/// sealed files as the last build vouched for them. Copied out of each entry's first part they
-/// were 12.5 MB of the large benchmark's 33.5 MB of first parts, read, checked and copied at
-/// every rebuild (docs/performance.md). The packed bytes are read once, on the first ask, by
-/// `load`; a seal whose bytes can't be read or don't hold its files (the entry was replaced or
-/// damaged meanwhile) takes them from what `fromFiles` reads once, every sealed round's files as
-/// the project's round.md files record them then. Safe to ask from any thread; a second asker
-/// waits for the first's loading.
+/// A rebuild decodes every kept project and looks at none of their seals' files: `check` uses
+/// no cache, a round page shows only their count, and the stamp takes the sealed files of a
+/// kept project found as recorded as the last build vouched for them (only a build without a
+/// stamp it can use asks for every kept project's, each project's read on one thread). Copied out
+/// of each entry's first part they were 14 MB of the large benchmark's 33.5 MB of first parts,
+/// read, checked and copied at every rebuild (docs/performance.md). The packed bytes are read
+/// once, on the first ask, by `load`; a seal whose bytes can't be read or don't hold its files
+/// (the entry was replaced or damaged meanwhile) takes them from what `fromFiles` reads once,
+/// every sealed round's files as the project's round.md files record them then, and none if
+/// the project no longer reads: its count (`Seal.fileCount`) is still the entry's. Safe to ask
+/// from any thread; a second asker waits for the first's loading.
 public final class DeferredSeals: Sendable {
     /// Where one seal's files are among the packed bytes, how many they are, and its round.
     public struct Place: Sendable, Equatable {

@@ -25,7 +25,7 @@ public struct Seal: Hashable, Sendable {
             switch storage {
             case .files(let files): files
             case .packed(let packed): packed.files
-            case .deferred(let seals, let index, _): seals.files(of: index)
+            case .deferred(let seals, let index): seals.files(of: index)
             }
         }
         set { storage = .files(newValue) }
@@ -35,7 +35,7 @@ public struct Seal: Hashable, Sendable {
         switch storage {
         case .files(let files): files.count
         case .packed(let packed): packed.count
-        case .deferred(_, _, let count): count
+        case .deferred(let seals, let index): seals.fileCount(of: index)
         }
     }
 
@@ -48,8 +48,8 @@ public struct Seal: Hashable, Sendable {
     private enum Storage: Sendable {
         case files([File])
         case packed(PackedFiles)
-        /// Seal `index` of a project's `DeferredSeals`, which holds `count` files.
-        case deferred(DeferredSeals, index: Int, count: Int)
+        /// Seal `index` of a project's `DeferredSeals`.
+        case deferred(DeferredSeals, index: Int)
     }
 
     public init(digest: String, files: [File]) {
@@ -65,7 +65,7 @@ public struct Seal: Hashable, Sendable {
     /// Seal `index` of `seals`, its files read when first asked for.
     public init(digest: String, deferred seals: DeferredSeals, at index: Int) {
         self.digest = digest
-        self.storage = .deferred(seals, index: index, count: seals.fileCount(of: index))
+        self.storage = .deferred(seals, index: index)
     }
 
     /// The files packed (`PackedFiles`) when they can be, for a cache to keep as bytes.
@@ -73,7 +73,7 @@ public struct Seal: Hashable, Sendable {
         switch storage {
         case .files(let files): PackedFiles(files)
         case .packed(let packed): packed
-        case .deferred(let seals, let index, _): seals.packed(index) ?? PackedFiles(seals.files(of: index))
+        case .deferred(let seals, let index): seals.packed(index) ?? PackedFiles(seals.files(of: index))
         }
     }
 

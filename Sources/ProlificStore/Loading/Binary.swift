@@ -269,7 +269,7 @@ enum CacheSeal {
     /// zero-filled by a crash (not tampering; the cache is as trusted as the content directory
     /// it sits in). Each lane's multiply waits only on its own last one, so the four run side by
     /// side: one lane went at about 1.6 GB/s, and a large rebuild checked 127 MB of project
-    /// caches (20 MB since it reads their entries without the texts and the seals' files).
+    /// caches (20 MB of 123 since it reads their entries without the texts and the seals' files).
     static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
         var checksum = Checksum(count: bytes.count)
         checksum.add(bytes)

@@ -86,10 +86,10 @@ public struct ProjectCache: Sendable {
     }
 
     /// The project as it was read last, if it was read from files whose key was `key`. Its
-    /// snippets' texts are made only when asked for (`SnippetText`): a rebuild shows few of
-    /// them. Only the entry's first part is read now; its texts are read from the entry again
-    /// then, or, if another build has replaced it since (after a change to the project's
-    /// files), from the files.
+    /// snippets' texts are made only when asked for (`SnippetText`), and its seals' files read
+    /// only when asked for (`DeferredSeals`): a rebuild shows few of them. Only the entry's first
+    /// part is read now; the rest is read from the entry again then, or, if another build has
+    /// replaced it since (after a change to the project's files), from the files.
     func project(_ slug: Slug, key: [UInt8]) -> Project? {
         guard let bytes = firstPart(slug), let body = CacheSeal.body(of: bytes) else { return nil }
         var r = BinaryReader(bytes, range: body)
@@ -112,13 +112,15 @@ public struct ProjectCache: Sendable {
     }
 
     /// An entry is two parts, each sealed (`CacheSeal`) on its own, after the first one's
-    /// length (8 bytes): the header and the project without its snippets' texts, then the
-    /// texts' part (`TextsPart`). The first part's checksum opens the second: two builds
-    /// writing an entry at once can't pair one's project with the other's texts.
+    /// length (8 bytes): the header and the project without its snippets' texts and its seals'
+    /// files, then the texts' part (`TextsPart`), which holds them. The first part's checksum
+    /// opens the second: two builds writing an entry at once can't pair one's project with the
+    /// other's texts.
     private func firstPart(_ slug: Slug) -> [UInt8]? {
         guard let (fd, size) = Self.openEntry(path(slug)) else { return nil }
         defer { close(fd) }
-        // A torn second part still gives the project (its texts then come from the files).
+        // A torn second part still gives the project (its texts and seals' files then come
+        // from the files).
         guard let first = Self.firstPartLength(fd, entrySize: size, leaving: 0) else { return nil }
         return Self.readBytes(fd, first, at: 8)
     }
@@ -144,10 +146,10 @@ public struct ProjectCache: Sendable {
         r.integer() == Self.magic && r.text() == binary && r.text() == root && r.shortCount() == key.count && r.consume(key)
     }
 
-    /// The snippets' texts from the second part of `slug`'s entry, read whole (checked by the
-    /// part's seal, the table stepped over), as its bytes and where each text is; nil if the part
-    /// is torn, or the entry's first part is no longer the one whose checksum is `checksum`
-    /// (another build replaced it).
+    /// The `count` texts of the second part of `slug`'s entry (the snippets' and, last, the
+    /// seals' packed files), read whole (checked by the part's seal, the table stepped over), as
+    /// its bytes and where each text is; nil if the part is torn, or the entry's first part is
+    /// no longer the one whose checksum is `checksum` (another build replaced it).
     func texts(_ slug: Slug, following checksum: [UInt8], count: Int) -> DeferredTexts.Loaded? {
         guard let (fd, entrySize) = Self.openEntry(path(slug)) else { return nil }
         defer { close(fd) }
@@ -161,7 +163,7 @@ public struct ProjectCache: Sendable {
         return .packed(bytes: second, ranges: ranges)
     }
 
-    /// Text `index` of the snippets' texts in `slug`'s entry, read alone: the table that opens
+    /// Text `index` of the `count` texts in `slug`'s entry, read alone: the table that opens
     /// the second part, then the text's own bytes, each checked by its checksum. A rebuild's feeds
     /// show one snippet of each of a player's stories, and reading each story's texts whole
     /// for it was most of their work after a `close` (docs/performance.md). nil where the entry
@@ -244,7 +246,8 @@ public struct ProjectCache: Sendable {
         w.text(root)
         w.varint(UInt64(key.count))
         w.raw(key)
-        // The project takes the rest of the first part, up to its checksum; its texts the second.
+        // The project takes the rest of the first part, up to its checksum; its texts and its
+        // seals' files the second.
         var texts = BinaryWriter(capacity: ProjectCodec.estimatedSize(of: project))
         codec.encode(project, into: &w, texts: &texts)
         CacheSeal.seal(&w)

@@ -34,7 +34,7 @@ struct ProjectCodec {
     /// `DeferredSeals`). `decode` with `Bodies.deferred` reads what `w` got alone, and
     /// `textRanges(from:count:)` what `texts` got, the snippets' count and one. `ProjectCache`
     /// keeps them as two parts of its entry, so that a rebuild reads only the first: the texts
-    /// are most of a project's bytes (123 MB of entries on large, 21 MB without them and the
+    /// are most of a project's bytes (123 MB of entries on large, 20 MB without them and the
     /// seals' files).
     func encode(_ project: Project, into w: inout BinaryWriter, texts: inout BinaryWriter) {
         w.text(project.slug.rawValue)

@@ -1,7 +1,7 @@
 /// The second part of a project's cache entry (`ProjectCache`): the first part's checksum, a
-/// table of the snippets' texts (where each one is among them, and its checksum) sealed on its
-/// own, then the texts as `ProjectCodec.encode(_:into:texts:)` wrote them (the snippets', then
-/// the seals' packed files as one more), the whole part sealed again.
+/// table of the texts (the snippets' and, last, the seals' packed files: where each one is among
+/// them, and its checksum) sealed on its own, then the texts as
+/// `ProjectCodec.encode(_:into:texts:)` wrote them, the whole part sealed again.
 ///
 /// The whole part's seal checks every text at once, for a reader of them all; the table's seal
 /// and each text's checksum check only what a reader of one text reads: a feed shows one
