@@ -94,16 +94,18 @@ public struct ProjectCache: Sendable {
         guard let bytes = firstPart(slug), let body = CacheSeal.body(of: bytes) else { return nil }
         var r = BinaryReader(bytes, range: body)
         let checksum = Self.checksum(bytes)
-        // The second part holds the snippets' texts, then the seals' files as one more.
+        // The second part holds the snippets' texts, then the seals' files as one more
+        // (`TextsPart.count(snippets:)`).
         let deferred = ProjectCodec.Bodies.deferred(
             texts: { [self] ids in
                 DeferredTexts(
-                    load: { texts(slug, following: checksum, count: ids.count + 1) ?? .strings(textsFromFiles(slug, ids: ids)) },
-                    one: { text(slug, following: checksum, count: ids.count + 1, at: $0) })
+                    load: { texts(slug, following: checksum, count: TextsPart.count(snippets: ids.count)) ?? .strings(textsFromFiles(slug, ids: ids)) },
+                    one: { text(slug, following: checksum, count: TextsPart.count(snippets: ids.count), at: $0) })
             },
             seals: { [self] places, textCount in
                 DeferredSeals(
-                    places: places, load: { textBytes(slug, following: checksum, count: textCount + 1, at: textCount) },
+                    places: places,
+                    load: { textBytes(slug, following: checksum, count: TextsPart.count(snippets: textCount), at: textCount) },
                     fromFiles: { sealFilesFromFiles(slug) })
             })
         guard isHeader(&r, key: key), let project = codec.decode(from: &r, bodies: deferred), r.isAtEnd, project.slug == slug
@@ -251,8 +253,7 @@ public struct ProjectCache: Sendable {
         var texts = BinaryWriter(capacity: ProjectCodec.estimatedSize(of: project))
         codec.encode(project, into: &w, texts: &texts)
         CacheSeal.seal(&w)
-        // The snippets' texts and the seals' files after them.
-        let count = project.rounds.reduce(0) { $0 + $1.submissions.count } + 1
+        let count = TextsPart.count(snippets: project.rounds.reduce(0) { $0 + $1.submissions.count })
         guard let second = TextsPart.make(texts.bytes, count: count, following: Self.checksum(w.bytes)) else { return }
         var entry = BinaryWriter(capacity: 8 + w.bytes.count + second.count)
         entry.integer(Int64(w.bytes.count))

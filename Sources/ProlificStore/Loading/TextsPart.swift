@@ -7,6 +7,10 @@
 /// and each text's checksum check only what a reader of one text reads: a feed shows one
 /// snippet of a story, and a rebuild's feeds had read a few hundred stories' texts whole for it.
 enum TextsPart {
+    /// How many texts the part holds for a project of `snippets` snippets: theirs, then the
+    /// seals' packed files (`DeferredSeals`), which are text number `snippets`.
+    static func count(snippets: Int) -> Int { snippets + 1 }
+
     /// The bytes before the texts: the first part's checksum, 24 for each text (where it starts
     /// and ends among the texts, and its checksum), and the table's seal.
     static func tableSize(count: Int) -> Int { 8 + 24 * count + 8 }
