@@ -32,8 +32,10 @@ check-deps:
 build: setup
 	$(SWIFT) build --scratch-path $(SCRATCH)
 
+# prolific, and prolific-serve beside it, which `prolific serve` runs.
 release: setup
 	$(SWIFT) build -c release --scratch-path $(SCRATCH) --product prolific
+	$(SWIFT) build -c release --scratch-path $(SCRATCH) --product prolific-serve
 
 site: release
 	$(PROLIFIC_RELEASE) check --content Content $(NOW_FLAG)
@@ -112,7 +114,8 @@ bench-smoke: setup
 	$(SWIFT) build -c release --scratch-path $(SCRATCH) --product prolific-generate
 	SCRATCH=$(SCRATCH) python3 scripts/bench.py --smoke
 
-# The binary, prolific(1) and bash, zsh and fish completions, generated from the argument parser.
+# The binaries (prolific and prolific-serve, taken from beside BINARY when it is given), prolific(1)
+# and bash, zsh and fish completions, generated from the argument parser.
 install: $(if $(BINARY),,release)
 	bash scripts/install.sh "$(or $(BINARY),$(PROLIFIC_RELEASE))" "$(DESTDIR)" "$(PREFIX)"
 

@@ -4,7 +4,9 @@ import PackageDescription
 let package = Package(
     name: "prolific",
     products: [
-        .executable(name: "prolific", targets: ["prolific"])
+        .executable(name: "prolific", targets: ["prolific"]),
+        // `prolific serve` runs it: installed beside prolific.
+        .executable(name: "prolific-serve", targets: ["prolific-serve"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -48,6 +50,15 @@ let package = Package(
             dependencies: [
                 "ProlificCore", "ProlificStore", "ProlificSite",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // `prolific serve`'s HTTP server, in a program of its own: FlyingFox brings
+        // FoundationNetworking and libcurl, which every other command would load at its start.
+        .target(
+            name: "ProlificServe",
+            dependencies: [
+                "ProlificCLI", "ProlificCore", "ProlificStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "FlyingFox", package: "FlyingFox"),
                 .product(name: "FlyingSocks", package: "FlyingFox"),
             ]
@@ -57,6 +68,9 @@ let package = Package(
         // (docs/performance.md). Debug builds, and so the sanitizers, keep the system's.
         .executableTarget(
             name: "prolific", dependencies: ["ProlificCLI"],
+            linkerSettings: [.linkedLibrary("jemalloc", .when(platforms: [.linux], configuration: .release))]),
+        .executableTarget(
+            name: "prolific-serve", dependencies: ["ProlificServe"],
             linkerSettings: [.linkedLibrary("jemalloc", .when(platforms: [.linux], configuration: .release))]),
         // `make fairness`: the tally against simulated attacks, with ground truth.
         .executableTarget(name: "prolific-fairness", dependencies: ["ProlificCore"], path: "Sources/FairnessSimulation"),
@@ -71,7 +85,10 @@ let package = Package(
         // Yams: the recipe tests read the example GitHub workflows (docs/examples/).
         .testTarget(
             name: "ProlificCLITests",
-            dependencies: ["prolific", "ProlificCLI", "ProlificStore", .product(name: "Yams", package: "Yams")]),
+            dependencies: [
+                "prolific", "prolific-serve", "ProlificCLI", "ProlificServe", "ProlificStore",
+                .product(name: "Yams", package: "Yams"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

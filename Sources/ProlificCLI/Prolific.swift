@@ -1,11 +1,7 @@
 import ArgumentParser
 
 /// `prolific`: a collaborative finish-the-story game played in a folder of Markdown files.
-///
-/// Async only because `serve` is: argument-parser runs an async subcommand only under an async
-/// root. The availability is what `AsyncParsableCommand` needs on macOS before 10.15.
-@available(macOS 10.15, macCatalyst 13, iOS 13, tvOS 13, watchOS 6, *)
-public struct Prolific: AsyncParsableCommand {
+public struct Prolific: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "prolific",
         abstract: "A collaborative finish-the-story game played in a folder of Markdown files.",

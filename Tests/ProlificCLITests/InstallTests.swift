@@ -7,7 +7,7 @@ import Testing
     let installed = [
         "usr/local/bin/prolific", "usr/local/share/man/man1/prolific.1",
         "usr/local/share/bash-completion/completions/prolific", "usr/local/share/zsh/site-functions/_prolific",
-        "usr/local/share/fish/vendor_completions.d/prolific.fish",
+        "usr/local/share/fish/vendor_completions.d/prolific.fish", "usr/local/bin/prolific-serve",
     ]
 
     init() throws { destination = try TemporaryFolder() }
@@ -30,6 +30,9 @@ import Testing
         let bash = destination.url.appendingPathComponent(installed[2]).path
         let completion = try Shell.run(["bash", "-c", "source '\(bash)' && complete -p prolific"], in: destination.url)
         #expect(completion.output.contains("prolific"))
+        // `prolific serve` runs the prolific-serve installed beside it, which checks the content.
+        let serve = try Shell.attempt([binary.path, "serve", "--content", "Missing"], in: destination.url)
+        #expect(serve.errors == "error: no content directory at 'Missing'; pass --content or run 'prolific init'\n")
 
         _ = try make("uninstall")
         for file in installed { #expect(!destination.exists(file), "\(file) was not removed") }

@@ -1,8 +1,10 @@
 import Foundation
+import ProlificCore
 import ProlificStore
 import Testing
 
 @testable import ProlificCLI
+@testable import ProlificServe
 
 #if canImport(Glibc)
     import Glibc
@@ -143,6 +145,100 @@ import Testing
         #expect(SiteFolder(root: folder.url.path + "/Missing").lookup(["index.html"]) == .missing)
         #expect(!SiteFolder.isInside("/tmp/Site-old/x", "/tmp/Site"))
         #expect(SiteFolder.isInside("/tmp/Site/x", "/tmp/Site"))
+    }
+
+    // MARK: Handing over to prolific-serve
+
+    @Test func theOptionsHandedToTheServerParseBackTheSame() throws {
+        let given = try ServeOptions.parse([
+            "--content", "my game/Content", "--out=-Site", "--port", "0", "--templates=--x=y", "--now",
+            "2026-11-22T13:00:00Z",
+        ])
+        let handed = try ServeOptions.parse(given.arguments)
+        #expect(handed.global.content == "my game/Content")
+        #expect(handed.out == "-Site")
+        #expect(handed.port == 0)
+        #expect(handed.templates == "--x=y")
+        #expect(handed.global.now == Timestamp(iso8601: "2026-11-22T13:00:00Z"))
+
+        #expect(given.arguments == given.buildArguments + ["--port=0"])
+        let build = try BuildCommand.parse(given.buildArguments)
+        #expect(build.global.content == "my game/Content" && build.out == "-Site" && build.templates == "--x=y")
+        #expect(build.global.now == handed.global.now && !build.quiet)
+
+        let defaults = try ServeOptions.parse(try ServeOptions.parse([]).arguments)
+        #expect(defaults.global.content == "Content" && defaults.out == "Site" && defaults.port == 8000)
+        #expect(defaults.templates == nil && defaults.global.now == nil, "no --templates or --now invented")
+    }
+
+    @Test func eachProgramLooksForTheOtherInItsOwnFolder() {
+        #expect(ServeLauncher.path(of: "prolific-serve", beside: "/usr/local/bin/prolific") == "/usr/local/bin/prolific-serve")
+        #expect(ServeLauncher.path(of: "prolific", beside: "/opt/my tools/prolific-serve") == "/opt/my tools/prolific")
+    }
+
+    @Test func aRebuildsLinesSayWhatCausedIt() {
+        let built = SiteBuild.Outcome(succeeded: true, printed: "a warning\nBuilt 3 pages (5 files, 1 changed) into Site/ in 0.10 s.\n")
+        #expect(
+            SiteBuild.report(built, because: "C/a.md changed")
+                == ["a warning", "C/a.md changed. Built 3 pages (5 files, 1 changed) into Site/ in 0.10 s."])
+        #expect(SiteBuild.report(.init(succeeded: true, printed: ""), because: nil).isEmpty, "the first build printed its own")
+        let failed = SiteBuild.Outcome(succeeded: false, printed: "C/prolific.yml:1:8: error: bad\n")
+        #expect(
+            SiteBuild.report(failed, because: "C/prolific.yml changed")
+                == ["C/prolific.yml:1:8: error: bad", "C/prolific.yml changed. The build failed; still serving the previous site."])
+        #expect(SiteBuild.report(failed, because: nil).last == "The build failed; still serving the previous site.")
+    }
+
+    /// Through a symbolic link, `prolific serve` still runs the `prolific-serve` beside the real
+    /// binary; copied alone, it says in one line what is missing.
+    @Test func serveRunsTheServerBesideTheRealBinaryOrSaysItIsMissing() throws {
+        let folder = try TemporaryFolder()
+        let link = folder.url.appendingPathComponent("linked-prolific").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: CLI.executable.path)
+        let linked = try Shell.attempt([link, "serve", "--content", "Missing", "--port", "0"], in: folder.url)
+        #expect(linked.status == 1)
+        #expect(linked.errors == "error: no content directory at 'Missing'; pass --content or run 'prolific init'\n")
+
+        let alone = folder.url.appendingPathComponent("alone/prolific")
+        try FileManager.default.createDirectory(at: alone.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: CLI.executable, to: alone)
+        let missing = try Shell.attempt([alone.path, "serve", "--port", "0"], in: folder.url)
+        #expect(missing.status == 1)
+        #expect(
+            missing.errors == "error: no prolific-serve at '\(folder.url.path)/alone/prolific-serve': 'prolific serve' runs it"
+                + " from the folder of prolific; build both with 'make release', or install both with 'make install'\n")
+        #expect(missing.output.isEmpty)
+
+        // prolific-serve builds with the prolific beside it, and says so when there is none.
+        let server = folder.url.appendingPathComponent("server/prolific-serve")
+        try FileManager.default.createDirectory(at: server.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: CLI.executable.deletingLastPathComponent().appendingPathComponent("prolific-serve"), to: server)
+        try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("Content"), withIntermediateDirectories: true)
+        let noBuilder = try Shell.attempt([server.path, "--port", "0"], in: folder.url)
+        #expect(noBuilder.status == 1)
+        #expect(
+            noBuilder.errors == "error: no prolific at '\(folder.url.path)/server/prolific': prolific-serve builds the site with"
+                + " the prolific in its own folder; build both with 'make release', or install both with 'make install'\n")
+    }
+
+    /// `serve` builds with `prolific build`, so the caches of a build made before it are its own:
+    /// its first build finds the site up to date.
+    @Test func serveKeepsTheCachesOfABuildBeforeIt() throws {
+        let folder = try TemporaryFolder()
+        #expect(try CLI.run(["init", "game", "--title", "Shared Tales"], in: folder.url).status == 0)
+        // Files younger than the file system's time stamps can tell apart are always read again.
+        Thread.sleep(forTimeInterval: 2.1)
+        let options = ["--content", "game/Content", "--out", "game/Site", "--now", "2026-11-22T12:00:00Z"]
+        let built = try CLI.run(["build"] + options, in: folder.url)
+        #expect(built.status == 0, "\(built.stderr)")
+
+        let server = try ServeProcess(options + ["--port", "0"], in: folder)
+        defer {
+            server.stop()
+            withExtendedLifetime(folder) {}
+        }
+        #expect(server.port(within: 60) != nil, "no 'Serving' line; stderr: \(server.stderr)")
+        #expect(server.stderr.contains("game/Site/ is up to date: nothing changed since the last build"), "\(server.stderr)")
     }
 
     // MARK: The real server

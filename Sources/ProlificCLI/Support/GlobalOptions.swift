@@ -4,15 +4,17 @@ import ProlificCore
 import ProlificStore
 
 /// The options every command takes.
-struct GlobalOptions: ParsableArguments {
+package struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The content directory.", valueName: "dir"))
-    var content: String = "Content"
+    package var content: String = "Content"
 
     @Option(
         name: .long,
         help: ArgumentHelp("Act as if it were this moment (ISO 8601 UTC, like 2026-11-22T13:00:00Z).", valueName: "time"),
         transform: Parse.timestamp)
-    var now: Timestamp? = nil
+    package var now: Timestamp? = nil
+
+    package init() {}
 
     /// `--now`, or the clock, read once so a command sees one consistent moment.
     var moment: Timestamp {

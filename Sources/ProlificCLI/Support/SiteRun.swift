@@ -3,9 +3,9 @@ import ProlificCore
 import ProlificSite
 import ProlificStore
 
-/// One build of the site, as `build` and `serve` run it: load and check the content, pick the
-/// theme, render, swap the new site in.
-struct SiteRun {
+/// One build of the site, as `build` runs it (`serve` runs `prolific build`): load and check the
+/// content, pick the theme, render, swap the new site in.
+package struct SiteRun {
     var global: GlobalOptions
     /// The folder the site is written to.
     var out: String
@@ -443,7 +443,7 @@ struct SiteRun {
     /// compared once symbolic links are resolved, so another spelling of the same folder is caught.
     /// Gives the folder the site is written into (`siteFolder`).
     @discardableResult
-    static func checkOutput(_ out: String, content: String, templates: String) throws(Diagnostics) -> String {
+    package static func checkOutput(_ out: String, content: String, templates: String) throws(Diagnostics) -> String {
         let written = try siteFolder(out)
         let site = resolved(out)
         // The spare sits beside the folder the site is written to (a link's target).
@@ -513,7 +513,7 @@ struct SiteRun {
     }
 
     /// `Templates/` beside the content directory, relative to the working folder when inside it.
-    static func templatesBeside(_ content: String) -> String {
+    package static func templatesBeside(_ content: String) -> String {
         let beside = URL(fileURLWithPath: content).deletingLastPathComponent().appendingPathComponent("Templates").path
         let cwd = FileManager.default.currentDirectoryPath + "/"
         return beside.hasPrefix(cwd) ? String(beside.dropFirst(cwd.count)) : beside

@@ -4,13 +4,13 @@ import ProlificCore
 import ProlificStore
 
 /// Printing and failing, the same way in every command.
-enum Terminal {
-    static func error(_ text: String) {
+package enum Terminal {
+    package static func error(_ text: String) {
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 
     /// Runs `body`; on failure prints every diagnostic to standard error and exits with 1.
-    static func guarded<T>(_ body: () throws -> T) throws -> T {
+    package static func guarded<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let diagnostics as Diagnostics {

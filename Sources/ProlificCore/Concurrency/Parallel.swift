@@ -277,8 +277,8 @@ public enum Parallel {
 
     /// Lets go of `value` on another thread, or keeps it until the process exits once
     /// `leaveReleasedToExit` was called. Freeing a big site's model, millions of small objects,
-    /// takes a build a few hundred milliseconds it needn't wait for: `serve` gets the memory back
-    /// a moment later, and a command that exits right after its work lets the exit return it.
+    /// takes a build a few hundred milliseconds it needn't wait for: a test run gets the memory
+    /// back a moment later, and a command that exits right after its work lets the exit return it.
     ///
     /// `value` is taken over (`consuming`), so that once the caller hands over its own
     /// references (`release(consume model)`), the other thread holds the last one.
@@ -297,7 +297,7 @@ public enum Parallel {
     /// content and model, millions of objects, took a core 0.2–0.3 s at the end of a build,
     /// while the build still had its stamp to save; the kernel takes the memory back with the
     /// process at once (compilers skip freeing for the same reason). It can't be undone: a
-    /// process that goes on (`serve`, a test run) must never call it.
+    /// process that goes on (a test run) must never call it.
     public static func leaveReleasedToExit() {
         leftToExit.leaveToExit()
     }

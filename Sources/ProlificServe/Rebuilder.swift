@@ -1,16 +1,16 @@
-import ArgumentParser
 import Dispatch
 import Foundation
+import ProlificCLI
 
 /// Rebuilds the site whenever the content or the theme changes on disk, and counts good builds.
 ///
 /// Polls a `Fingerprint` every half second instead of using file-system events: it works the
 /// same on Linux and macOS, sees edits made by any tool (editors, `git pull`, `prolific submit`),
 /// and costs one `stat` per file. A failed build prints its diagnostics and leaves the previous
-/// site in place (`SiteWriter` swaps only a finished site in), so the browser keeps showing it
+/// site in place (`prolific build` swaps only a finished site in), so the browser keeps showing it
 /// until an edit fixes the content.
 struct Rebuilder: Sendable {
-    var site: SiteRun
+    var site: SiteBuild
     /// The content directory and the templates folder in use (which may not exist).
     var watched: [String]
     var builds: BuildCounter
@@ -19,11 +19,9 @@ struct Rebuilder: Sendable {
 
     /// The first build; returns what the watched folders looked like before it started, so an
     /// edit made while it ran still causes a rebuild.
-    func start(showsProgress: Bool) async -> Fingerprint {
+    func start() async -> Fingerprint {
         let before = Fingerprint.scan(watched)
-        var first = site
-        first.showsProgress = showsProgress
-        await build(first, because: nil)
+        await build(because: nil)
         return before
     }
 
@@ -36,32 +34,32 @@ struct Rebuilder: Sendable {
             let changes = now.changes(since: last)
             guard !changes.isEmpty else { continue }
             last = now
-            await build(site, because: Fingerprint.describe(changes))
+            await build(because: Fingerprint.describe(changes))
         }
     }
 
-    /// One build, with one line on standard error saying how it went.
-    func build(_ run: SiteRun, because reason: String?) async {
-        let result = await Self.offThePool(run)
-        let prefix = reason.map { "\($0). " } ?? ""
-        do {
-            let summary = try Terminal.guarded { try result.get() }
-            await builds.advance()
-            Terminal.error(prefix + summary.line(out: run.out))
-        } catch is ExitCode {
-            Terminal.error(prefix + "The build failed; still serving the previous site.")
-        } catch {
-            Terminal.error("error: \(error.localizedDescription)")
-            Terminal.error(prefix + "The build failed; still serving the previous site.")
+    /// One build. The first writes to the terminal itself (its progress too); a rebuild's lines
+    /// are taken and printed after the reason for it.
+    func build(because reason: String?) async {
+        let result = await Self.offThePool(site, capturing: reason != nil)
+        // Stopped meanwhile (Ctrl-C reaches the build too): nothing to report.
+        if Task.isCancelled { return }
+        let outcome: SiteBuild.Outcome
+        switch result {
+        case .success(let finished): outcome = finished
+        case .failure(let error):
+            outcome = .init(succeeded: false, printed: "error: cannot run '\(site.program)': \(error.localizedDescription)")
         }
+        if outcome.succeeded { await builds.advance() }
+        for line in SiteBuild.report(outcome, because: reason) { Terminal.error(line) }
     }
 
-    /// Runs a build on a thread of its own: it is long and blocking, and must not hold up the
-    /// few threads that answer requests.
-    static func offThePool(_ run: SiteRun) async -> Result<SiteRun.Summary, any Error> {
+    /// Waits for a build on a thread of its own: waiting blocks, and must not hold up the few
+    /// threads that answer requests.
+    static func offThePool(_ site: SiteBuild, capturing: Bool) async -> Result<SiteBuild.Outcome, any Error> {
         await withCheckedContinuation { continuation in
             DispatchQueue.global(qos: .userInitiated).async {
-                continuation.resume(returning: Result { try run.run() })
+                continuation.resume(returning: Result { try site.run(capturing: capturing) })
             }
         }
     }

@@ -1,0 +1,50 @@
+import Foundation
+import ProlificCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Starts `prolific-serve` in place of this process, the way `git` runs its `git-*` programs.
+///
+/// In place (`execv`), not as a child: Ctrl-C, the exit status and the terminal go straight to
+/// the server, with no second process to forward them or to outlive it.
+package enum ServeLauncher {
+    static let program = "prolific-serve"
+
+    /// Runs `prolific-serve` from the folder of the running `prolific`; returns only by throwing.
+    static func start(arguments: [String]) throws(Diagnostics) {
+        let path = Self.path(of: program, beside: runningExecutable())
+        let argv = ([path] + arguments).map { strdup($0) }
+        defer { for argument in argv { free(argument) } }
+        execv(path, argv + [nil])
+        throw Diagnostics([.plain(Self.failure(path: path, errorNumber: errno))])
+    }
+
+    /// `prolific-serve` beside `…/bin/prolific` is `…/bin/prolific-serve`: the two are built and
+    /// installed together, and each finds the other there.
+    package static func path(of program: String, beside executable: String) -> String {
+        URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent(program).path
+    }
+
+    /// Why `execv` failed, and what to do about the common case, a missing program.
+    static func failure(path: String, errorNumber: Int32) -> String {
+        if errorNumber == ENOENT {
+            return "no \(program) at '\(path)': 'prolific serve' runs it from the folder of prolific;"
+                + " build both with 'make release', or install both with 'make install'"
+        }
+        return "cannot run '\(path)': \(String(cString: strerror(errorNumber)))"
+    }
+
+    /// The running program's own file with links resolved, so a `prolific` reached through a
+    /// symbolic link still finds the `prolific-serve` installed beside the real one.
+    package static func runningExecutable() -> String {
+        #if os(Linux)
+            if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return path }
+        #endif
+        let path = Bundle.main.executablePath ?? CommandLine.arguments.first ?? program
+        return URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+    }
+}
