@@ -16,6 +16,9 @@ let package = Package(
         // `prolific serve`: a small HTTP server with no dependencies of its own (SwiftNIO-based
         // servers take minutes longer to build on a fresh clone).
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+        // `prolific-serve` runs each build as `prolific build`, with the signals a child should get.
+        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         // SHA-256 digests that make closed rounds tamper-evident.
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
@@ -61,6 +64,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "FlyingFox", package: "FlyingFox"),
                 .product(name: "FlyingSocks", package: "FlyingFox"),
+                .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         // jemalloc (Debian: libjemalloc-dev) serves the release binary's many small allocations

@@ -1,5 +1,3 @@
-import Dispatch
-import Foundation
 import ProlificCLI
 
 /// Rebuilds the site whenever the content or the theme changes on disk, and counts good builds.
@@ -41,26 +39,15 @@ struct Rebuilder: Sendable {
     /// One build. The first writes to the terminal itself (its progress too); a rebuild's lines
     /// are taken and printed after the reason for it.
     func build(because reason: String?) async {
-        let result = await Self.offThePool(site, capturing: reason != nil)
-        // Stopped meanwhile (Ctrl-C reaches the build too): nothing to report.
-        if Task.isCancelled { return }
         let outcome: SiteBuild.Outcome
-        switch result {
-        case .success(let finished): outcome = finished
-        case .failure(let error):
-            outcome = .init(succeeded: false, printed: "error: cannot run '\(site.program)': \(error.localizedDescription)")
+        do {
+            outcome = try await site.run(capturing: reason != nil)
+        } catch {
+            outcome = .init(succeeded: false, printed: "error: cannot run '\(site.program)': \(error)")
         }
+        // Stopped meanwhile (the build was killed with it): nothing to report.
+        if Task.isCancelled { return }
         if outcome.succeeded { await builds.advance() }
         for line in SiteBuild.report(outcome, because: reason) { Terminal.error(line) }
-    }
-
-    /// Waits for a build on a thread of its own: waiting blocks, and must not hold up the few
-    /// threads that answer requests.
-    static func offThePool(_ site: SiteBuild, capturing: Bool) async -> Result<SiteBuild.Outcome, any Error> {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global(qos: .userInitiated).async {
-                continuation.resume(returning: Result { try site.run(capturing: capturing) })
-            }
-        }
     }
 }

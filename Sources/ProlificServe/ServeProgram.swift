@@ -46,6 +46,8 @@ public struct ServeProgram: AsyncParsableCommand {
                     let address = await server.listeningAddress
                     guard case .ip4(_, let actual)? = address else { throw SocketError.unsupportedAddress }
                     let before = await rebuilder.start()
+                    // Stopped during the first build.
+                    try Task.checkCancellation()
                     Self.say("Serving \(folderName)/ at http://127.0.0.1:\(actual)/ (Ctrl-C to stop)")
                     try await rebuilder.watch(since: before)
                 }

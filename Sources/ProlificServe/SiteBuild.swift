@@ -1,4 +1,5 @@
-import Foundation
+import Subprocess
+import SystemPackage
 
 /// One build of the site as `prolific build` makes it, run by the `prolific` installed beside
 /// `prolific-serve`.
@@ -6,33 +7,40 @@ import Foundation
 /// A process of its own rather than a call: every cache in `.prolific/` is keyed by the binary
 /// that wrote it (`RunningBinary`), so builds made here in process would throw away what
 /// `prolific build` and `close` keep, and the other way round. Each build also gives its memory
-/// back at its exit, and one that crashes leaves the server running.
+/// back at its exit, and one that crashes leaves the server running. swift-subprocess starts it
+/// with every signal unblocked and at its default action, which a process started from one of the
+/// concurrency pool's threads would not be (Foundation's `Process` passes on the thread's blocked
+/// signals, so Ctrl-C would not reach the build).
 struct SiteBuild: Sendable {
     /// The `prolific` program.
     var program: String
     /// `build` and its options.
     var arguments: [String]
 
-    /// How a build went: its exit status, and what it printed when that was captured.
+    /// More than any build prints: its diagnostics and warnings, a line each.
+    static let printedLimit = 64 << 20
+
+    /// How a build went: whether it exited with 0, and what it printed when that was captured.
     struct Outcome: Equatable {
         var succeeded: Bool
         var printed: String
     }
 
-    /// Runs the build and waits for it. `capturing`: its standard error is returned rather than
-    /// passed through, so the report can say what caused the build; else the build writes to the
-    /// terminal itself, with its progress.
-    func run(capturing: Bool) throws -> Outcome {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        process.standardInput = FileHandle.nullDevice
-        let pipe = capturing ? Pipe() : nil
-        if let pipe { process.standardError = pipe }
-        try process.run()
-        let printed = pipe.map { String(decoding: $0.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) } ?? ""
-        process.waitUntilExit()
-        return Outcome(succeeded: process.terminationReason == .exit && process.terminationStatus == 0, printed: printed)
+    /// Runs the build and waits for it; cancelling the task kills it (a killed build leaves the
+    /// site as it was). `capturing`: its standard error is returned rather than passed through,
+    /// so the report can say what caused the build; else the build writes to the terminal
+    /// itself, with its progress.
+    func run(capturing: Bool) async throws -> Outcome {
+        let executable = Executable.path(FilePath(program))
+        if capturing {
+            let result = try await Subprocess.run(
+                executable, arguments: Arguments(arguments), output: .currentStandardOutput,
+                error: .string(limit: Self.printedLimit))
+            return Outcome(succeeded: result.terminationStatus.isSuccess, printed: result.standardError)
+        }
+        let result = try await Subprocess.run(
+            executable, arguments: Arguments(arguments), output: .currentStandardOutput, error: .currentStandardError)
+        return Outcome(succeeded: result.terminationStatus.isSuccess, printed: "")
     }
 
     /// What `serve` prints after a build: the build's own lines, the last one, which says how it

@@ -221,6 +221,35 @@ import Testing
                 + " the prolific in its own folder; build both with 'make release', or install both with 'make install'\n")
     }
 
+    #if os(Linux)
+        /// The build gets every signal, so Ctrl-C stops it, and stopping the server stops it too.
+        @Test func aBuildCanBeInterruptedAndEndsWithTheServer() throws {
+            let folder = try TemporaryFolder()
+            let bin = folder.url.appendingPathComponent("bin")
+            try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+            let server = bin.appendingPathComponent("prolific-serve")
+            try FileManager.default.copyItem(
+                at: CLI.executable.deletingLastPathComponent().appendingPathComponent("prolific-serve"), to: server)
+            // A `prolific` that notes its blocked signals and its process, then builds for a minute.
+            try folder.write(
+                "#!/bin/sh\ngrep SigBlk /proc/$$/status > \"$(dirname \"$0\")/blocked\"\necho $$ > \"$(dirname \"$0\")/pid\"\nexec sleep 60\n",
+                to: "bin/prolific")
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: bin.appendingPathComponent("prolific").path)
+            try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("Content"), withIntermediateDirectories: true)
+
+            let serve = try ServeProcess(["--port", "0"], in: folder, program: server)
+            defer { serve.stop() }
+            #expect(waitUntil(within: 30) { (try? folder.read("bin/pid")) != nil }, "the build never started: \(serve.stderr)")
+            let blocked = try folder.read("bin/blocked").trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(blocked.hasPrefix("SigBlk:") && blocked.drop { $0 != "\t" }.allSatisfy { $0 == "\t" || $0 == "0" }, "\(blocked)")
+            let build = try #require(pid_t(folder.read("bin/pid").trimmingCharacters(in: .whitespacesAndNewlines)))
+
+            serve.terminate()
+            #expect(serve.waitForExit(within: 10) == 0)
+            #expect(waitUntil(within: 10) { kill(build, 0) != 0 }, "the build outlived the server")
+        }
+    #endif
+
     /// `serve` builds with `prolific build`, so the caches of a build made before it are its own:
     /// its first build finds the site up to date.
     @Test func serveKeepsTheCachesOfABuildBeforeIt() throws {
@@ -323,14 +352,15 @@ final class ServeProcess {
     private let out: URL
     private let err: URL
 
-    init(_ arguments: [String], in folder: TemporaryFolder) throws {
+    /// `prolific serve arguments…`, or `program arguments…` when a program is given.
+    init(_ arguments: [String], in folder: TemporaryFolder, program: URL? = nil) throws {
         let name = UUID().uuidString
         out = folder.url.appendingPathComponent("serve-\(name).out")
         err = folder.url.appendingPathComponent("serve-\(name).err")
         try Data().write(to: out)
         try Data().write(to: err)
-        process.executableURL = CLI.executable
-        process.arguments = ["serve"] + arguments
+        process.executableURL = program ?? CLI.executable
+        process.arguments = program == nil ? ["serve"] + arguments : arguments
         process.currentDirectoryURL = folder.url
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: out)
@@ -362,6 +392,8 @@ final class ServeProcess {
     }
 
     func interrupt() { process.interrupt() }
+
+    func terminate() { process.terminate() }
 
     /// Ends the process whatever state the test left it in: SIGTERM, then SIGKILL.
     func stop() {
