@@ -11,8 +11,9 @@ ROUNDS ?= 600
 # check-site renders the demo here (emptied first) and puts its screenshots there.
 CHECK_SITE_DIR ?= .build/check-site/Site
 SHOTS_DIR ?= .build/site-shots
-# `make install` puts bin/prolific, its man page and shell completions under $(DESTDIR)$(PREFIX);
-# BINARY=path installs a prolific built elsewhere instead of building the release one.
+# `make install` puts bin/prolific and bin/prolific-serve, the man page and shell completions under
+# $(DESTDIR)$(PREFIX); BINARY=path installs a prolific built elsewhere (with the prolific-serve
+# beside it) instead of building the release ones.
 PREFIX ?= /usr/local
 DESTDIR ?=
 BINARY ?=

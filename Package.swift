@@ -3,6 +3,8 @@ import PackageDescription
 
 let package = Package(
     name: "prolific",
+    // swift-subprocess's floor; Linux is what Prolific is built and tested on.
+    platforms: [.macOS(.v13)],
     products: [
         .executable(name: "prolific", targets: ["prolific"]),
         // `prolific serve` runs it: installed beside prolific.
@@ -16,7 +18,8 @@ let package = Package(
         // `prolific serve`: a small HTTP server with no dependencies of its own (SwiftNIO-based
         // servers take minutes longer to build on a fresh clone).
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
-        // `prolific-serve` runs each build as `prolific build`, with the signals a child should get.
+        // `prolific-serve` runs each build as `prolific build`, with the signals a child should get
+        // (it needs Swift 6.2 or later).
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         // SHA-256 digests that make closed rounds tamper-evident.
@@ -65,7 +68,7 @@ let package = Package(
                 .product(name: "FlyingFox", package: "FlyingFox"),
                 .product(name: "FlyingSocks", package: "FlyingFox"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
-                .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux])),
             ]
         ),
         // jemalloc (Debian: libjemalloc-dev) serves the release binary's many small allocations

@@ -31,5 +31,10 @@ if [ ${#need[@]} -gt 0 ]; then
   $sudo apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 
-command -v swift >/dev/null 2>&1 || { echo "setup: Swift 6 is required (https://swift.org/install)" >&2; exit 1; }
-echo "setup: swift $(swift --version 2>/dev/null | sed -n 's/.*Swift version \([0-9.]*\).*/\1/p' | head -1), libcmark $(pkg-config --modversion libcmark)" >&2
+command -v swift >/dev/null 2>&1 || { echo "setup: Swift 6.2 or later is required (https://swift.org/install)" >&2; exit 1; }
+swift_version="$(swift --version 2>/dev/null | sed -n 's/.*Swift version \([0-9][0-9.]*\).*/\1/p' | head -1)"
+case "$swift_version" in
+  [0-5].* | 6.[01] | 6.[01].*)
+    echo "setup: Swift 6.2 or later is required (swift-subprocess needs it); found $swift_version" >&2; exit 1 ;;
+esac
+echo "setup: swift $swift_version, libcmark $(pkg-config --modversion libcmark)" >&2

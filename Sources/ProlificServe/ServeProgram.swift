@@ -22,11 +22,11 @@ public struct ServeProgram: AsyncParsableCommand {
     public func run() async throws {
         let content = options.global.content
         let templates = options.templates ?? SiteRun.templatesBeside(content)
-        let prolific = ServeLauncher.path(of: "prolific", beside: ServeLauncher.runningExecutable())
-        try Terminal.guarded {
+        let prolific = try Terminal.guarded {
+            let prolific = try Self.builder()
             try Self.requireFolder(content)
             try SiteRun.checkOutput(options.out, content: content, templates: templates)
-            try Self.requireProgram(prolific)
+            return prolific
         }
         let builds = BuildCounter()
         let rebuilder = Rebuilder(
@@ -53,9 +53,10 @@ public struct ServeProgram: AsyncParsableCommand {
                 }
                 group.addTask { _ = await StopSignal.next() }
                 // The first to finish decides: a stop signal, or the server failing to listen.
+                // The builds are stopped first, so that none reports the stop as a failure.
                 try await group.next()
-                await server.stop()
                 group.cancelAll()
+                await server.stop()
             }
         } catch let error as SocketError {
             Terminal.error("error: \(Self.explain(error, port: options.port))")
@@ -72,8 +73,12 @@ public struct ServeProgram: AsyncParsableCommand {
         }
     }
 
-    /// Every build is made by the `prolific` beside this program (`SiteBuild`).
-    static func requireProgram(_ path: String) throws {
+    /// The `prolific` beside this program, which makes every build (`SiteBuild`).
+    static func builder() throws -> String {
+        guard let running = ServeLauncher.runningExecutable() else {
+            throw Diagnostics([.plain("cannot find prolific-serve's own file, beside which prolific is")])
+        }
+        let path = ServeLauncher.path(of: "prolific", beside: running)
         guard FileManager.default.isExecutableFile(atPath: path) else {
             throw Diagnostics([
                 .plain(
@@ -81,6 +86,7 @@ public struct ServeProgram: AsyncParsableCommand {
                         + " build both with 'make release', or install both with 'make install'")
             ])
         }
+        return path
     }
 
     /// One line on standard output, written at once even when it is a pipe (tests read the port).

@@ -1,5 +1,16 @@
 import Subprocess
-import SystemPackage
+
+#if canImport(System)
+    import System
+#else
+    import SystemPackage
+#endif
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// One build of the site as `prolific build` makes it, run by the `prolific` installed beside
 /// `prolific-serve`.
@@ -24,6 +35,11 @@ struct SiteBuild: Sendable {
     struct Outcome: Equatable {
         var succeeded: Bool
         var printed: String
+        /// The signal that ended it, if one did.
+        var signal: Int32? = nil
+
+        /// Ended by Ctrl-C or a request to stop, which the server gets too.
+        var wasStopped: Bool { signal == SIGINT || signal == SIGTERM }
     }
 
     /// Runs the build and waits for it; cancelling the task kills it (a killed build leaves the
@@ -36,11 +52,17 @@ struct SiteBuild: Sendable {
             let result = try await Subprocess.run(
                 executable, arguments: Arguments(arguments), output: .currentStandardOutput,
                 error: .string(limit: Self.printedLimit))
-            return Outcome(succeeded: result.terminationStatus.isSuccess, printed: result.standardError)
+            return Self.outcome(result.terminationStatus, printed: result.standardError)
         }
         let result = try await Subprocess.run(
             executable, arguments: Arguments(arguments), output: .currentStandardOutput, error: .currentStandardError)
-        return Outcome(succeeded: result.terminationStatus.isSuccess, printed: "")
+        return Self.outcome(result.terminationStatus, printed: "")
+    }
+
+    static func outcome(_ status: TerminationStatus, printed: String) -> Outcome {
+        var signal: Int32?
+        if case .signaled(let number) = status { signal = number }
+        return Outcome(succeeded: status.isSuccess, printed: printed, signal: signal)
     }
 
     /// What `serve` prints after a build: the build's own lines, the last one, which says how it
@@ -52,6 +74,7 @@ struct SiteBuild: Sendable {
         if outcome.succeeded {
             if let last = lines.popLast() { lines.append(prefix + last) }
         } else {
+            if let signal = outcome.signal { lines.append("error: the build was ended by signal \(signal)") }
             lines.append(prefix + "The build failed; still serving the previous site.")
         }
         return lines

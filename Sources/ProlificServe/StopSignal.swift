@@ -6,8 +6,8 @@ import Dispatch
     import Darwin
 #endif
 
-/// Waits for Ctrl-C (`SIGINT`) or `SIGTERM`, so `serve` can stop its server and return normally
-/// instead of being killed halfway through swapping a site in.
+/// Waits for Ctrl-C (`SIGINT`) or `SIGTERM`, so `serve` can stop its server and its build (a
+/// `prolific build`, which a kill leaves harmless) and return normally.
 enum StopSignal {
     /// Returns the first of the two signals to arrive, or nil if the task is cancelled first.
     static func next() async -> Int32? {

@@ -30,8 +30,10 @@ import Testing
         let bash = destination.url.appendingPathComponent(installed[2]).path
         let completion = try Shell.run(["bash", "-c", "source '\(bash)' && complete -p prolific"], in: destination.url)
         #expect(completion.output.contains("prolific"))
-        // `prolific serve` runs the prolific-serve installed beside it, which checks the content.
+        // `prolific serve` runs the prolific-serve installed beside it, which finds the prolific
+        // beside it before it checks the content.
         let serve = try Shell.attempt([binary.path, "serve", "--content", "Missing"], in: destination.url)
+        #expect(serve.status == 1)
         #expect(serve.errors == "error: no content directory at 'Missing'; pass --content or run 'prolific init'\n")
 
         _ = try make("uninstall")

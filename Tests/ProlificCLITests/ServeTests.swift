@@ -116,6 +116,18 @@ import Testing
         let after = Fingerprint.scan([content, folder.url.appendingPathComponent("Templates").path])
         let templates = folder.url.path + "/Templates/base.mustache"
         #expect(after.changes(since: before) == ["\(content)/prolific.yml", templates])
+
+        // The same size, a new time: seen. A link to a folder is one entry, not followed.
+        let project = content + "/projects/moon/project.md"
+        try folder.write("y", to: "Content/projects/moon/project.md")
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_000_000_000.5)], ofItemAtPath: project)
+        try FileManager.default.createSymbolicLink(atPath: content + "/loop", withDestinationPath: content)
+        let linked = Fingerprint.scan([content])
+        #expect(linked.changes(since: Fingerprint.scan([content])).isEmpty)
+        #expect(linked.files[project]?.modified == 1_000_000_000.5)
+        #expect(linked.files[project]?.size == 1)
+        #expect(linked.files.count == 3, "prolific.yml, project.md and the link: \(linked.files.keys.sorted())")
+        #expect(linked.changes(since: after) == ["\(content)/loop", project, templates])
     }
 
     // MARK: Site folder
@@ -187,12 +199,25 @@ import Testing
             SiteBuild.report(failed, because: "C/prolific.yml changed")
                 == ["C/prolific.yml:1:8: error: bad", "C/prolific.yml changed. The build failed; still serving the previous site."])
         #expect(SiteBuild.report(failed, because: nil).last == "The build failed; still serving the previous site.")
+        let killed = SiteBuild.Outcome(succeeded: false, printed: "", signal: SIGKILL)
+        #expect(
+            SiteBuild.report(killed, because: nil)
+                == ["error: the build was ended by signal 9", "The build failed; still serving the previous site."])
+        #expect(!killed.wasStopped && SiteBuild.Outcome(succeeded: false, printed: "", signal: SIGINT).wasStopped)
+    }
+
+    @Test func aLongScanIsFollowedByALongerRest() {
+        let rebuilder = Rebuilder(site: SiteBuild(program: "prolific", arguments: []), watched: [], builds: BuildCounter())
+        #expect(rebuilder.pause(after: .milliseconds(3)) == .milliseconds(500), "a small game: every half second")
+        #expect(rebuilder.pause(after: .milliseconds(1800)) == .milliseconds(3600), "a large one: after twice the scan")
     }
 
     /// Through a symbolic link, `prolific serve` still runs the `prolific-serve` beside the real
     /// binary; copied alone, it says in one line what is missing.
     @Test func serveRunsTheServerBesideTheRealBinaryOrSaysItIsMissing() throws {
         let folder = try TemporaryFolder()
+        // The programs name files by their real paths (`/proc/self/exe`).
+        let real = folder.url.resolvingSymlinksInPath().path
         let link = folder.url.appendingPathComponent("linked-prolific").path
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: CLI.executable.path)
         let linked = try Shell.attempt([link, "serve", "--content", "Missing", "--port", "0"], in: folder.url)
@@ -205,7 +230,7 @@ import Testing
         let missing = try Shell.attempt([alone.path, "serve", "--port", "0"], in: folder.url)
         #expect(missing.status == 1)
         #expect(
-            missing.errors == "error: no prolific-serve at '\(folder.url.path)/alone/prolific-serve': 'prolific serve' runs it"
+            missing.errors == "error: no prolific-serve at '\(real)/alone/prolific-serve': 'prolific serve' runs it"
                 + " from the folder of prolific; build both with 'make release', or install both with 'make install'\n")
         #expect(missing.output.isEmpty)
 
@@ -217,36 +242,92 @@ import Testing
         let noBuilder = try Shell.attempt([server.path, "--port", "0"], in: folder.url)
         #expect(noBuilder.status == 1)
         #expect(
-            noBuilder.errors == "error: no prolific at '\(folder.url.path)/server/prolific': prolific-serve builds the site with"
+            noBuilder.errors == "error: no prolific at '\(real)/server/prolific': prolific-serve builds the site with"
                 + " the prolific in its own folder; build both with 'make release', or install both with 'make install'\n")
     }
 
     #if os(Linux)
-        /// The build gets every signal, so Ctrl-C stops it, and stopping the server stops it too.
-        @Test func aBuildCanBeInterruptedAndEndsWithTheServer() throws {
-            let folder = try TemporaryFolder()
-            let bin = folder.url.appendingPathComponent("bin")
-            try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
-            let server = bin.appendingPathComponent("prolific-serve")
-            try FileManager.default.copyItem(
-                at: CLI.executable.deletingLastPathComponent().appendingPathComponent("prolific-serve"), to: server)
-            // A `prolific` that notes its blocked signals and its process, then builds for a minute.
-            try folder.write(
-                "#!/bin/sh\ngrep SigBlk /proc/$$/status > \"$(dirname \"$0\")/blocked\"\necho $$ > \"$(dirname \"$0\")/pid\"\nexec sleep 60\n",
-                to: "bin/prolific")
-            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: bin.appendingPathComponent("prolific").path)
-            try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("Content"), withIntermediateDirectories: true)
+        /// A `prolific-serve` whose `prolific` notes the signals it blocks and ignores and its
+        /// process, then builds for a minute.
+        struct StandIn {
+            let folder: TemporaryFolder
+            let server: URL
 
-            let serve = try ServeProcess(["--port", "0"], in: folder, program: server)
+            init() throws {
+                folder = try TemporaryFolder()
+                let bin = folder.url.appendingPathComponent("bin")
+                try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+                server = bin.appendingPathComponent("prolific-serve")
+                try FileManager.default.copyItem(
+                    at: CLI.executable.deletingLastPathComponent().appendingPathComponent("prolific-serve"), to: server)
+                // grep reads its own signals, which it has from the shell as the shell has them
+                // from prolific-serve (the shell's own, in /proc/$$, are all blocked while it
+                // starts a command); the process number is written whole, then renamed into place.
+                try folder.write(
+                    """
+                    #!/bin/sh
+                    here="$(dirname "$0")"
+                    grep -E 'SigBlk|SigIgn' /proc/self/status > "$here/signals"
+                    echo $$ > "$here/pid.tmp" && mv "$here/pid.tmp" "$here/pid"
+                    exec sleep 60
+
+                    """, to: "bin/prolific")
+                try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: bin.appendingPathComponent("prolific").path)
+                try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("Content"), withIntermediateDirectories: true)
+            }
+
+            /// The build's process, once it has started.
+            func build(_ serve: ServeProcess) throws -> pid_t {
+                #expect(waitUntil(within: 30) { (try? folder.read("bin/pid")) != nil }, "the build never started: \(serve.stderr)")
+                return try #require(pid_t(folder.read("bin/pid").trimmingCharacters(in: .whitespacesAndNewlines)))
+            }
+
+            /// The build's blocked and ignored signals, each a mask.
+            func signals() throws -> [String: UInt64] {
+                var masks: [String: UInt64] = [:]
+                for line in try folder.read("bin/signals").split(separator: "\n") {
+                    let parts = line.split(separator: "\t")
+                    if parts.count == 2 { masks[String(parts[0])] = UInt64(parts[1], radix: 16) }
+                }
+                return masks
+            }
+        }
+
+        /// The build gets Ctrl-C and SIGTERM (neither blocked nor ignored), and stopping the
+        /// server stops it too.
+        @Test func aBuildGetsEverySignalAndEndsWithTheServer() throws {
+            let standIn = try StandIn()
+            let serve = try ServeProcess(["--port", "0"], in: standIn.folder, program: standIn.server)
             defer { serve.stop() }
-            #expect(waitUntil(within: 30) { (try? folder.read("bin/pid")) != nil }, "the build never started: \(serve.stderr)")
-            let blocked = try folder.read("bin/blocked").trimmingCharacters(in: .whitespacesAndNewlines)
-            #expect(blocked.hasPrefix("SigBlk:") && blocked.drop { $0 != "\t" }.allSatisfy { $0 == "\t" || $0 == "0" }, "\(blocked)")
-            let build = try #require(pid_t(folder.read("bin/pid").trimmingCharacters(in: .whitespacesAndNewlines)))
+            let build = try standIn.build(serve)
+            let masks = try standIn.signals()
+            #expect(masks["SigBlk:"] == 0, "\(masks)")
+            let stops: UInt64 = 1 << (UInt64(SIGINT) - 1) | 1 << (UInt64(SIGTERM) - 1) | 1 << (UInt64(SIGHUP) - 1)
+            #expect(masks["SigIgn:"].map { $0 & stops } == 0, "\(masks)")
 
             serve.terminate()
             #expect(serve.waitForExit(within: 10) == 0)
             #expect(waitUntil(within: 10) { kill(build, 0) != 0 }, "the build outlived the server")
+            #expect(!serve.stderr.contains("The build failed"), "\(serve.stderr)")
+        }
+
+        /// Ctrl-C as a terminal sends it, to the server and its build at once: both stop, and
+        /// nothing says the build failed or the site is served.
+        @Test(.enabled(if: Shell.has("setsid"))) func ctrlCStopsTheServerAndItsBuildQuietly() throws {
+            let standIn = try StandIn()
+            // A session of its own, so that a signal to its group reaches no one else.
+            let serve = try ServeProcess(
+                ["-w", standIn.server.path, "--port", "0"], in: standIn.folder, program: URL(fileURLWithPath: "/usr/bin/setsid"))
+            defer { serve.stop() }
+            let build = try standIn.build(serve)
+            let group = getpgid(build)
+            try #require(group > 0 && group != getpgrp())
+
+            kill(-group, SIGINT)
+            #expect(serve.waitForExit(within: 10) == 0, "\(serve.stderr)")
+            #expect(waitUntil(within: 10) { kill(build, 0) != 0 }, "the build outlived the server")
+            #expect(!serve.stderr.contains("The build failed"), "\(serve.stderr)")
+            #expect(!serve.stdout.contains("Serving"), "\(serve.stdout)")
         }
     #endif
 

@@ -16,11 +16,16 @@ package enum ServeLauncher {
 
     /// Runs `prolific-serve` from the folder of the running `prolific`; returns only by throwing.
     static func start(arguments: [String]) throws(Diagnostics) {
-        let path = Self.path(of: program, beside: runningExecutable())
-        let argv = ([path] + arguments).map { strdup($0) }
+        guard let running = runningExecutable() else {
+            throw Diagnostics([.plain("cannot find the running prolific's own file, beside which \(program) is")])
+        }
+        let path = Self.path(of: program, beside: running)
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
         defer { for argument in argv { free(argument) } }
-        execv(path, argv + [nil])
-        throw Diagnostics([.plain(Self.failure(path: path, errorNumber: errno))])
+        execv(path, argv)
+        // Read at once: freeing the arguments may set it.
+        let failure = errno
+        throw Diagnostics([.plain(Self.failure(path: path, errorNumber: failure))])
     }
 
     /// `prolific-serve` beside `…/bin/prolific` is `…/bin/prolific-serve`: the two are built and
@@ -39,12 +44,14 @@ package enum ServeLauncher {
     }
 
     /// The running program's own file with links resolved, so a `prolific` reached through a
-    /// symbolic link still finds the `prolific-serve` installed beside the real one.
-    package static func runningExecutable() -> String {
+    /// symbolic link still finds the `prolific-serve` installed beside the real one; nil when the
+    /// system won't say. Never guessed from the command's name, which may be a bare `prolific`
+    /// found on the PATH and would then be looked for in the working folder.
+    package static func runningExecutable() -> String? {
         #if os(Linux)
-            if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return path }
+            return try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        #else
+            return Bundle.main.executablePath.map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().path }
         #endif
-        let path = Bundle.main.executablePath ?? CommandLine.arguments.first ?? program
-        return URL(fileURLWithPath: path).resolvingSymlinksInPath().path
     }
 }

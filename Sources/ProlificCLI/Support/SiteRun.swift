@@ -398,7 +398,7 @@ package struct SiteRun {
         // Freeing the content, the records and the writer's lists is left to another thread, as
         // the model is (`Parallel.release`), or to the process's exit. The content and the
         // builder are handed over whole; the others are shared with this frame until it returns
-        // (`serve` may then free what is left of them here).
+        // (a test run may then free what is left of them here).
         Parallel.release((consume content, consume builder, stamp, memory, fingerprints, staging, site, recordedSpare))
         return Summary(
             pages: pages, files: count, seconds: Date().timeIntervalSince(start), written: report.written,

@@ -50,6 +50,13 @@ public enum FileSystem {
         /// The folder's path, which the paths of its files start with.
         public let path: String
         let descriptor: Int32
+
+        /// The metadata of the entry `name` of this folder, without following a link; nil when it
+        /// is gone. Looked up from the open folder: no walk of the folders on its path again.
+        public func status(of name: String) -> stat? {
+            var info = stat()
+            return fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 ? info : nil
+        }
     }
 
     /// `list`, with the folder kept open while `body` works on its entries (`body` gets them in

@@ -14,7 +14,7 @@
 /// A mapping keeps the file it was made of when another takes its name (`AtomicFile.write`), but
 /// would see the file change, or fault past its end, were it written in place, as a cache's
 /// spare is (`AtomicFile.write(parts:to:reusing:)`: the stamp of two builds ago, which a
-/// long build, or `serve`, may still have mapped). So a mapping holds a shared `flock` on its
+/// long build may still have mapped). So a mapping holds a shared `flock` on its
 /// file for as long as it lives, and the spare is written in place only under an exclusive
 /// one; a file locked by such a writer is not mapped (a miss).
 final class MappedFile: @unchecked Sendable {
