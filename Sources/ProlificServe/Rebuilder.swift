@@ -3,7 +3,7 @@ import ProlificCLI
 /// Rebuilds the site whenever the content or the theme changes on disk, and counts good builds.
 ///
 /// Polls a `Fingerprint` every half second (on a game so big that a scan takes long, after twice
-/// the scan's time) instead of using file-system events: it works the same on Linux and macOS,
+/// the scan's time, ten seconds at most) instead of using file-system events: it works the same on Linux and macOS,
 /// sees edits made by any tool (editors, `git pull`, `prolific submit`), and costs one `stat` per
 /// file. A failed build prints its diagnostics and leaves the previous site in place
 /// (`prolific build` swaps only a finished site in), so the browser keeps showing it until an
@@ -19,9 +19,12 @@ struct Rebuilder: Sendable {
     /// How many scans' time to wait between scans at least: a large game's 300,000 files take
     /// the kernel 1.5–2 s to list and stat here, and scanning again at once kept a core busy.
     var restPerScan = 2
+    /// The longest wait: a scan that seemed long for another reason (the process stopped with
+    /// Ctrl-Z, the disk's cache cold) must not leave edits unseen for long.
+    var longestPause: Duration = .seconds(10)
 
     /// How long to wait after a scan that took `scan`.
-    func pause(after scan: Duration) -> Duration { max(interval, scan * restPerScan) }
+    func pause(after scan: Duration) -> Duration { min(max(interval, scan * restPerScan), longestPause) }
 
     /// The first build; returns what the watched folders looked like before it started, so an
     /// edit made while it ran still causes a rebuild.
@@ -37,7 +40,8 @@ struct Rebuilder: Sendable {
         var scan = Duration.zero
         while true {
             try await Task.sleep(for: pause(after: scan))
-            let clock = ContinuousClock()
+            // Not counting a time the process was suspended.
+            let clock = SuspendingClock()
             let began = clock.now
             let now = Fingerprint.scan(watched)
             scan = clock.now - began
@@ -55,7 +59,7 @@ struct Rebuilder: Sendable {
         do {
             outcome = try await site.run(capturing: reason != nil)
         } catch {
-            outcome = .init(succeeded: false, printed: "error: cannot run '\(site.program)': \(error)")
+            outcome = .init(succeeded: false, printed: SiteBuild.explain(error, program: site.program))
         }
         // Ctrl-C reaches the build and the server together, and the server's stop may come a
         // moment after the build ended: wait for it rather than report a failure.

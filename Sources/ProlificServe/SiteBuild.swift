@@ -28,8 +28,9 @@ struct SiteBuild: Sendable {
     /// `build` and its options.
     var arguments: [String]
 
-    /// More than any build prints: its diagnostics and warnings, a line each.
-    static let printedLimit = 64 << 20
+    /// More than any build prints: its diagnostics and warnings, a line each (swift-subprocess
+    /// reserves this much for each capture, and ends a build that prints more).
+    static let printedLimit = 4 << 20
 
     /// How a build went: whether it exited with 0, and what it printed when that was captured.
     struct Outcome: Equatable {
@@ -57,6 +58,14 @@ struct SiteBuild: Sendable {
         let result = try await Subprocess.run(
             executable, arguments: Arguments(arguments), output: .currentStandardOutput, error: .currentStandardError)
         return Self.outcome(result.terminationStatus, printed: "")
+    }
+
+    /// The line for a build that couldn't be run, or whose output couldn't be taken.
+    static func explain(_ error: any Error, program: String) -> String {
+        if let failure = error as? SubprocessError, failure.code == .outputLimitExceeded {
+            return "error: the build printed more than \(printedLimit >> 20) MiB of messages and was stopped"
+        }
+        return "error: cannot run '\(program)': \(error)"
     }
 
     static func outcome(_ status: TerminationStatus, printed: String) -> Outcome {

@@ -128,6 +128,11 @@ import Testing
         #expect(linked.files[project]?.size == 1)
         #expect(linked.files.count == 3, "prolific.yml, project.md and the link: \(linked.files.keys.sorted())")
         #expect(linked.changes(since: after) == ["\(content)/loop", project, templates])
+
+        // Put back with its old size and time, as `cp -p` does: its change time tells.
+        try folder.write("z", to: "Content/projects/moon/project.md")
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_000_000_000.5)], ofItemAtPath: project)
+        #expect(Fingerprint.scan([content]).changes(since: linked) == [project])
     }
 
     // MARK: Site folder
@@ -210,6 +215,24 @@ import Testing
         let rebuilder = Rebuilder(site: SiteBuild(program: "prolific", arguments: []), watched: [], builds: BuildCounter())
         #expect(rebuilder.pause(after: .milliseconds(3)) == .milliseconds(500), "a small game: every half second")
         #expect(rebuilder.pause(after: .milliseconds(1800)) == .milliseconds(3600), "a large one: after twice the scan")
+        #expect(rebuilder.pause(after: .seconds(3600)) == .seconds(10), "never long")
+    }
+
+    /// A build whose messages would outgrow what is kept of them is stopped, and says so.
+    @Test func aBuildThatPrintsTooMuchIsStopped() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("#!/bin/sh\nhead -c \(SiteBuild.printedLimit + 1) /dev/zero | tr '\\0' x >&2\n", to: "noisy")
+        let noisy = folder.url.appendingPathComponent("noisy").path
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: noisy)
+        let build = SiteBuild(program: noisy, arguments: [])
+        do {
+            let outcome = try await build.run(capturing: true)
+            Issue.record("not stopped: \(outcome.succeeded), \(outcome.printed.count) bytes")
+        } catch {
+            #expect(SiteBuild.explain(error, program: noisy) == "error: the build printed more than 4 MiB of messages and was stopped")
+        }
+        let missing = folder.url.appendingPathComponent("none").path
+        await #expect(throws: (any Error).self) { try await SiteBuild(program: missing, arguments: []).run(capturing: true) }
     }
 
     /// Through a symbolic link, `prolific serve` still runs the `prolific-serve` beside the real
@@ -309,6 +332,7 @@ import Testing
             #expect(serve.waitForExit(within: 10) == 0)
             #expect(waitUntil(within: 10) { kill(build, 0) != 0 }, "the build outlived the server")
             #expect(!serve.stderr.contains("The build failed"), "\(serve.stderr)")
+            #expect(!serve.stdout.contains("Serving"), "\(serve.stdout)")
         }
 
         /// Ctrl-C as a terminal sends it, to the server and its build at once: both stop, and
@@ -322,6 +346,8 @@ import Testing
             let build = try standIn.build(serve)
             let group = getpgid(build)
             try #require(group > 0 && group != getpgrp())
+            // Should setsid have forked, stopping the test's process leaves the server: end the group.
+            defer { kill(-group, SIGKILL) }
 
             kill(-group, SIGINT)
             #expect(serve.waitForExit(within: 10) == 0, "\(serve.stderr)")
