@@ -221,9 +221,9 @@ import Testing
     /// A build whose messages would outgrow what is kept of them is stopped, and says so.
     @Test func aBuildThatPrintsTooMuchIsStopped() async throws {
         let folder = try TemporaryFolder()
-        try folder.write("#!/bin/sh\nhead -c \(SiteBuild.printedLimit + 1) /dev/zero | tr '\\0' x >&2\n", to: "noisy")
         let noisy = folder.url.appendingPathComponent("noisy").path
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: noisy)
+        try TestProgram.write(
+            "#!/bin/sh\nhead -c \(SiteBuild.printedLimit + 1) /dev/zero | tr '\\0' x >&2\n", to: URL(fileURLWithPath: noisy))
         let build = SiteBuild(program: noisy, arguments: [])
         do {
             let outcome = try await build.run(capturing: true)
@@ -248,8 +248,7 @@ import Testing
         #expect(linked.errors == "error: no content directory at 'Missing'; pass --content or run 'prolific init'\n")
 
         let alone = folder.url.appendingPathComponent("alone/prolific")
-        try FileManager.default.createDirectory(at: alone.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: CLI.executable, to: alone)
+        try TestProgram.copy(CLI.executable, to: alone)
         let missing = try Shell.attempt([alone.path, "serve", "--port", "0"], in: folder.url)
         #expect(missing.status == 1)
         #expect(
@@ -259,8 +258,7 @@ import Testing
 
         // prolific-serve builds with the prolific beside it, and says so when there is none.
         let server = folder.url.appendingPathComponent("server/prolific-serve")
-        try FileManager.default.createDirectory(at: server.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: CLI.executable.deletingLastPathComponent().appendingPathComponent("prolific-serve"), to: server)
+        try TestProgram.copy(CLI.executable.deletingLastPathComponent().appendingPathComponent("prolific-serve"), to: server)
         try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("Content"), withIntermediateDirectories: true)
         let noBuilder = try Shell.attempt([server.path, "--port", "0"], in: folder.url)
         #expect(noBuilder.status == 1)
@@ -281,12 +279,11 @@ import Testing
                 let bin = folder.url.appendingPathComponent("bin")
                 try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
                 server = bin.appendingPathComponent("prolific-serve")
-                try FileManager.default.copyItem(
-                    at: CLI.executable.deletingLastPathComponent().appendingPathComponent("prolific-serve"), to: server)
+                try TestProgram.copy(CLI.executable.deletingLastPathComponent().appendingPathComponent("prolific-serve"), to: server)
                 // grep reads its own signals, which it has from the shell as the shell has them
                 // from prolific-serve (the shell's own, in /proc/$$, are all blocked while it
                 // starts a command); the process number is written whole, then renamed into place.
-                try folder.write(
+                try TestProgram.write(
                     """
                     #!/bin/sh
                     here="$(dirname "$0")"
@@ -294,8 +291,7 @@ import Testing
                     echo $$ > "$here/pid.tmp" && mv "$here/pid.tmp" "$here/pid"
                     exec sleep 60
 
-                    """, to: "bin/prolific")
-                try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: bin.appendingPathComponent("prolific").path)
+                    """, to: bin.appendingPathComponent("prolific"))
                 try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("Content"), withIntermediateDirectories: true)
             }
 
@@ -450,6 +446,24 @@ import Testing
         // Ctrl-C stops it cleanly.
         server.interrupt()
         #expect(server.waitForExit(within: 10) == 0)
+    }
+}
+
+/// Programs the tests put in place, each written by `install` in a process of its own: a file this
+/// process had open for writing may be inherited by a child another test forks meanwhile, and
+/// running it then fails with "Text file busy" (it did once, a copy of prolific-serve).
+enum TestProgram {
+    static func copy(_ source: URL, to destination: URL) throws {
+        let folder = destination.deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Shell.run(["install", "-m", "0755", source.path, destination.path], in: folder)
+    }
+
+    static func write(_ script: String, to destination: URL) throws {
+        let source = destination.appendingPathExtension("source")
+        try FileManager.default.createDirectory(at: source.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(script.utf8).write(to: source)
+        try copy(source, to: destination)
     }
 }
 
