@@ -17,7 +17,7 @@ struct Rebuilder: Sendable {
     /// thousands of files.
     var interval: Duration = .milliseconds(500)
     /// How many scans' time to wait between scans at least: a large game's 300,000 files take
-    /// the kernel 1.5–2 s to list and stat here, and scanning again at once kept a core busy.
+    /// the kernel 1.5–2.5 s to list and stat here, and scanning again at once kept a core busy.
     var restPerScan = 2
     /// The longest wait: a scan that seemed long for another reason (the process stopped with
     /// Ctrl-Z, the disk's cache cold) must not leave edits unseen for long.

@@ -82,8 +82,8 @@ public struct ServeProgram: AsyncParsableCommand {
         guard FileManager.default.isExecutableFile(atPath: path) else {
             throw Diagnostics([
                 .plain(
-                    "no prolific at '\(path)': prolific-serve builds the site with the prolific in its own folder;"
-                        + " build both with 'make release', or install both with 'make install'")
+                    "no prolific at '\(path)': prolific-serve builds the site with the prolific in its own folder; "
+                        + ServeLauncher.remedy)
             ])
         }
         return path

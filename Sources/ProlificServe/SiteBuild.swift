@@ -19,9 +19,9 @@ import Subprocess
 /// that wrote it (`RunningBinary`), so builds made here in process would throw away what
 /// `prolific build` and `close` keep, and the other way round. Each build also gives its memory
 /// back at its exit, and one that crashes leaves the server running. swift-subprocess starts it
-/// with every signal unblocked and at its default action, which a process started from one of the
-/// concurrency pool's threads would not be (Foundation's `Process` passes on the thread's blocked
-/// signals, so Ctrl-C would not reach the build).
+/// with every signal unblocked and at its default action: started with Foundation's `Process`
+/// from a dispatch worker thread, a build got that thread's blocked signals (SIGINT and SIGTERM
+/// among them), so Ctrl-C did not reach it and it outlived the server.
 struct SiteBuild: Sendable {
     /// The `prolific` program.
     var program: String

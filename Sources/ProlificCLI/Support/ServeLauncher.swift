@@ -13,6 +13,8 @@ import ProlificCore
 /// the server, with no second process to forward them or to outlive it.
 package enum ServeLauncher {
     static let program = "prolific-serve"
+    /// What to do when one of the two programs is not beside the other.
+    package static let remedy = "build both with 'make release', or install both with 'make install'"
 
     /// Runs `prolific-serve` from the folder of the running `prolific`; returns only by throwing.
     static func start(arguments: [String]) throws(Diagnostics) {
@@ -37,8 +39,7 @@ package enum ServeLauncher {
     /// Why `execv` failed, and what to do about the common case, a missing program.
     static func failure(path: String, errorNumber: Int32) -> String {
         if errorNumber == ENOENT {
-            return "no \(program) at '\(path)': 'prolific serve' runs it from the folder of prolific;"
-                + " build both with 'make release', or install both with 'make install'"
+            return "no \(program) at '\(path)': 'prolific serve' runs it from the folder of prolific; \(remedy)"
         }
         return "cannot run '\(path)': \(String(cString: strerror(errorNumber)))"
     }
