@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs what building Prolific needs and is missing: pkg-config, libcmark (Debian: libcmark-dev) and
-# jemalloc (libjemalloc-dev, for the release binary),
+# Installs what building Prolific needs and is missing: pkg-config, libcmark (Debian: libcmark-dev),
+# jemalloc (libjemalloc-dev, for the release binaries) and libcurl (libcurl4-openssl-dev, for the
+# release prolific-serve),
 # and what its tests run: rsync (the cron recipe in docs/examples/cron/), groff, git.
 set -euo pipefail
 
@@ -13,6 +14,12 @@ fi
 case "$(gcc -print-file-name=libjemalloc.so 2>/dev/null)" in
   /*) ;;
   *) need+=(libjemalloc-dev) ;;
+esac
+# The release prolific-serve links Foundation statically (`make release`), and with it
+# FoundationNetworking, which links libcurl.
+case "$(gcc -print-file-name=libcurl.so 2>/dev/null)" in
+  /*) ;;
+  *) need+=(libcurl4-openssl-dev) ;;
 esac
 command -v python3 >/dev/null 2>&1 || need+=(python3)
 command -v rsync >/dev/null 2>&1 || need+=(rsync)
