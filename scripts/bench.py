@@ -4,6 +4,8 @@
     scripts/bench.py [--sizes small,medium,large] [--runs 3] [--smoke] [--out docs/performance.md]
 
 Content comes from `prolific-generate` (deterministic, cached in .build/bench/<size>/Content).
+Beside the builds it times the floor, scripts/floor.c: every file read and every body rendered
+with libcmark on every core, as plainly as C allows (issue 7 sets the target "within 3× of it").
 Every timing is a fresh process measured by /usr/bin/time: wall and CPU seconds and peak memory,
 the median of --runs runs. Commands that change content run on a fresh copy each time. With
 --out, the table replaces the block between the BENCH markers of that file.
@@ -145,6 +147,22 @@ def outsider(content, *taken):
     sys.exit("bench: no free user")
 
 
+def floor_binary():
+    """scripts/floor.c compiled into .build/bench/floor: the floor of a full build, timed beside
+    it (it reads every file and renders every body with libcmark on every core)."""
+    source = os.path.join(ROOT, "scripts", "floor.c")
+    target = os.path.join(WORK, "floor")
+    if not os.path.exists(target) or os.path.getmtime(target) < os.path.getmtime(source):
+        os.makedirs(WORK, exist_ok=True)
+        # Swift's toolchain brings clang, where there is no cc.
+        compiler = os.environ.get("CC") or shutil.which("cc") or shutil.which("clang") or "cc"
+        made = subprocess.run([compiler, "-O2", "-o", target, source, "-lcmark", "-lpthread"],
+                              capture_output=True, text=True)
+        if made.returncode != 0:
+            sys.exit(f"bench: {compiler} could not build {source}:\n{made.stderr[-2000:]}")
+    return target
+
+
 def build(content, site):
     """A timed build of `content` into `site`."""
     return timed([binary("prolific"), "build", "--content", content, "--out", site, "--now", NOW, "--quiet"])
@@ -181,6 +199,11 @@ def measure(size, runs):
 
     def record(name, samples):
         rows[name] = tuple(statistics.median(s[i] for s in samples) for i in range(3))
+
+    # The floor, once untimed first so that it reads the content from memory, as the builds do.
+    floor = floor_binary()
+    subprocess.run([floor, content], check=True, capture_output=True)
+    record("floor: every file read, every body rendered (C, libcmark)", [timed([floor, content]) for _ in range(runs)])
 
     samples = []
     for _ in range(runs):
@@ -339,7 +362,13 @@ def table(results, runs, stolen=None):
     machine = f"{os.cpu_count()} cores ({cpu}), {platform.system()} {platform.release()}; median of {runs} run(s), `--now {NOW}`"
     if stolen is not None:
         machine += f"; the hypervisor took {stolen * 100:.0f} % of the CPU time during the run (steal)"
-    return "\n".join(lines) + f"\n\nMachine: {machine}.\n"
+    text = "\n".join(lines) + f"\n\nMachine: {machine}.\n"
+    floor = "floor: every file read, every body rendered (C, libcmark)"
+    ratios = [f"{s} {results[s]['full build'][0] / results[s][floor][0]:.1f}×" for s in sizes
+              if results[s].get(floor, (0,))[0] > 0 and "full build" in results[s]]
+    if ratios:
+        text += f"Full build against the floor (wall): {', '.join(ratios)}.\n"
+    return text
 
 
 # Free disk a run needs: its copies and the sites it moves aside are deleted only once every
