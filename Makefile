@@ -6,7 +6,8 @@ SCRATCH ?= .build
 PROLIFIC_RELEASE := $(SCRATCH)/release/prolific
 # Release builds link Swift's runtime and Foundation into the binary: a big build takes a tenth
 # less CPU, a command starts in half the time (docs/performance.md). Every release build here
-# takes the same flags, because SwiftPM compiles every module again when they change.
+# takes the same flags, because SwiftPM compiles every module again when they change. The link
+# prints one warning from the linker, that Foundation's own code uses mktemp: harmless.
 RELEASE_BUILD = $(SWIFT) build -c release --static-swift-stdlib --scratch-path $(SCRATCH)
 # The demo content is set on this day; `make site NOW=` renders at the current time instead.
 NOW ?= 2026-11-22T12:00:00Z

@@ -8,11 +8,13 @@
  *     cc -O2 -o floor scripts/floor.c -lcmark -lpthread && ./floor CONTENT
  *
  * Prints one line: the files read, their bytes, the bodies rendered and the HTML's bytes. Dot
- * files and folders (the caches in .prolific/) are left out, as a build leaves them.
+ * files and folders (the caches in .prolific/) are left out, as a build leaves them, and so are
+ * links below the top two levels; exits 1 when a file can't be read.
  */
 #define _GNU_SOURCE
 #include <cmark.h>
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -61,18 +63,23 @@ static const char *body_of(const char *text, size_t length, size_t *body_length)
 }
 
 static void read_file(int folder, const char *name, Totals *totals, char **buffer, size_t *size) {
-    int fd = openat(folder, name, O_RDONLY | O_CLOEXEC);
+    int fd = openat(folder, name, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     struct stat st;
     if (fd < 0 || fstat(fd, &st) != 0) { perror(name); totals->failed = 1; if (fd >= 0) close(fd); return; }
+    if (!S_ISREG(st.st_mode)) { close(fd); return; }
     if ((size_t)st.st_size + 1 > *size) {
         *size = (size_t)st.st_size + 1;
         *buffer = realloc(*buffer, *size);
         if (!*buffer) { perror("floor"); exit(1); }
     }
     size_t length = 0;
-    ssize_t got;
-    while (length < (size_t)st.st_size && (got = read(fd, *buffer + length, (size_t)st.st_size - length)) > 0)
-        length += (size_t)got;
+    while (length < (size_t)st.st_size) {
+        ssize_t got = read(fd, *buffer + length, (size_t)st.st_size - length);
+        if (got > 0) { length += (size_t)got; continue; }
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) { perror(name); totals->failed = 1; close(fd); return; }
+        break;
+    }
     close(fd);
     totals->files++;
     totals->bytes += length;
@@ -87,7 +94,7 @@ static void read_file(int folder, const char *name, Totals *totals, char **buffe
     }
 }
 
-/* Reads everything under the folder `path` (or the file itself). */
+/* Reads everything under the folder `name` of `parent` (or the file itself). */
 static void walk(int parent, const char *name, Totals *totals, char **buffer, size_t *size) {
     int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0) { read_file(parent, name, totals, buffer, size); return; }
@@ -96,20 +103,27 @@ static void walk(int parent, const char *name, Totals *totals, char **buffer, si
     struct dirent *entry;
     while ((entry = readdir(dir))) {
         if (entry->d_name[0] == '.') continue;
-        if (entry->d_type == DT_DIR) walk(fd, entry->d_name, totals, buffer, size);
-        else if (entry->d_type == DT_REG) read_file(fd, entry->d_name, totals, buffer, size);
+        unsigned char type = entry->d_type;
+        if (type == DT_UNKNOWN) {  /* file systems that don't say: ask, as Prolific does */
+            struct stat st;
+            if (fstatat(fd, entry->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) { perror(entry->d_name); totals->failed = 1; continue; }
+            type = S_ISDIR(st.st_mode) ? DT_DIR : S_ISREG(st.st_mode) ? DT_REG : DT_UNKNOWN;
+        }
+        if (type == DT_DIR) walk(fd, entry->d_name, totals, buffer, size);
+        else if (type == DT_REG) read_file(fd, entry->d_name, totals, buffer, size);
     }
     closedir(dir);
 }
 
 static void *work(void *argument) {
-    Totals *totals = argument;
+    Totals totals = {0};  /* summed here, stored once: no cache line shared with the other threads */
     char *buffer = NULL;
     size_t size = 0;
     size_t index;
     while ((index = atomic_fetch_add(&next_item, 1)) < items.count)
-        walk(AT_FDCWD, items.paths[index], totals, &buffer, &size);
+        walk(AT_FDCWD, items.paths[index], &totals, &buffer, &size);
     free(buffer);
+    *(Totals *)argument = totals;
     return NULL;
 }
 
@@ -140,7 +154,9 @@ int main(int argc, char **argv) {
     if (cores < 1) cores = 1;
     pthread_t *threads = calloc((size_t)cores, sizeof *threads);
     Totals *totals = calloc((size_t)cores, sizeof *totals);
-    for (long i = 0; i < cores; i++) pthread_create(&threads[i], NULL, work, &totals[i]);
+    if (!threads || !totals) { perror("floor"); return 1; }
+    for (long i = 0; i < cores; i++)
+        if (pthread_create(&threads[i], NULL, work, &totals[i]) != 0) { perror("floor"); return 1; }
     Totals sum = {0};
     for (long i = 0; i < cores; i++) {
         pthread_join(threads[i], NULL);

@@ -3,7 +3,7 @@
 #
 #   scripts/make-demo.sh [OUT]
 #
-# Run it from the repository root after `swift build -c release`. OUT defaults to Content
+# Run it from the repository root after `make release`. OUT defaults to Content
 # (it is replaced); set PROLIFIC to use another binary.
 #
 # Eight players and five stories, from late August to the demo's "present",
@@ -29,7 +29,7 @@ OUT=${1:-Content}
 PRESENT=2026-11-22T12:00:00Z
 
 command -v -- "$PROLIFIC" >/dev/null || {
-    echo "make-demo: no prolific binary at '$PROLIFIC' (build it with: swift build -c release)" >&2
+    echo "make-demo: no prolific binary at '$PROLIFIC' (build it with: make release)" >&2
     exit 1
 }
 

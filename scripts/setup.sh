@@ -17,10 +17,9 @@ case "$(gcc -print-file-name=libjemalloc.so 2>/dev/null)" in
 esac
 # The release prolific-serve links Foundation statically (`make release`), and with it
 # FoundationNetworking, which links libcurl.
-case "$(gcc -print-file-name=libcurl.so 2>/dev/null)" in
-  /*) ;;
-  *) need+=(libcurl4-openssl-dev) ;;
-esac
+if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists libcurl; then
+  need+=(libcurl4-openssl-dev)
+fi
 command -v python3 >/dev/null 2>&1 || need+=(python3)
 command -v rsync >/dev/null 2>&1 || need+=(rsync)
 command -v groff >/dev/null 2>&1 || need+=(groff-base)   # the man page test renders prolific.1
