@@ -97,6 +97,31 @@ import Testing
         #expect(try Data(contentsOf: cache) == kept)
     }
 
+    /// A build reads git's evidence beside the content, but keeps it only once the content has
+    /// loaded: a build refused for its content leaves the cache as it was, and the next one
+    /// adds the commits since to it.
+    @Test func aRefusedBuildKeepsNoEvidence() throws {
+        try makeRepository()
+        try git("add", "-A")
+        try git("commit", "--quiet", "-m", "init")
+        _ = try run("user", "add", "ann", "--name", "Ann", "--commit")
+        #expect(try run("build", "--out", "site", "--quiet").status == 0)
+        let cache = folder.url.appendingPathComponent("game/Content/.prolific/evidence.cache")
+        let kept = try Data(contentsOf: cache)
+        _ = try run("user", "add", "bo", "--name", "Bo", "--commit")
+        let profile = folder.url.appendingPathComponent("game/Content/users/bo.md")
+        let good = try Data(contentsOf: profile)
+        try Data("---\nname: [Bo\n---\n".utf8).write(to: profile)
+        let refused = try run("build", "--out", "site", "--quiet")
+        #expect(refused.status != 0 && refused.stderr.contains("users/bo.md"), "\(refused.stderr)")
+        #expect(try Data(contentsOf: cache) == kept, "a refused build saved git's evidence")
+        try good.write(to: profile)
+        let built = try run("build", "--out", "site", "--timings")
+        #expect(built.status == 0, "\(built.stderr)")
+        #expect(built.stderr.contains("git's evidence: 1 commit added to the last read"), "\(built.stderr)")
+        #expect(try Data(contentsOf: cache) != kept)
+    }
+
     @Test func everyMutatingCommandCommitsItsOwnFiles() throws {
         try makeRepository()
         try git("add", "-A")

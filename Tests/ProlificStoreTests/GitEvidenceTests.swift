@@ -449,6 +449,40 @@ extension TemporaryDirectory {
 /// kept read gives what reading the whole history gives, and it adds to the kept evidence only
 /// when the last HEAD is an ancestor of HEAD (commits on top of it, merged or not).
 @Suite(.enabled(if: Git.isInstalled)) struct GitEvidenceKeptTests {
+    /// A build reads the evidence beside the content and keeps it only once the content has
+    /// loaded: the read leaves the cache as it was until `save`, and gives what `readNoting` gives.
+    @Test func anUnsavedReadWritesNothingUntilSaved() throws {
+        let temporary = try TemporaryDirectory()
+        let top = URL(fileURLWithPath: temporary.path)
+        let git = Git(folder: top.path)
+        try git.run(["init", "--quiet"])
+        let layout = ContentLayout(root: top.appendingPathComponent("Content").path)
+        try temporary.write("title: T\n", to: "Content/prolific.yml")
+        try temporary.write("ann\n", to: "Content/users/ann.md")
+        try git.commit(["Content"], as: "ann@example.org", at: "2026-10-01T00:00:00Z")
+        _ = GitEvidence.read(layout: layout, maintainers: [], kept: true)
+        let cache = "\(layout.root)/\(EvidenceCache.file)"
+        let kept = try Data(contentsOf: URL(fileURLWithPath: cache))
+        try temporary.write("bob\n", to: "Content/users/bob.md")
+        try git.commit(["Content/users"], as: "bob@example.org", at: "2026-10-02T00:00:00Z")
+
+        let read = GitEvidence.readUnsaved(layout: layout, at: GitEvidence.Place(layout), kept: true)
+        #expect(read.how == .added(commits: 1))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: cache)) == kept, "the read saved the cache")
+        let evidence = read.evidence(maintainers: ["Boss@Example.org"])
+        let noted = GitEvidence.readNoting(layout: layout, maintainers: ["Boss@Example.org"], kept: true, saving: false).evidence
+        #expect(evidence.maintainers == ["boss@example.org"] && evidence.maintainers == noted.maintainers)
+        #expect(evidence.profileCommits == noted.profileCommits && evidence.profileCommits[Make.handle("bob")]?.count == 1)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: cache)) == kept)
+
+        read.save()
+        #expect(try Data(contentsOf: URL(fileURLWithPath: cache)) != kept)
+        #expect(GitEvidence.readUnsaved(layout: layout, at: GitEvidence.Place(layout), kept: true).how == .kept)
+        // Outside a repository: no evidence, and no maintainers either, as `readNoting` gives.
+        let outside = GitEvidence.readUnsaved(layout: layout, at: nil, kept: true)
+        #expect(outside.how == .none && outside.evidence(maintainers: ["boss@example.org"]).maintainers.isEmpty)
+    }
+
     @Test func aKeptReadIsTheWholeReadAtEveryStep() throws {
         let temporary = try TemporaryDirectory()
         let top = URL(fileURLWithPath: temporary.path)

@@ -275,9 +275,11 @@ public struct ContentReader: Sendable {
         GitEvidence.readNoting(layout: layout, maintainers: Set(config.maintainers), kept: true, wanted: wanted).evidence
     }
 
-    /// The kept evidence up to the HEAD of `place`, and how it was had (`build --timings` says).
-    public func evidenceNoting(_ config: Config, at place: GitEvidence.Place?) -> (evidence: IdentityEvidence, how: GitEvidence.Reading) {
-        GitEvidence.readNoting(layout: layout, at: place, maintainers: Set(config.maintainers), kept: true)
+    /// The kept evidence up to the HEAD of `place`, and how it was had (`build --timings` says),
+    /// not yet saved: a build reads it beside the content and saves it once the content has
+    /// loaded (`GitEvidence.Read`).
+    public func evidenceUnsaved(at place: GitEvidence.Place?) -> GitEvidence.Read {
+        GitEvidence.readUnsaved(layout: layout, at: place, kept: true)
     }
 
     public func loadConfig() throws(Diagnostics) -> Config {

@@ -5,7 +5,7 @@ import ProlificCore
 /// whole history again. Keyed by the binary (its reading may change) and the content
 /// directory's place in the repository, and checked by a checksum. Like the other caches, it
 /// is only speed: anything unreadable, torn or of another key reads the whole history.
-struct EvidenceCache {
+struct EvidenceCache: Sendable {
     static let magic: Int64 = 0x5052_4F4C_4556_4902  // "PROLEVI" v2: lists in commit order, without repeats
     static let file = ".prolific/evidence.cache"
 
@@ -48,6 +48,9 @@ struct EvidenceCache {
             cache.configCommitters[identity] = Timestamp(secondsSinceEpoch: time)
         }
         guard let profileCount = r.shortCount(minimumSize: 2) else { return nil }
+        // Sized before they are filled: growing them by doubling was a quarter of reading the
+        // cache (counts are checked against the bytes left, so a crafted one can't ask for more).
+        cache.profileCommits.reserveCapacity(wanted == nil ? profileCount : 0)
         for _ in 0..<profileCount {
             guard let name = r.text() else { return nil }
             if let wanted, !wanted.profiles.contains(name) {
@@ -58,10 +61,12 @@ struct EvidenceCache {
             cache.profileCommits[handle] = commits
         }
         guard let roundCount = r.shortCount(minimumSize: 2) else { return nil }
+        cache.ballotCommits.reserveCapacity(wanted == nil ? roundCount : 0)
         for _ in 0..<roundCount {
             guard let round = r.text(), let voterCount = r.shortCount(minimumSize: 2) else { return nil }
             let skips = wanted.map { !$0.rounds.contains(round) } ?? false
             var voters: [Handle: [IdentityEvidence.Commit]] = [:]
+            voters.reserveCapacity(skips ? 0 : voterCount)
             for _ in 0..<voterCount {
                 if skips {
                     guard r.skipText(), skipCommits(&r) else { return nil }

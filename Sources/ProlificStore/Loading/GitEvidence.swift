@@ -78,16 +78,47 @@ public enum GitEvidence {
     public static func readNoting(
         layout: ContentLayout, at place: Place?, maintainers: Set<String>, kept: Bool, saving: Bool = true, wanted: Wanted? = nil
     ) -> (evidence: IdentityEvidence, how: Reading) {
-        guard let place else { return (IdentityEvidence(), .none) }
+        let read = readUnsaved(layout: layout, at: place, kept: kept, wanted: wanted)
+        if saving { read.save() }
+        return (read.evidence(maintainers: maintainers), read.how)
+    }
+
+    /// Evidence read and not yet saved: a build reads it beside the content (`readUnsaved`), and
+    /// saves the cache only once the content and the theme have loaded, so that a build refused
+    /// for either leaves `.prolific/` as it was. Maintainers come from prolific.yml, given once it is read.
+    public struct Read: Sendable {
+        public let how: Reading
+        fileprivate let read: IdentityEvidence
+        fileprivate let unsaved: (cache: EvidenceCache, layout: ContentLayout, prefix: String)?
+
+        /// The evidence, with the identities prolific.yml lists as maintainers (none where
+        /// there is no evidence).
+        public func evidence(maintainers: Set<String>) -> IdentityEvidence {
+            guard how != .none else { return read }
+            var evidence = read
+            evidence.maintainers = Set(maintainers.map { $0.lowercased() })
+            return evidence
+        }
+
+        /// Keeps what was read for the next build, if it is to be kept; a failure only costs
+        /// speed.
+        public func save() {
+            if let unsaved { unsaved.cache.save(unsaved.layout, prefix: unsaved.prefix) }
+        }
+    }
+
+    /// `readNoting`'s reading, without saving: see `Read`.
+    public static func readUnsaved(layout: ContentLayout, at place: Place?, kept: Bool, wanted: Wanted? = nil) -> Read {
+        guard let place else { return Read(how: .none, read: IdentityEvidence(), unsaved: nil) }
         let prefix = place.prefix
-        var evidence = IdentityEvidence(maintainers: Set(maintainers.map { $0.lowercased() }))
+        var evidence = IdentityEvidence()
         // A shallow clone's oldest commits stand for the history behind them, which a fetch may
         // later fill in behind the same commit names: no evidence is kept from one.
         let keeps = kept && !place.isShallow
         if keeps, let saved = EvidenceCache.load(layout, prefix: prefix, wanted: wanted) {
             if saved.head == place.head {
                 saved.copy(into: &evidence)
-                return (evidence, .kept)
+                return Read(how: .kept, read: evidence, unsaved: nil)
             }
             if let since = newCommits(from: saved.head, to: place.head, in: layout.root) {
                 saved.copy(into: &evidence)
@@ -97,18 +128,20 @@ public enum GitEvidence {
                     // older ones: they are dropped, and the partial evidence is not saved.
                     evidence.profileCommits = evidence.profileCommits.filter { wanted.profiles.contains($0.key.rawValue) }
                     evidence.ballotCommits = evidence.ballotCommits.filter { wanted.rounds.contains($0.key) }
-                } else if saving {
-                    EvidenceCache(head: place.head, evidence: evidence).save(layout, prefix: prefix)
+                    return Read(how: .added(commits: commits), read: evidence, unsaved: nil)
                 }
-                return (evidence, .added(commits: commits))
+                let cache = EvidenceCache(head: place.head, evidence: evidence)
+                return Read(how: .added(commits: commits), read: evidence, unsaved: (cache, layout, prefix))
             }
         }
         // Up to the HEAD read above, not whatever HEAD is by now: the cache says where it ends.
-        guard let logs = wholeLogs(head: place.head, in: layout.root) else { return (IdentityEvidence(), .none) }
+        guard let logs = wholeLogs(head: place.head, in: layout.root) else {
+            return Read(how: .none, read: IdentityEvidence(), unsaved: nil)
+        }
         var commits = 0
         for log in logs { commits += fold(log: log, prefix: prefix, into: &evidence) }
-        if keeps && saving { EvidenceCache(head: place.head, evidence: evidence).save(layout, prefix: prefix) }
-        return (evidence, .whole(commits: commits))
+        let cache = keeps ? EvidenceCache(head: place.head, evidence: evidence) : nil
+        return Read(how: .whole(commits: commits), read: evidence, unsaved: cache.map { ($0, layout, prefix) })
     }
 
     /// The content directory's place in its repository, from one `git rev-parse`.
