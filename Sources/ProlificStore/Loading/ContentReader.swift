@@ -276,8 +276,8 @@ public struct ContentReader: Sendable {
     }
 
     /// The kept evidence up to the HEAD of `place`, and how it was had (`build --timings` says),
-    /// not yet saved: a build reads it beside the content and saves it once the content has
-    /// loaded (`GitEvidence.Read`).
+    /// not yet saved: a build reads it beside the content and saves it once the content and the
+    /// theme have loaded (`GitEvidence.Read`).
     public func evidenceUnsaved(at place: GitEvidence.Place?) -> GitEvidence.Read {
         GitEvidence.readUnsaved(layout: layout, at: place, kept: true)
     }

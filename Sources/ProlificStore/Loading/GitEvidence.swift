@@ -85,7 +85,8 @@ public enum GitEvidence {
 
     /// Evidence read and not yet saved: a build reads it beside the content (`readUnsaved`), and
     /// saves the cache only once the content and the theme have loaded, so that a build refused
-    /// for either leaves `.prolific/` as it was. Maintainers come from prolific.yml, given once it is read.
+    /// for either leaves `.prolific/` as it was. Maintainers come from prolific.yml, given once
+    /// it is read.
     public struct Read: Sendable {
         public let how: Reading
         fileprivate let read: IdentityEvidence
