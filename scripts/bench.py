@@ -176,7 +176,8 @@ def warm_floor(floor, content):
     """Runs the floor once, untimed, so that it reads the content from memory as the builds do;
     exits with its message if it fails or finds no file (a wrong folder would time nothing)."""
     out = subprocess.run([floor, content], capture_output=True, text=True)
-    if out.returncode != 0 or not out.stdout.split(" ", 1)[0].isdigit() or int(out.stdout.split(" ", 1)[0]) == 0:
+    files = out.stdout.split(" ", 1)[0]
+    if out.returncode != 0 or not files.isdigit() or int(files) == 0:
         sys.exit(f"bench: {floor} {content} failed ({out.returncode}): {(out.stderr or out.stdout).strip()[-2000:]}")
 
 

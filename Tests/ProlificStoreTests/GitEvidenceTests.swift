@@ -353,11 +353,8 @@ import Testing
 /// evidence's lists are sets, so the kept read is still the whole read.
 @Suite(.enabled(if: Git.isInstalled)) struct GitEvidenceSkewTests {
     @Test func aCommitListedTwiceCountsOnce() throws {
-        let temporary = try TemporaryDirectory()
-        let top = URL(fileURLWithPath: temporary.path)
-        let git = Git(folder: top.path)
-        try git.run(["init", "--quiet"])
-        let layout = ContentLayout(root: top.appendingPathComponent("Content").path)
+        let repository = try TestRepository()
+        let (top, git, layout) = (repository.top, repository.git, repository.layout)
         func write(_ path: String) throws {
             let url = top.appendingPathComponent("Content/" + path)
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -386,6 +383,22 @@ import Testing
         let whole = GitEvidence.read(layout: layout, maintainers: [])
         #expect(kept.profileCommits == whole.profileCommits && kept.ballotCommits == whole.ballotCommits)
         #expect(kept.profileCommits[Make.handle("xan")] == [IdentityEvidence.Commit(identity: "xan@example.org", time: Make.time("2000-01-01T00:00:00Z"))])
+    }
+}
+
+/// A new git repository in a temporary folder, its content folder `Content`.
+struct TestRepository {
+    let temporary: TemporaryDirectory
+    let top: URL
+    let git: Git
+    let layout: ContentLayout
+
+    init() throws {
+        temporary = try TemporaryDirectory()
+        top = URL(fileURLWithPath: temporary.path)
+        git = Git(folder: top.path)
+        try git.run(["init", "--quiet"])
+        layout = ContentLayout(root: top.appendingPathComponent("Content").path)
     }
 }
 
@@ -452,11 +465,8 @@ extension TemporaryDirectory {
     /// A build reads the evidence beside the content and keeps it only once the content has
     /// loaded: the read leaves the cache as it was until `save`, and gives what `readNoting` gives.
     @Test func anUnsavedReadWritesNothingUntilSaved() throws {
-        let temporary = try TemporaryDirectory()
-        let top = URL(fileURLWithPath: temporary.path)
-        let git = Git(folder: top.path)
-        try git.run(["init", "--quiet"])
-        let layout = ContentLayout(root: top.appendingPathComponent("Content").path)
+        let repository = try TestRepository()
+        let (temporary, git, layout) = (repository.temporary, repository.git, repository.layout)
         try temporary.write("title: T\n", to: "Content/prolific.yml")
         try temporary.write("ann\n", to: "Content/users/ann.md")
         try git.commit(["Content"], as: "ann@example.org", at: "2026-10-01T00:00:00Z")
@@ -484,11 +494,8 @@ extension TemporaryDirectory {
     }
 
     @Test func aKeptReadIsTheWholeReadAtEveryStep() throws {
-        let temporary = try TemporaryDirectory()
-        let top = URL(fileURLWithPath: temporary.path)
-        let git = Git(folder: top.path)
-        try git.run(["init", "--quiet"])
-        let layout = ContentLayout(root: top.appendingPathComponent("Content").path)
+        let repository = try TestRepository()
+        let (top, git, layout) = (repository.top, repository.git, repository.layout)
         func write(_ path: String, _ text: String) throws {
             let url = top.appendingPathComponent("Content/" + path)
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
