@@ -33,12 +33,15 @@ struct CLI {
         process.standardInput = stdin
         process.standardOutput = stdout
         process.standardError = stderr
+        // Awaited by a handler: `waitUntilExit()` polls every 50 ms on Linux (`GitProcess`).
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
         try process.run()
         stdin.fileHandleForWriting.write(Data(input.utf8))
         try stdin.fileHandleForWriting.close()
         let out = stdout.fileHandleForReading.readDataToEndOfFile()
         let err = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        exited.wait()
         return Result(
             status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
             stderr: String(decoding: err, as: UTF8.self))

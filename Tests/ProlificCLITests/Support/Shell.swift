@@ -55,10 +55,13 @@ enum Shell {
         process.standardError = try FileHandle(forWritingTo: errors)
         let stdin = Pipe()
         process.standardInput = stdin
+        // Awaited by a handler: `waitUntilExit()` polls every 50 ms on Linux (`GitProcess`).
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
         try process.run()
         stdin.fileHandleForWriting.write(Data(input.utf8))
         try stdin.fileHandleForWriting.close()
-        process.waitUntilExit()
+        exited.wait()
         return Result(
             status: process.terminationStatus, output: try String(contentsOf: output, encoding: .utf8),
             errors: try String(contentsOf: errors, encoding: .utf8))
