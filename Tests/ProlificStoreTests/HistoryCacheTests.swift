@@ -381,6 +381,31 @@ import Testing
         #expect(throws: Diagnostics.self) { try closeMoon(world) }
     }
 
+    /// Projects are scanned on every core, yet a `close` refused for other projects' broken files
+    /// names the first of them in the folder's order, whichever core found it first, and
+    /// changes nothing; the rounds of projects scanned beside them are what one core finds.
+    @Test func aBrokenProjectElsewhereRefusesTheCloseNamingTheFirstInOrder() throws {
+        let reference = try closeMoon(try world())
+        let world = try world()
+        let slugs = (0..<24).map { String(format: "p%02d", $0) }
+        for slug in slugs {
+            _ = try world.game("2026-11-01T00:00:00Z").newProject(
+                Game.ProjectRequest(slug: Make.slug(slug), title: slug, owner: Make.handle("bob"), rounds: 3, starter: "S."))
+        }
+        let moon = "Content/projects/moon/rounds/0001/round.md"
+        let before = try world.directory.read(moon)
+        for slug in ["p07", "p19", "p23"] {
+            try world.directory.write("---\nowner: [\n---\nBroken.\n", to: "Content/projects/\(slug)/project.md")
+        }
+        let errors = try #require(thrown { () throws(Diagnostics) in try world.game("2026-11-07T00:00:00Z").close(Make.slug("moon")) })
+        #expect(!errors.isEmpty)
+        #expect(errors.allSatisfy { $0.contains("projects/p07/project.md") }, "\(errors)")
+        #expect(try world.directory.read(moon) == before)
+        // Mended, the close is the one a game without those projects gives (they have no rounds).
+        for slug in ["p07", "p19", "p23"] { try FileManager.default.removeItem(atPath: world.directory.path("Content/projects/\(slug)")) }
+        #expect(try closeMoon(world) == reference)
+    }
+
     /// A subtree's key is hashed as it goes, its entries' numbers 64 at a time: it must be the
     /// digest of the same bytes the digest leaving something out hashes whole, for a folder of
     /// more than 64 entries too.

@@ -77,50 +77,81 @@ extension Game {
 
     /// The rounds and projects as the files show them now (`RoundScan`). A file whose stamp the
     /// last scan (`previous`) saw is not parsed again.
+    ///
+    /// Projects are scanned on every core, then joined in the order they are listed; the first
+    /// failure in that order is thrown. On one core, stat-ing the 20,000 rounds of the large
+    /// benchmark kept the other core idle for 0.24 s of a 0.48 s `close`.
     private func scanRounds(before cutoff: Timestamp, previous: [String: HistoryCache.Scan]) throws(Diagnostics) -> RoundScan {
+        let slugs = ((try? FileSystem.list(layout.projectsFolder)) ?? []).compactMap { entry in
+            entry.kind == .directory ? Slug(entry.name) : nil
+        }
+        let parts = Parallel.map(slugs) { slug -> Result<ProjectScan, Diagnostics> in
+            do throws(Diagnostics) { return .success(try scanProject(slug, before: cutoff, previous: previous)) } catch {
+                return .failure(error)
+            }
+        }
         var needed: [HistoryCache.Entry] = []
         var starts: [(slug: Slug, created: Timestamp, owner: Handle)] = []
         var scanned: [String: HistoryCache.Scan] = [:]
-        for entry in (try? FileSystem.list(layout.projectsFolder)) ?? [] where entry.kind == .directory {
-            guard let slug = Slug(entry.name) else { continue }
-            let projectStamp = HistoryCache.stamp(file: layout.projectFile(slug))
-            // The stamp of a missing file is never matched with the last scan (`hasFile`): a scan
-            // file a pull request commits could otherwise stand in for a project.md or a round.md.
-            if let seen = previous[slug.rawValue], seen.stamp == projectStamp, projectStamp.hasFile,
-                let created = seen.time, let owner = seen.owner
-            {
-                starts.append((slug, created, owner))
-                scanned[slug.rawValue] = seen
-            } else {
-                let (loaded, found) = reader.loadProject(slug, depth: .none)
-                let errors = found.filter { $0.severity == .error && $0.path == layout.projectFile(slug) }
-                guard let loaded, errors.isEmpty else { throw Diagnostics(errors.isEmpty ? found.sorted() : errors) }
-                starts.append((slug, loaded.created, loaded.owner))
-                scanned[slug.rawValue] = HistoryCache.Scan(stamp: projectStamp, time: loaded.created, owner: loaded.owner)
-            }
-            // `loadProject` reports a linked rounds/ without failing for it: don't list through it.
-            try reader.requireRealFolders(layout.roundsFolder(slug))
-            for folder in (try? FileSystem.list(layout.roundsFolder(slug))) ?? [] where folder.kind == .directory {
-                guard let number = RoundNumber(folderName: folder.name), !reader.isVacant(slug, number) else { continue }
-                let key = "\(slug)/\(number.folderName)"
-                let stamp = HistoryCache.stamp(layout, slug, number)
-                var closed: Timestamp?
-                if let seen = previous[key], seen.stamp == stamp, stamp.hasFile {
-                    closed = seen.time
-                } else {
-                    let path = layout.roundFile(slug, number)
-                    let text: String
-                    do { text = try FileSystem.readText(path) } catch {
-                        throw Diagnostics([Diagnostic(path: error.path, position: error.position, message: error.message)])
-                    }
-                    closed = try RoundFile.parse(text, path: path, number: number).closed
-                }
-                scanned[key] = HistoryCache.Scan(stamp: stamp, time: closed)
-                if let closed, closed < cutoff {
-                    needed.append(HistoryCache.Entry(slug: slug, number: number, closed: closed, stamp: stamp))
-                }
-            }
+        scanned.reserveCapacity(slugs.count * 11)
+        for part in parts {
+            let part = try part.get()
+            needed += part.needed
+            starts.append(part.start)
+            for (key, scan) in part.scanned { scanned[key] = scan }
         }
         return (needed, starts, scanned)
+    }
+
+    /// One project's part of a `RoundScan`: its closed rounds before the cutoff, its start, and
+    /// what the scan saw of its files.
+    private typealias ProjectScan = (
+        needed: [HistoryCache.Entry], start: (slug: Slug, created: Timestamp, owner: Handle), scanned: [(String, HistoryCache.Scan)]
+    )
+
+    private func scanProject(_ slug: Slug, before cutoff: Timestamp, previous: [String: HistoryCache.Scan]) throws(Diagnostics)
+        -> ProjectScan
+    {
+        var needed: [HistoryCache.Entry] = []
+        var scanned: [(String, HistoryCache.Scan)] = []
+        let start: (slug: Slug, created: Timestamp, owner: Handle)
+        let projectStamp = HistoryCache.stamp(file: layout.projectFile(slug))
+        // The stamp of a missing file is never matched with the last scan (`hasFile`): a scan
+        // file a pull request commits could otherwise stand in for a project.md or a round.md.
+        if let seen = previous[slug.rawValue], seen.stamp == projectStamp, projectStamp.hasFile,
+            let created = seen.time, let owner = seen.owner
+        {
+            start = (slug, created, owner)
+            scanned.append((slug.rawValue, seen))
+        } else {
+            let (loaded, found) = reader.loadProject(slug, depth: .none)
+            let errors = found.filter { $0.severity == .error && $0.path == layout.projectFile(slug) }
+            guard let loaded, errors.isEmpty else { throw Diagnostics(errors.isEmpty ? found.sorted() : errors) }
+            start = (slug, loaded.created, loaded.owner)
+            scanned.append((slug.rawValue, HistoryCache.Scan(stamp: projectStamp, time: loaded.created, owner: loaded.owner)))
+        }
+        // `loadProject` reports a linked rounds/ without failing for it: don't list through it.
+        try reader.requireRealFolders(layout.roundsFolder(slug))
+        for folder in (try? FileSystem.list(layout.roundsFolder(slug))) ?? [] where folder.kind == .directory {
+            guard let number = RoundNumber(folderName: folder.name), !reader.isVacant(slug, number) else { continue }
+            let key = "\(slug)/\(number.folderName)"
+            let stamp = HistoryCache.stamp(layout, slug, number)
+            var closed: Timestamp?
+            if let seen = previous[key], seen.stamp == stamp, stamp.hasFile {
+                closed = seen.time
+            } else {
+                let path = layout.roundFile(slug, number)
+                let text: String
+                do { text = try FileSystem.readText(path) } catch {
+                    throw Diagnostics([Diagnostic(path: error.path, position: error.position, message: error.message)])
+                }
+                closed = try RoundFile.parse(text, path: path, number: number).closed
+            }
+            scanned.append((key, HistoryCache.Scan(stamp: stamp, time: closed)))
+            if let closed, closed < cutoff {
+                needed.append(HistoryCache.Entry(slug: slug, number: number, closed: closed, stamp: stamp))
+            }
+        }
+        return (needed, start, scanned)
     }
 }
