@@ -1,4 +1,5 @@
 import Foundation
+import ProlificStore
 import Testing
 
 /// `prolific check --since REV`, run as CI runs it on a pull request: a game in a git repository
@@ -208,10 +209,10 @@ struct SinceRepository {
         process.standardOutput = stdout
         process.standardError = stderr
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        let waitForExit = try process.spawn()
         let out = stdout.fileHandleForReading.readDataToEndOfFile()
         let err = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        waitForExit()
         return CLI.Result(
             status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
     }
@@ -231,9 +232,10 @@ struct SinceRepository {
         process.standardOutput = pipe
         process.standardError = pipe
         process.standardInput = FileHandle.nullDevice
-        do { try process.run() } catch { return (-1, "\(error)") }
+        let waitForExit: () -> Void
+        do { waitForExit = try process.spawn() } catch { return (-1, "\(error)") }
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        waitForExit()
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 }

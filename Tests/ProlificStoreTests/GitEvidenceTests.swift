@@ -444,12 +444,10 @@ struct Git {
         process.standardOutput = pipe
         process.standardError = pipe
         process.standardInput = FileHandle.nullDevice
-        // Awaited by a handler: `waitUntilExit()` polls every 50 ms on Linux (`GitProcess`).
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
-        do { try process.run() } catch { return (-1, "\(error)") }
+        let waitForExit: () -> Void
+        do { waitForExit = try process.spawn() } catch { return (-1, "\(error)") }
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        exited.wait()
+        waitForExit()
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 }

@@ -28,9 +28,29 @@ import Testing
 
     @Test func passesItsInputOnStandardInput() throws {
         let folder = try Playground()
-        let result = try #require(GitProcess.run(["hash-object", "--stdin"], in: folder.root, input: Data("hello\n".utf8)))
+        let text = "hello\nworld\n"
+        try folder.directory.write(text, to: "same.txt")
+        let result = try #require(GitProcess.run(["hash-object", "--stdin"], in: folder.root, input: Data(text.utf8)))
+        let file = try #require(GitProcess.run(["hash-object", folder.directory.path("same.txt")], in: folder.root))
         #expect(result.succeeded)
-        #expect(result.text == "ce013625030ba8dba906f756967f9e9ca394464a\n")
+        #expect(result.text.count == 41 || result.text.count == 65)
+        #expect(result.text == file.text)
+    }
+
+    /// What Foundation holds for each process (a run-loop source, the pipes' ends) is let go once
+    /// it has ended: 200 commands leave no descriptors open (they left two each, had the wait
+    /// not ended in `waitUntilExit()`). Other suites' processes come and go meanwhile, hence the
+    /// margin.
+    @Test func commandsLeaveNoDescriptorsOpen() throws {
+        let folder = try Playground()
+        func pipes() -> Int {
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+            return entries.filter { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)"))?.hasPrefix("pipe:") == true }.count
+        }
+        guard FileManager.default.fileExists(atPath: "/proc/self/fd") else { return }
+        let before = pipes()
+        for _ in 0..<200 { _ = GitProcess.run(["--version"], in: folder.root) }
+        #expect(pipes() - before < 100)
     }
 
     @Test func runsAtOnceEachGiveTheirOwnResult() throws {

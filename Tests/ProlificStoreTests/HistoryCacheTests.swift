@@ -381,9 +381,10 @@ import Testing
         #expect(throws: Diagnostics.self) { try closeMoon(world) }
     }
 
-    /// Projects are scanned on every core, yet a `close` refused for other projects' broken files
-    /// names the first of them in the folder's order, whichever core found it first, and
-    /// changes nothing; the rounds of projects scanned beside them are what one core finds.
+    /// Projects are scanned on every core, eight at a time, yet a `close` refused for other
+    /// projects' broken files names the first of them in the folder's order, whichever core found
+    /// one first, and changes nothing. The broken ones are the last of the first batch (p06,
+    /// after moon) and the first of later ones, which the other core takes at once.
     @Test func aBrokenProjectElsewhereRefusesTheCloseNamingTheFirstInOrder() throws {
         let reference = try closeMoon(try world())
         let world = try world()
@@ -392,17 +393,20 @@ import Testing
             _ = try world.game("2026-11-01T00:00:00Z").newProject(
                 Game.ProjectRequest(slug: Make.slug(slug), title: slug, owner: Make.handle("bob"), rounds: 3, starter: "S."))
         }
-        let moon = "Content/projects/moon/rounds/0001/round.md"
-        let before = try world.directory.read(moon)
-        for slug in ["p07", "p19", "p23"] {
+        let broken = ["p06", "p07", "p15"]
+        for slug in broken {
             try world.directory.write("---\nowner: [\n---\nBroken.\n", to: "Content/projects/\(slug)/project.md")
         }
+        let moon = "Content/projects/moon/rounds/0001/round.md"
+        let files = [moon, "Content/\(HistoryCache.scanFile)", "Content/.prolific/history.cache"]
+        func bytes() throws -> [Data] { try files.map { try Data(contentsOf: URL(fileURLWithPath: world.directory.path($0))) } }
+        let before = try bytes()
         let errors = try #require(thrown { () throws(Diagnostics) in try world.game("2026-11-07T00:00:00Z").close(Make.slug("moon")) })
         #expect(!errors.isEmpty)
-        #expect(errors.allSatisfy { $0.contains("projects/p07/project.md") }, "\(errors)")
-        #expect(try world.directory.read(moon) == before)
-        // Mended, the close is the one a game without those projects gives (they have no rounds).
-        for slug in ["p07", "p19", "p23"] { try FileManager.default.removeItem(atPath: world.directory.path("Content/projects/\(slug)")) }
+        #expect(errors.allSatisfy { $0.contains("projects/p06/project.md") }, "\(errors)")
+        #expect(try bytes() == before)
+        // Without those projects, the close is the one a game that never had them gives.
+        for slug in slugs { try FileManager.default.removeItem(atPath: world.directory.path("Content/projects/\(slug)")) }
         #expect(try closeMoon(world) == reference)
     }
 

@@ -8,8 +8,9 @@ import Synchronization
 /// Work spread over every core: pages are independent of each other, and a 2-core machine
 /// renders a big site in half the time.
 ///
-/// The closures of `map` read only immutable values (the site model, the theme) and cmark, which
-/// keeps no global state between calls; that is why the unchecked boxes below are sound. The
+/// The closures of `map` read only immutable values (the site model, the theme), cmark, which
+/// keeps no global state between calls, and files (each call its own, or only stat-ed); that is
+/// why the unchecked boxes below are sound. The
 /// closures given to `background`, `beside` and `Pipeline` own what they change (the history
 /// cache, the site being written) until the caller waits for them.
 public enum Parallel {

@@ -33,16 +33,12 @@ enum GitProcess {
         } else {
             process.standardInput = FileHandle.nullDevice
         }
-        // The end is awaited by a handler, not `waitUntilExit()`: on Linux that polls the run
-        // loop every 50 ms, so each git command took at least 50 ms however quick git was (a
-        // `rev-parse` of 3 ms took 56 ms, at the start of every build, before anything else).
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
-        do { try process.run() } catch { return nil }
+        // Not `waitUntilExit()` alone, which takes at least 50 ms (`spawn()`).
+        guard let waitForExit = try? process.spawn() else { return nil }
         // Read standard error on another thread, so neither pipe can fill up and stall git.
         let errorData = ErrorCollector(errors.fileHandleForReading)
         let data = output.fileHandleForReading.readDataToEndOfFile()
-        exited.wait()
+        waitForExit()
         return Result(
             status: process.terminationStatus, output: data, errors: String(decoding: errorData.wait(), as: UTF8.self))
     }

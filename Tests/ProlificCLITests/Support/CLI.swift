@@ -1,4 +1,5 @@
 import Foundation
+import ProlificStore
 import Testing
 
 /// Runs the real `prolific` binary, as a user would, and captures what it prints.
@@ -33,15 +34,12 @@ struct CLI {
         process.standardInput = stdin
         process.standardOutput = stdout
         process.standardError = stderr
-        // Awaited by a handler: `waitUntilExit()` polls every 50 ms on Linux (`GitProcess`).
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
-        try process.run()
+        let waitForExit = try process.spawn()
         stdin.fileHandleForWriting.write(Data(input.utf8))
         try stdin.fileHandleForWriting.close()
         let out = stdout.fileHandleForReading.readDataToEndOfFile()
         let err = stderr.fileHandleForReading.readDataToEndOfFile()
-        exited.wait()
+        waitForExit()
         return Result(
             status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
             stderr: String(decoding: err, as: UTF8.self))

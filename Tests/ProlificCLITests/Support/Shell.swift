@@ -1,4 +1,5 @@
 import Foundation
+import ProlificStore
 
 /// Runs other programs for the tests (git, make, bash, groff): output captured, failure thrown.
 enum Shell {
@@ -55,13 +56,10 @@ enum Shell {
         process.standardError = try FileHandle(forWritingTo: errors)
         let stdin = Pipe()
         process.standardInput = stdin
-        // Awaited by a handler: `waitUntilExit()` polls every 50 ms on Linux (`GitProcess`).
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
-        try process.run()
+        let waitForExit = try process.spawn()
         stdin.fileHandleForWriting.write(Data(input.utf8))
         try stdin.fileHandleForWriting.close()
-        exited.wait()
+        waitForExit()
         return Result(
             status: process.terminationStatus, output: try String(contentsOf: output, encoding: .utf8),
             errors: try String(contentsOf: errors, encoding: .utf8))
