@@ -40,6 +40,14 @@ struct TemplateRenderer {
     private enum Frame {
         case dictionary([String: Any])
         case value(Any)
+
+        /// The entry `name` of the frame's dictionary, or the member `name` of its value.
+        func member(_ name: String) -> Any? {
+            switch self {
+            case .dictionary(let dictionary): dictionary[name]
+            case .value(let context): TemplateValues.member(name, of: context)
+            }
+        }
     }
 
     private var frames: [Frame] = []
@@ -157,30 +165,31 @@ struct TemplateRenderer {
     }
 
     /// The value, and whether its first part was found (a later part that misses is not strict).
+    ///
+    /// Each value found is bound once and handed on (`if let`, returned at once): kept in a
+    /// variable that the search and the later parts assigned in turn, every value was copied
+    /// into it and out of it again, existentials whose copies go through their type's witnesses.
     private static func resolve(
         _ op: TemplateProgram.Op, _ frames: UnsafeBufferPointer<Frame>, _ names: UnsafeBufferPointer<String>
     ) -> (Any?, Bool) {
         guard op.b > op.a, frames.count > 0 else { return (frames.last.map(Self.value(of:)), true) }
         let first = names[op.a]
-        var value: Any?
         // `{{.a}}` looks only at the top; at the page's own values, as strictly as any name.
         let bottom = op.c == 1 ? frames.count - 1 : 0
         var index = frames.count - 1
         while index >= bottom {
-            switch frames[index] {
-            case .dictionary(let dictionary): value = dictionary[first]
-            case .value(let context): value = TemplateValues.member(first, of: context)
+            if let found = frames[index].member(first) {
+                return (op.b == op.a + 1 ? found : Self.members(of: found, op.a + 1..<op.b, names), true)
             }
-            if value != nil { break }
             index -= 1
         }
-        if value == nil { return (nil, op.c == 1 && frames.count > 1) }
-        var part = op.a + 1
-        while part < op.b, let current = value {
-            value = TemplateValues.member(names[part], of: current)
-            part += 1
-        }
-        return (value, true)
+        return (nil, op.c == 1 && frames.count > 1)
+    }
+
+    /// The value the parts `parts` of a name lead to inside `value`; nil when one misses.
+    private static func members(of value: Any, _ parts: Range<Int>, _ names: UnsafeBufferPointer<String>) -> Any? {
+        guard let next = TemplateValues.member(names[parts.lowerBound], of: value) else { return nil }
+        return parts.count == 1 ? next : members(of: next, parts.dropFirst(), names)
     }
 
     private static func value(of frame: Frame) -> Any {
