@@ -756,6 +756,43 @@ import Testing
         #expect(XML.escape("plain text, no work") == "plain text, no work")
     }
 
+    /// The escapers skip clean runs sixteen bytes at a time: each character they must change or
+    /// drop is tried at every offset of texts longer than a chunk, against escaping byte by byte.
+    @Test func escapingFindsWhatItMustAtEveryOffset() {
+        func html(_ text: String) -> String {
+            String(text.utf8.flatMap { byte -> [UInt8] in
+                switch byte {
+                case 0x26: Array("&amp;".utf8)
+                case 0x3C: Array("&lt;".utf8)
+                case 0x3E: Array("&gt;".utf8)
+                case 0x22: Array("&quot;".utf8)
+                case 0x27: Array("&#39;".utf8)
+                default: [byte]
+                }
+            }.map { Character(Unicode.Scalar($0)) })
+        }
+        for length in [15, 16, 17, 31, 32, 33, 48] {
+            for offset in 0..<length {
+                for special in ["&", "<", ">", "\"", "'"] {
+                    var text = String(repeating: "x", count: length)
+                    text.replaceSubrange(text.index(text.startIndex, offsetBy: offset)..<text.index(text.startIndex, offsetBy: offset + 1), with: special)
+                    #expect(HTMLEscaping.escape(text) == html(text), "\(special) at \(offset) of \(length)")
+                    #expect(HTMLEscaping.escape(text + text) == html(text + text))
+                    let xml = html(text).replacingOccurrences(of: "&#39;", with: "&apos;")
+                    #expect(XML.escape(text) == xml, "\(special) at \(offset) of \(length)")
+                }
+                let pad = String(repeating: "y", count: offset)
+                let tail = String(repeating: "z", count: length)
+                #expect(XML.escape(pad + "\u{7}" + tail) == pad + tail, "a control character at \(offset)")
+                #expect(XML.escape(pad + "\u{FFFF}" + tail) == pad + tail, "U+FFFF at \(offset)")
+                #expect(XML.escape(pad + "\t\n\r€\u{FFFD}" + tail) == pad + "\t\n\r€\u{FFFD}" + tail)
+            }
+            let clean = String(repeating: "é", count: length)
+            #expect(HTMLEscaping.escape(clean) == clean)
+            #expect(XML.escape(clean) == clean)
+        }
+    }
+
     /// `XML.content` scans sixteen bytes at a time: what it must find is tried at every offset,
     /// so that a `]]>` or a forbidden character across or inside any chunk is caught.
     @Test func contentIsCDATAOnlyWhenNothingInItNeedsEscaping() {

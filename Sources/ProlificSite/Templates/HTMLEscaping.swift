@@ -16,27 +16,52 @@ enum HTMLEscaping {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Appends `text` escaped to `output`: runs without special characters are copied whole.
+    /// Appends `text` escaped to `output`: runs without special characters are copied whole,
+    /// found sixteen bytes at a time (`cleanChunks`): every value a page shows goes through here,
+    /// and byte by byte that was about 1 % of a full build.
     static func append(_ text: String, to output: inout [UInt8]) {
         var text = text
         text.withUTF8 { bytes in
-            var run = 0
-            for index in 0..<bytes.count {
-                let replacement: StaticString
-                switch bytes[index] {
-                case 0x26: replacement = "&amp;"
-                case 0x3C: replacement = "&lt;"
-                case 0x3E: replacement = "&gt;"
-                case 0x22: replacement = "&quot;"
-                case 0x27: replacement = "&#39;"
-                default: continue
+            var run = 0, index = 0
+            while index < bytes.count {
+                index = cleanChunks(bytes, from: index)
+                // Byte by byte to the end of the chunk that holds something to look at.
+                let end = min(index + 16, bytes.count)
+                while index < end {
+                    let replacement: StaticString
+                    switch bytes[index] {
+                    case 0x26: replacement = "&amp;"
+                    case 0x3C: replacement = "&lt;"
+                    case 0x3E: replacement = "&gt;"
+                    case 0x22: replacement = "&quot;"
+                    case 0x27: replacement = "&#39;"
+                    default:
+                        index += 1
+                        continue
+                    }
+                    output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<index]))
+                    output.append(
+                        contentsOf: UnsafeBufferPointer(start: replacement.utf8Start, count: replacement.utf8CodeUnitCount))
+                    index += 1
+                    run = index
                 }
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<index]))
-                output.append(
-                    contentsOf: UnsafeBufferPointer(start: replacement.utf8Start, count: replacement.utf8CodeUnitCount))
-                run = index + 1
             }
             output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run...]))
         }
+    }
+
+    /// Where the first 16-byte chunk from `start` that holds a special character begins (or the
+    /// last bytes, fewer than 16, begin).
+    private static func cleanChunks(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard let base = bytes.baseAddress else { return start }
+        var index = start
+        let amp = SIMD16<UInt8>(repeating: 0x26), lt = SIMD16<UInt8>(repeating: 0x3C), gt = SIMD16<UInt8>(repeating: 0x3E)
+        let quot = SIMD16<UInt8>(repeating: 0x22), apos = SIMD16<UInt8>(repeating: 0x27)
+        while index + 16 <= bytes.count {
+            let chunk = UnsafeRawPointer(base + index).loadUnaligned(as: SIMD16<UInt8>.self)
+            if any((chunk .== amp) .| (chunk .== lt) .| (chunk .== gt) .| (chunk .== quot) .| (chunk .== apos)) { break }
+            index += 16
+        }
+        return index
     }
 }
