@@ -403,25 +403,33 @@ struct PositionsTable {
     /// Each set's number by its bytes, hashed in one pass (`PathKey`): an `[UInt8]` key is
     /// hashed a byte at a time, and looking up every origin's set that way was 1.7 % of a large
     /// full build's `perf` samples (264; 149 hashed in one pass).
+    /// Keyed by a set's entries, without the count before them (the entries fix the count).
     private var numbers: [PathKey: Int] = [:]
     private var sets: [[UInt8]] = []
+    /// Where a set's entries are written to be looked up: one buffer for every origin (most
+    /// sets are known already). A buffer and an array made for each origin were a fifth of
+    /// writing the project caches in a full build.
+    private var entries = BinaryWriter(capacity: 256)
 
     /// The number of `positions`' set, which is added if it is new.
     mutating func number(of positions: Positions) -> Int {
-        var w = BinaryWriter()
-        // Taken once: a set kept encoded is decoded at each read (a kept profile's, when the
+        entries.removeAll()
+        // Iterated once: a set kept encoded is decoded at each read (a kept profile's, when the
         // profiles' cache is written again).
-        let pairs = Array(positions)
-        w.varint(UInt64(pairs.count))
-        for (key, position) in pairs {
-            w.text(key)
-            w.signed(Int64(position.line))
-            w.signed(Int64(position.column))
+        var count = 0
+        for (key, position) in positions {
+            entries.text(key)
+            entries.signed(Int64(position.line))
+            entries.signed(Int64(position.column))
+            count += 1
         }
-        let key = PathKey(w.bytes)
-        if let known = numbers[key] { return known }
-        numbers[key] = sets.count
-        sets.append(w.bytes)
+        if let known = numbers[PathKey(entries.bytes)] { return known }
+        var set = BinaryWriter(capacity: entries.bytes.count + 10)
+        set.varint(UInt64(count))
+        set.raw(entries.bytes)
+        // The key gets a buffer of its own; the next set is written into this one.
+        numbers[PathKey(Array(entries.bytes[...]))] = sets.count
+        sets.append(set.bytes)
         return sets.count - 1
     }
 
