@@ -136,6 +136,28 @@ import Testing
         #expect(dan.explanation == "karma 6, joined 38 days before → base 0.53; split over 2 snippets; 0.26 to @ann; 0.26 to @bob")
     }
 
+    /// Every part of an explanation at once, in its order and words: the base, a group factor,
+    /// the split, a habit and mutual support on one share, a plain share.
+    @Test func anExplanationNamesEveryPartInOrder() throws {
+        let time = Timestamp(year: 2026, month: 1, day: 2)
+        let ann = SubmissionID(author: try #require(Handle("ann")), time: time)
+        let bob = SubmissionID(author: try #require(Handle("bob")), time: time)
+        let ballot = FairTally.WeightedBallot(
+            voter: try #require(Handle("dan")), karma: Karma(snippets: 1, ballots: 2), ageDays: 38, base: 0.53,
+            factors: [.init(value: 0.5, reason: "one of 2 voters committed by the same git identity")], weight: 0.265,
+            shares: [
+                FairTally.Share(
+                    id: ann, weight: 0.13, habit: 0.25, record: VotingHistory.PairRecord(chances: 4, backs: 4, expected: 0.26),
+                    mutual: true),
+                FairTally.Share(id: bob, weight: 0.13, habit: 1, record: VotingHistory.PairRecord(), mutual: false),
+            ])
+        #expect(
+            ballot.explanation
+                == "karma 4, joined 38 days before → base 0.53; one of 2 voters committed by the same git identity → ×0.5; "
+                + "split over 2 snippets; 0.13 to @ann (backed @ann in 4 of 4 past chances, crowd expected 0.3 → habit ×0.25) "
+                + "(mutual support → ×0.1); 0.13 to @bob")
+    }
+
     @Test func theHighestTotalWins() {
         let outcome = count(
             round([

@@ -307,6 +307,21 @@ import Testing
         #expect(try render(".{{.}}.").missing == nil)
     }
 
+    /// `{{.name}}` looks at the top of the stack only: never up it, and reported missing only at
+    /// the page's own values; a later part that misses renders nothing and isn't reported.
+    @Test func anchoredNamesLookAtTheTopOnly() throws {
+        let data: [String: Any] = ["item": ["name": "in"] as [String: Any], "root": "../"]
+        #expect(try text("{{#item}}[{{.name}}][{{.root}}][{{root}}]{{/item}}", data) == "[in][][../]")
+        #expect(try render("{{#item}}{{.root}}{{/item}}", data).missing == nil)
+        #expect(try text("{{.root}}", data) == "../")
+        #expect(try render("{{.nope}}", data).missing == "nope")
+        let nested: [String: Any] = ["a": ["b": ["c": "deep"]] as [String: Any]]
+        #expect(try text("{{.a.b.c}}", nested) == "deep")
+        #expect(try render("{{.a.x}}", nested).text == "")
+        #expect(try render("{{.a.x}}", nested).missing == nil)
+        #expect(try text("{{#a}}{{.b.c}}{{/a}}", nested) == "deep")
+    }
+
     @Test func selfIncludingTemplatesStop() throws {
         #expect(try render("{{>loop}}", partials: ["loop": "x{{>loop}}{{>loop}}"]).tooDeep)
         #expect(try render("{{<p}}{{$a}}{{$a}}{{/a}}{{/a}}{{/p}}", partials: ["p": "{{$a}}{{/a}}"]).tooDeep)

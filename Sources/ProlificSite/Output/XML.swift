@@ -18,9 +18,10 @@ enum XML {
     }
 
     /// Appends `text` escaped (as `escape(_:)` does) to `output`: runs that need nothing are
-    /// copied whole, found sixteen bytes at a time (`cleanChunks`; each feed entry's title, link
-    /// and author are escaped). A Swift string is valid UTF-8, so the bytes after an `EF` that
-    /// doesn't start U+FFFE or U+FFFF are continuation bytes, copied as they are.
+    /// copied whole, found sixteen bytes at a time (`cleanChunks`: every feed entry's title, link
+    /// and author, the feeds' and sitemap's text, snippets that can't stand in a CDATA section).
+    /// A Swift string is valid UTF-8, so the bytes after an `EF` that doesn't start U+FFFE or
+    /// U+FFFF are continuation bytes, copied as they are.
     static func append(escaped text: String, to output: inout [UInt8]) {
         var text = text
         text.withUTF8 { bytes in
