@@ -400,10 +400,10 @@ struct ProjectCodec {
 /// met; an origin names its set by number. Sets are told apart by their bytes, keys in order,
 /// so a decoded set iterates as the one read did.
 struct PositionsTable {
-    /// Each set's number by its bytes, hashed in one pass (`PathKey`): an `[UInt8]` key is
-    /// hashed a byte at a time, and looking up every origin's set that way was 1.7 % of a large
-    /// full build's `perf` samples (264; 149 hashed in one pass).
-    /// Keyed by a set's entries, without the count before them (the entries fix the count).
+    /// Each set's number by the bytes of its entries (they fix the count written before them),
+    /// hashed in one pass (`PathKey`): an `[UInt8]` key is hashed a byte at a time, and looking
+    /// up every origin's set that way was 1.7 % of a large full build's `perf` samples (264; 149
+    /// hashed in one pass).
     private var numbers: [PathKey: Int] = [:]
     private var sets: [[UInt8]] = []
     /// Where a set's entries are written to be looked up: one buffer for every origin (most
