@@ -18,8 +18,9 @@ enum XML {
     }
 
     /// Appends `text` escaped (as `escape(_:)` does) to `output`: runs that need nothing are
-    /// copied whole, found sixteen bytes at a time (`cleanChunks`: every feed entry's title, link
-    /// and author, the feeds' and sitemap's text, snippets that can't stand in a CDATA section).
+    /// copied whole, found sixteen bytes at a time (`HTMLEscaping.cleanChunks`): every feed
+    /// entry's title, link and author, the feeds' and sitemap's text, snippets that can't stand
+    /// in a CDATA section.
     /// A Swift string is valid UTF-8, so the bytes after an `EF` that doesn't start U+FFFE or
     /// U+FFFF are continuation bytes, copied as they are.
     static func append(escaped text: String, to output: inout [UInt8]) {
@@ -36,7 +37,7 @@ enum XML {
             }
             while index < bytes.count {
                 if index >= end {
-                    index = cleanChunks(bytes, from: index)
+                    index = HTMLEscaping.cleanChunks(bytes, from: index, orControls: true)
                     end = index + 16
                     guard index < bytes.count else { break }
                 }
@@ -70,24 +71,6 @@ enum XML {
             }
             output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run...]))
         }
-    }
-
-    /// Where the first 16-byte chunk from `start` that holds anything `append(escaped:to:)` must
-    /// look at begins (or the last bytes, fewer than 16, begin): a special character, a control
-    /// character (tab and line breaks included, to keep this simple), or an `EF`.
-    private static func cleanChunks(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
-        guard let base = bytes.baseAddress else { return start }
-        var index = start
-        let amp = SIMD16<UInt8>(repeating: 0x26), lt = SIMD16<UInt8>(repeating: 0x3C), gt = SIMD16<UInt8>(repeating: 0x3E)
-        let quot = SIMD16<UInt8>(repeating: 0x22), apos = SIMD16<UInt8>(repeating: 0x27)
-        let space = SIMD16<UInt8>(repeating: 0x20), ef = SIMD16<UInt8>(repeating: 0xEF)
-        while index + 16 <= bytes.count {
-            let chunk = UnsafeRawPointer(base + index).loadUnaligned(as: SIMD16<UInt8>.self)
-            let special = (chunk .== amp) .| (chunk .== lt) .| (chunk .== gt) .| (chunk .== quot) .| (chunk .== apos)
-            if any(special .| (chunk .< space) .| (chunk .== ef)) { break }
-            index += 16
-        }
-        return index
     }
 
     /// `text` as character data for an element's content: inside a CDATA section when it holds

@@ -50,16 +50,21 @@ enum HTMLEscaping {
         }
     }
 
-    /// Where the first 16-byte chunk from `start` that holds a special character begins (or the
-    /// last bytes, fewer than 16, begin).
-    private static func cleanChunks(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+    /// Where the first 16-byte chunk from `start` holding one of the five characters HTML and
+    /// XML escape begins (or the last bytes, fewer than 16, begin). `orControls`: a chunk
+    /// holding a control character (tab and line breaks included, to keep this simple) or an
+    /// `EF` stops the scan too, for `XML.append(escaped:to:)`, which drops what XML forbids.
+    static func cleanChunks(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, orControls: Bool = false) -> Int {
         guard let base = bytes.baseAddress else { return start }
         var index = start
         let amp = SIMD16<UInt8>(repeating: 0x26), lt = SIMD16<UInt8>(repeating: 0x3C), gt = SIMD16<UInt8>(repeating: 0x3E)
         let quot = SIMD16<UInt8>(repeating: 0x22), apos = SIMD16<UInt8>(repeating: 0x27)
+        let space = SIMD16<UInt8>(repeating: 0x20), ef = SIMD16<UInt8>(repeating: 0xEF)
         while index + 16 <= bytes.count {
             let chunk = UnsafeRawPointer(base + index).loadUnaligned(as: SIMD16<UInt8>.self)
-            if any((chunk .== amp) .| (chunk .== lt) .| (chunk .== gt) .| (chunk .== quot) .| (chunk .== apos)) { break }
+            var stop = (chunk .== amp) .| (chunk .== lt) .| (chunk .== gt) .| (chunk .== quot) .| (chunk .== apos)
+            if orControls { stop = stop .| (chunk .< space) .| (chunk .== ef) }
+            if any(stop) { break }
             index += 16
         }
         return index
