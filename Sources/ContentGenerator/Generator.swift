@@ -133,7 +133,10 @@ struct Generator {
             for s in round.submissions { try write(try ContentFiles.submission(s), layout.submissionFile(slug, number, s.id)) }
             for b in round.ballots { try write(try ContentFiles.ballot(b), layout.ballotFile(slug, number, b.voter)) }
             // Sealed as `close` seals a round: over the files just written.
-            if round.closed != nil { round.seal = try RoundSeal(layout: layout).seal(slug, number) }
+            if round.closed != nil {
+                round.seal = try RoundSeal(layout: layout).seal(slug, number)
+                round.recordedBallots = round.ballots
+            }
             try write(try ContentFiles.round(round), layout.roundFile(slug, number))
         }
         for project in projects { try write(try ContentFiles.project(project), layout.projectFile(project.slug)) }

@@ -19,8 +19,12 @@ import Testing
     }
 
     /// `loadAll`'s problems, printed and sorted, with the temporary root shortened to `Content`.
-    func problems(_ world: Playground) -> [String] {
-        let (content, problems) = world.reader.loadAll()
+    /// The load's problems, as a build finds them; as `check` does with `reading`, which reads
+    /// sealed rounds' ballot files too (a build counts their record, `BallotRecordTests`).
+    func problems(_ world: Playground, asCheck: Bool = false) -> [String] {
+        var reader = world.reader
+        if asCheck { reader.digests = ReadDigests() }
+        let (content, problems) = reader.loadAll()
         #expect(content != nil)
         return problems.map { $0.description.replacingOccurrences(of: world.root, with: "Content") }.sorted()
     }
@@ -108,8 +112,7 @@ import Testing
         try world.directory.writeImage(to: "Content/projects/moon/cover.jpg")
         try world.directory.write("x", to: "Content/.prolific/cache")
 
-        #expect(
-            problems(world) == [
+        let found = [
                 "Content/projects/moon/draft.txt:1:1: error: unexpected file; expected project.md, rounds/ or images",
                 "Content/projects/moon/rounds/0003:1:1: error: round folder without a round.md",
                 "Content/projects/moon/rounds/0001/submissions/Bob-20261102100000.md:1:1: error: unexpected file; expected a snippet named <author>-<yyyymmddhhmmss>.md",
@@ -121,7 +124,10 @@ import Testing
                 "Content/projects/notes.md:1:1: error: unexpected file; expected a project folder named by its slug",
                 "Content/projects/sun:1:1: error: project folder without a project.md",
                 "Content/users/README.txt:1:1: error: unexpected file; expected a profile named <handle>.md",
-            ].sorted())
+            ].sorted()
+        #expect(problems(world, asCheck: true) == found)
+        // A build leaves the sealed round 1's votes/ unread: its record is what it counts.
+        #expect(problems(world) == found.filter { !$0.contains("/0001/votes/") })
     }
 
     @Test func reportsSymbolicLinksToProfilesAndBallots() throws {

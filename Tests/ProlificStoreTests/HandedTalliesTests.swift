@@ -66,7 +66,8 @@ import Testing
         let world = try world()
         _ = try world.game("2026-11-06T00:00:00Z").close(Make.slug("moon"))
         let handed = try #require(try handed(world))
-        let ballot = "Content/projects/moon/rounds/0001/votes/cat.yml"
+        // A build counts the ballots round.md records (`BallotRecordTests`): the record changes.
+        let ballot = "Content/projects/moon/rounds/0001/round.md"
         let profile = "Content/users/cat.md"
         let (ballotText, profileText) = (try world.directory.read(ballot), try world.directory.read(profile))
         func taken() throws -> [TallyTimeline.Replayed]? {
@@ -75,7 +76,7 @@ import Testing
         }
         try #require(try taken() != nil)
         // The ballot cast later (still before the close): a tally reads when it was cast.
-        try world.directory.write(ballotText.replacingOccurrences(of: "2026-11-05T01:00:00Z", with: "2026-11-05T02:00:00Z"), to: ballot)
+        try world.directory.write(ballotText.replacingOccurrences(of: "cat: 2026-11-05T01:00:00Z", with: "cat: 2026-11-05T02:00:00Z"), to: ballot)
         #expect(try world.directory.read(ballot) != ballotText)
         #expect(try taken() == nil, "a ballot changed")
         try world.directory.write(ballotText, to: ballot)

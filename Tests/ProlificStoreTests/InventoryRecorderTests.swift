@@ -35,8 +35,40 @@ import Testing
         return (world, cache, content, problems, try #require(inventory))
     }
 
+    /// What `FileInventory.take` gives, but for the `votes/` folders of sealed rounds with a
+    /// record, taken by their own entries alone: a build leaves them unread
+    /// (`InventoryRecorder.leaveUnread`, `BallotRecordTests`).
     func taken(_ world: Playground, racyAfter: Int64) throws -> FileInventory {
-        try #require(FileInventory.take(of: world.root, skipping: [".prolific", ".git"], racyAfter: racyAfter))
+        let layout = ContentLayout(root: world.root)
+        var unread: [String: [String]] = [:]
+        for project in world.reader.loadAll().0?.projects ?? [] {
+            for round in project.rounds where round.seal != nil && round.recordedBallots != nil {
+                let folder = String(layout.votesFolder(project.slug, round.number).dropFirst(world.root.count + 1))
+                unread["projects/\(project.slug)", default: []].append(folder + "/")
+            }
+        }
+        let (root, leftUnread) = (world.root, unread)
+        return try #require(
+            FileInventory.take(of: root, skipping: [".prolific", ".git"], racyAfter: racyAfter) { path, _ in
+                guard let folders = leftUnread[String(decoding: path, as: UTF8.self)],
+                    let walked = FileInventory.walk(root, path, racyAfter: racyAfter)
+                else { return nil }
+                var part = FileInventory(root: root, skipping: [])
+                var start = walked.paths.startIndex
+                for stamp in walked.stamps {
+                    guard let end = walked.paths[start...].firstIndex(of: 0) else { return nil }
+                    let entry = Array(walked.paths[start..<end])
+                    start = end + 1
+                    let text = String(decoding: entry, as: UTF8.self)
+                    if !folders.contains(where: { text.hasPrefix($0) }) { part.add(entry, stamp, racyAfter: racyAfter) }
+                }
+                return (part.asPart, nil)
+            })
+    }
+
+    /// Every entry, as `FileInventory.take` walks them.
+    func walkedWhole(_ world: Playground) throws -> FileInventory {
+        try #require(FileInventory.take(of: world.root, skipping: [".prolific", ".git"], racyAfter: .max))
     }
 
     @Test func readingRecordsTheInventoryTakeGives() throws {
@@ -90,7 +122,7 @@ import Testing
     /// its folder: the same part as a walk while nothing changed, none once anything did.
     @Test func recordedPartsAreTakenOnlyWhileUnchanged() throws {
         let world = try world()
-        let recorded = try #require(RecordedParts(taken(world, racyAfter: .max), of: world.root))
+        let recorded = try #require(RecordedParts(walkedWhole(world), of: world.root))
         let root = open(world.root, O_RDONLY | O_DIRECTORY)
         defer { close(root) }
         func part(_ path: String) -> FileInventory.Part? { recorded.unchangedPart(Array(path.utf8), root: root) }
@@ -236,7 +268,7 @@ import Testing
     /// The last build's record serves however the content folder is spelt, and only that folder.
     @Test func recordedPartsServeAnotherSpellingOfTheSameFolder() throws {
         let world = try world()
-        let inventory = try taken(world, racyAfter: .max)
+        let inventory = try walkedWhole(world)
         let spelt = world.root + "/./projects/.."
         let recorded = try #require(RecordedParts(inventory, of: spelt))
         let root = open(spelt, O_RDONLY | O_DIRECTORY)

@@ -73,6 +73,12 @@ public struct Origin: Hashable, Sendable {
         Diagnostic(path: path, position: position(of: key), message: message)
     }
 
+    /// Whether `other` is a copy of this origin: the same path and positions, compared without
+    /// reading a key (`Positions.isIdentical(to:)`).
+    public func isIdentical(to other: Origin) -> Bool {
+        positions.isIdentical(to: other.positions) && path == other.path
+    }
+
     /// Equal paths are equal however they are held.
     public static func == (a: Origin, b: Origin) -> Bool {
         a.path == b.path && a.positions == b.positions

@@ -13,6 +13,14 @@ public enum SealCheck {
         case removed(String)
         /// The list in round.md no longer matches its own digest: it was edited by hand.
         case listEdited
+
+        /// The file's path inside the round's folder; nil for the list itself.
+        public var path: String? {
+            switch self {
+            case .added(let path), .changed(let path), .removed(let path): path
+            case .listEdited: nil
+            }
+        }
     }
 
     /// Every difference, in path order; empty when the folder is as it was closed.

@@ -1,4 +1,5 @@
-/// One voter's ballot in one round: `rounds/NNNN/votes/<voter>.yml`.
+/// One voter's ballot in one round: `rounds/NNNN/votes/<voter>.yml`, or its line in a sealed
+/// round's record (round.md's `votes`, see `Round.recordedBallots`).
 ///
 /// A ballot approves one or more snippets; its weight is split equally among them.
 public struct Ballot: Hashable, Sendable {
@@ -13,5 +14,16 @@ public struct Ballot: Hashable, Sendable {
         self.cast = cast
         self.choices = choices
         self.origin = origin
+    }
+
+    /// Where `key` (`"cast"`, `"for.1"`) is: in a ballot file, that key's position; in round.md's
+    /// record, whose ballots share the round's origin, the voter's line (`votes.<voter>`).
+    public func position(of key: String) -> TextPosition {
+        origin.positions[key] ?? origin.positions["votes." + voter.rawValue] ?? .start
+    }
+
+    /// A diagnostic at `key` of this ballot (`position(of:)`).
+    public func error(at key: String, _ message: String) -> Diagnostic {
+        Diagnostic(path: origin.path, position: position(of: key), message: message)
     }
 }

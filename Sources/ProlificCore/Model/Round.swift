@@ -20,13 +20,18 @@ public struct Round: Hashable, Sendable {
     public var note: String
     public var submissions: [Submission]
     public var ballots: [Ballot]
+    /// The ballots `close` counted, as round.md's `votes` records them beside the seal; nil while
+    /// open, and for rounds closed before records existed. A build takes a sealed round's ballots
+    /// from here instead of reading its `votes/` files (most of the content's files); `check` reads
+    /// the files and compares them with this (`BallotRecordCheck`).
+    public var recordedBallots: [Ballot]?
     public var origin: Origin
 
     public init(
         number: RoundNumber, opened: Timestamp, closes: Timestamp, closed: Timestamp? = nil,
         winner: SubmissionID? = nil, tally: TallyRecord? = nil, extensions: [Extension] = [], note: String = "",
         submissions: [Submission] = [], ballots: [Ballot] = [], hidden: [Hidden] = [], seal: Seal? = nil,
-        origin: Origin
+        recordedBallots: [Ballot]? = nil, origin: Origin
     ) {
         self.number = number
         self.opened = opened
@@ -40,6 +45,7 @@ public struct Round: Hashable, Sendable {
         self.note = note
         self.submissions = submissions
         self.ballots = ballots
+        self.recordedBallots = recordedBallots
         self.origin = origin
     }
 

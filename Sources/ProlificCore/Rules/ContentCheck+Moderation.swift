@@ -69,7 +69,7 @@ extension ContentCheck {
         return ballot.choices.enumerated().compactMap { i, id in
             guard withheld.contains(id), let entry = round.hiding(id), entry.at <= ballot.cast else { return nil }
             return Diagnostic(
-                severity: .warning, path: ballot.origin.path, position: ballot.origin.position(of: "for.\(i)"),
+                severity: .warning, path: ballot.origin.path, position: ballot.position(of: "for.\(i)"),
                 message: "'\(id)' was hidden at \(entry.at), before this ballot was cast; it counts for nothing")
         }
     }

@@ -132,7 +132,7 @@ public enum ContentCheck {
             if let closed = round.closed, ballot.cast >= closed, ballot.cast < round.closes {
                 found.append(
                     Diagnostic(
-                        severity: .warning, path: ballot.origin.path, position: ballot.origin.position(of: "cast"),
+                        severity: .warning, path: ballot.origin.path, position: ballot.position(of: "cast"),
                         message: "cast at \(ballot.cast), not before the round closed at \(closed); it was not counted"))
             }
         }
@@ -191,29 +191,28 @@ public enum ContentCheck {
 
     static func problems(of ballot: Ballot, in round: Round, users: [Handle: User], former: [Handle: FormerUser] = [:]) -> [Diagnostic] {
         var found: [Diagnostic] = []
-        let o = ballot.origin
         if let problem = problem(
             of: ballot.voter, as: "voter", at: ballot.cast, timeKey: "cast", verb: "cast", users: users, former: former,
             formerAllowed: !round.isOpen)
         {
-            found.append(o.error(at: problem.key, problem.message))
+            found.append(ballot.error(at: problem.key, problem.message))
         }
         if ballot.cast < round.opened || ballot.cast >= round.closes {
-            found.append(o.error(at: "cast", "cast at \(ballot.cast), outside round \(round.number)'s window (from \(round.opened), before \(round.closes))"))
+            found.append(ballot.error(at: "cast", "cast at \(ballot.cast), outside round \(round.number)'s window (from \(round.opened), before \(round.closes))"))
         }
         if ballot.choices.isEmpty {
-            found.append(o.error(at: "for", "a ballot names at least one submission"))
+            found.append(ballot.error(at: "for", "a ballot names at least one submission"))
         }
         var seen: Set<SubmissionID> = []
         for (i, id) in ballot.choices.enumerated() {
             let key = "for.\(i)"
             if round.submission(id) == nil {
-                found.append(o.error(at: key, "'\(id)' is not a submission of round \(round.number)"))
+                found.append(ballot.error(at: key, "'\(id)' is not a submission of round \(round.number)"))
             } else if id.author == ballot.voter {
-                found.append(o.error(at: key, "@\(ballot.voter) votes for their own snippet '\(id)'"))
+                found.append(ballot.error(at: key, "@\(ballot.voter) votes for their own snippet '\(id)'"))
             }
             if !seen.insert(id).inserted {
-                found.append(o.error(at: key, "'\(id)' is named twice"))
+                found.append(ballot.error(at: key, "'\(id)' is named twice"))
             }
         }
         return found

@@ -27,6 +27,8 @@ final class InventoryRecorder: @unchecked Sendable {
     private let prefix: [UInt8]
     private var listed: [PathKey: (stamp: FileInventory.Stamp, names: [[UInt8]])] = [:]
     private var read: [PathKey: FileInventory.Stamp] = [:]
+    /// Folders reading leaves unread on purpose (`leaveUnread(_:)`).
+    private var unread: Set<PathKey> = []
 
     init(root: String, folder: [UInt8], racyAfter: Int64) {
         (self.root, self.folder, self.racyAfter) = (root, folder, racyAfter)
@@ -67,9 +69,21 @@ final class InventoryRecorder: @unchecked Sendable {
         return FileSystem.Observer(file: { [self] info in read[path] = FileInventory.Stamp(info) })
     }
 
+    /// Tells that the folder at `path` is left unread on purpose, as what is in it can't change
+    /// what is read (a sealed round's `votes/`, whose ballots round.md records): it is recorded
+    /// by its own entry alone, whose times move when a file in it is added, removed or renamed.
+    /// An edit in place goes unseen, as it does for any sealed file (`SealedRounds`); `check`
+    /// reads the files. Taking the 180,000 ballot files of large's sealed rounds into the
+    /// inventory took a stat each.
+    func leaveUnread(_ path: String) {
+        guard let key = relative(path) else { return }
+        unread.insert(PathKey(key))
+    }
+
     /// The entries under the recorded folder, depth first in name order as `FileInventory.walk`
     /// takes them, with the metadata reading saw; entries reading didn't open are stat-ed, and
-    /// folders it didn't list are walked. nil if an entry is gone or a folder can't be walked.
+    /// folders it didn't list are walked, but for those left unread (`leaveUnread(_:)`), whose
+    /// own entry is all that is taken. nil if an entry is gone or a folder can't be walked.
     func part() -> FileInventory? {
         var part = FileInventory(root: root, skipping: [])
         var pending = [folder]
@@ -91,7 +105,7 @@ final class InventoryRecorder: @unchecked Sendable {
                 let key = PathKey(path)
                 guard let stamp = read[key] ?? listed[key]?.stamp ?? metadata(path) else { return nil }
                 part.add(path, stamp, racyAfter: racyAfter)
-                if stamp.isDirectory { folders.append(path) }
+                if stamp.isDirectory, !unread.contains(key) { folders.append(path) }
             }
             pending += folders.reversed()
         }

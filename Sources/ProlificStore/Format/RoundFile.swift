@@ -2,8 +2,8 @@ import ProlificCore
 import Yams
 
 /// `rounds/NNNN/round.md`: `opened`, `closes`, any `extended` deadlines; written at close:
-/// `closed`, `winner`, `tally`, `sealed`; by `moderate hide`: `hidden`. The body is an optional note from
-/// the maintainers.
+/// `closed`, `winner`, `tally`, `votes` (the ballots counted, `RoundFile+Votes`), `sealed`; by
+/// `moderate hide`: `hidden`. The body is an optional note from the maintainers.
 ///
 /// ```yaml
 /// tally:
@@ -48,13 +48,22 @@ enum RoundFile {
             fields.absorb(nested, prefix: "tally")
             if let method, let ballots { tally = TallyRecord(method: method, ballots: ballots, scores: scores) }
         }
+        let votes = parseVotes(&fields)
         let hidden = parseHidden(&fields)
         let seal = parseSeal(&fields)
+        if votes != nil, fields.isValid, seal == nil {
+            fields.report("'votes' records the ballots of a sealed round: it needs 'sealed' beside it", at: "votes")
+        }
         fields.finish()
         guard fields.isValid, let opened, let closes else { throw Diagnostics(fields.diagnostics) }
+        // The recorded ballots share the round's origin: each finds its line as `votes.<voter>`
+        // (`Ballot.position(of:)`), and a build keeps 180,000 of them on large.
+        let origin = fields.origin
         return Round(
             number: number, opened: opened, closes: closes, closed: closed, winner: winner, tally: tally,
-            extensions: extensions, note: document.body, hidden: hidden, seal: seal, origin: fields.origin)
+            extensions: extensions, note: document.body, hidden: hidden, seal: seal,
+            recordedBallots: votes?.map { Ballot(voter: $0.voter, cast: $0.cast, choices: $0.choices, origin: origin) },
+            origin: origin)
     }
 
     static func render(_ round: Round) throws(AtomicFile.Failure) -> String {
@@ -83,6 +92,7 @@ enum RoundFile {
             nested.node("scores", scores.isEmpty ? Node([(Node, Node)]()) : scores.mapping)
             yaml.node("tally", nested.mapping)
         }
+        if let recorded = round.recordedBallots { yaml.node("votes", votesNode(recorded)) }
         if !round.hidden.isEmpty { yaml.node("hidden", hiddenNode(round.hidden)) }
         if let seal = round.seal { yaml.node("sealed", sealNode(seal)) }
         return FrontMatter.join(yaml: try yaml.yaml(), body: round.note)

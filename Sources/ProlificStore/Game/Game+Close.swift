@@ -115,6 +115,8 @@ extension Game {
         case .close(var round):
             // Sealed under the lock, from the files as they are now: what the tally counted.
             round.seal = try RoundSeal(layout: layout).seal(project.slug, round.number)
+            // The ballots counted, beside their files' seal: a build reads them from here.
+            round.recordedBallots = round.ballots
             try write({ () throws(AtomicFile.Failure) in try RoundFile.render(round) }, to: layout.roundFile(project.slug, round.number))
             project.rounds[project.rounds.count - 1] = round
             project = try settle(project)

@@ -18,8 +18,9 @@ public struct RoundSeal: Sendable {
         return Seal(digest: Self.sha256(Array(Seal.manifest(files).utf8)), files: files)
     }
 
-    /// Every closed round's changes since its seal, as `check` reports them. Rounds without a
-    /// seal (closed before seals existed) are not checked.
+    /// Every closed round's changes since its seal, as `check` reports them, and any difference
+    /// between its recorded ballots and their files (`BallotRecordCheck`). Rounds without a seal
+    /// (closed before seals existed) are not checked.
     ///
     /// A file whose digest is in `loaderDigests` is taken by it rather than read again; they must
     /// come from the load that gave `content`, so that the seal is tested against what it parsed.
@@ -34,6 +35,9 @@ public struct RoundSeal: Sendable {
                         seal, found: try files(in: folder, loaderDigests: loaderDigests),
                         manifestDigest: Self.sha256(Array(Seal.manifest(seal.files).utf8)))
                     problems += SealCheck.problems(changes, folder: folder, round: round)
+                    problems += BallotRecordCheck.problems(
+                        round, votesFolder: layout.votesFolder(project.slug, round.number),
+                        reported: Set(changes.compactMap(\.path)))
                 } catch {
                     problems += error.all
                 }

@@ -409,8 +409,9 @@ public struct ContentReader: Sendable {
     }
 
     /// `round` with the snippets and ballots in its folder, each read by name from its open
-    /// folder (`FileSystem.withListing`). Only a sealed round's files are hashed for `digests`:
-    /// no other round's are tested against a seal.
+    /// folder (`FileSystem.withListing`); a sealed round's ballots from its record, when it has
+    /// one, but for `check`. Only a sealed round's files are hashed for `digests`: no other
+    /// round's are tested against a seal.
     private func withEntries(_ round: Round, of slug: Slug, problems: inout [Diagnostic]) -> Round {
         var round = round
         let number = round.number
@@ -427,7 +428,12 @@ public struct ContentReader: Sendable {
             ) { (text, path, id) throws(Diagnostics) in try SubmissionFile.parse(text, path: path, id: id) }
         }
         round.submissions.sort { ($0.submitted, $0.id) < ($1.submitted, $1.id) }
-        if present.contains("votes") {
+        if digests == nil, round.seal != nil, let recorded = round.recordedBallots {
+            // A sealed round's ballots as `close` recorded them: its `votes/` files are most of
+            // the content's files, and only `check` (which has `digests`) reads them, to compare.
+            round.ballots = recorded
+            if present.contains("votes") { recorder?.leaveUnread(layout.votesFolder(slug, number)) }
+        } else if present.contains("votes") {
             round.ballots += parsedFiles(
                 in: layout.votesFolder(slug, number), suffix: ".yml", imagesAllowed: false,
                 expected: "a ballot named <voter>.yml", hashingFor: sealTest, into: &problems, named: Handle.init

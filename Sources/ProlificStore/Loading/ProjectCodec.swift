@@ -247,13 +247,30 @@ struct ProjectCodec {
             writeOrigin(s.origin, isExpected: isExpected, &w, &table)
         }
         let votes = layout.votesFolder(slug, round.number)
-        w.varint(UInt64(round.ballots.count))
-        for b in round.ballots {
+        // A build takes a sealed round's ballots from its record (`ContentReader`): then they
+        // are one list, each ballot with the round's origin, written once without origins.
+        let recordIsBallots =
+            round.recordedBallots == round.ballots
+            && round.ballots.allSatisfy { $0.origin.isIdentical(to: round.origin) }
+        w.varint(round.recordedBallots == nil ? 0 : recordIsBallots ? 1 : 2)
+        encode(round.ballots, votes: votes, withOrigins: !recordIsBallots, &w, &table)
+        if !recordIsBallots, let recorded = round.recordedBallots {
+            encode(recorded, votes: votes, withOrigins: true, &w, &table)
+        }
+    }
+
+    private func encode(
+        _ ballots: [Ballot], votes: String, withOrigins: Bool, _ w: inout BinaryWriter, _ table: inout PositionsTable
+    ) {
+        w.varint(UInt64(ballots.count))
+        for b in ballots {
             w.text(b.voter.rawValue)
             w.signed(b.cast.secondsSinceEpoch)
             w.varint(UInt64(b.choices.count))
             for choice in b.choices { w.submissionID(choice) }
-            writeOrigin(b.origin, isExpected: Self.isPath(b.origin.path, in: votes, b.voter.rawValue, ".yml"), &w, &table)
+            if withOrigins {
+                writeOrigin(b.origin, isExpected: Self.isPath(b.origin.path, in: votes, b.voter.rawValue, ".yml"), &w, &table)
+            }
         }
     }
 
@@ -326,9 +343,25 @@ struct ProjectCodec {
             round.submissions.append(
                 Submission(id: id, author: author, submitted: submitted, ending: ending, body: "", origin: origin))
         }
-        guard let ballotCount = r.shortCount(minimumSize: 4) else { return nil }
         let votes = roundFolder + "/votes"
-        round.ballots.reserveCapacity(ballotCount)
+        guard let record = r.varint(), record <= 2,
+            let ballots = decodeBallots(&r, table, votes: votes, origin: record == 1 ? round.origin : nil)
+        else { return nil }
+        round.ballots = ballots
+        if record == 1 {
+            round.recordedBallots = ballots
+        } else if record == 2 {
+            guard let recorded = decodeBallots(&r, table, votes: votes, origin: nil) else { return nil }
+            round.recordedBallots = recorded
+        }
+        return round
+    }
+
+    /// A list of ballots; each with `origin` when one is given, else with its own.
+    private func decodeBallots(_ r: inout BinaryReader, _ table: PositionsTable.Read, votes: String, origin: Origin?) -> [Ballot]? {
+        guard let ballotCount = r.shortCount(minimumSize: 4) else { return nil }
+        var ballots: [Ballot] = []
+        ballots.reserveCapacity(ballotCount)
         for _ in 0..<ballotCount {
             guard let voter = r.text().flatMap(Handle.init), let cast = r.time(), let choiceCount = r.shortCount(minimumSize: 2)
             else { return nil }
@@ -338,11 +371,13 @@ struct ProjectCodec {
                 guard let id = r.submissionID() else { return nil }
                 choices.append(id)
             }
-            guard let origin = readOrigin(&r, table, { Origin(folder: votes, name: voter.rawValue, suffix: ".yml", positions: $0) })
+            guard
+                let origin = origin
+                    ?? readOrigin(&r, table, { Origin(folder: votes, name: voter.rawValue, suffix: ".yml", positions: $0) })
             else { return nil }
-            round.ballots.append(Ballot(voter: voter, cast: cast, choices: choices, origin: origin))
+            ballots.append(Ballot(voter: voter, cast: cast, choices: choices, origin: origin))
         }
-        return round
+        return ballots
     }
 
     // MARK: Parts

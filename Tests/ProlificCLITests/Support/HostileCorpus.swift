@@ -323,9 +323,10 @@ extension HostileFileKind {
             readers: HostileRun.closedRound, key: "submitted", wrongValue: "{at: noon}", tolerant: [], sealed: true,
             folder: "Content/projects/moon/rounds/0001/submissions", folderReaders: HostileRun.closedRound,
             oddNames: ["bo-20260101010000.md.orig"], oddReaders: HostileRun.closedRound),
+        // Only `check` reads a sealed round's ballot files: the others count round.md's record.
         HostileFileKind(
             name: "closed ballot", path: "Content/projects/moon/rounds/0001/votes/ann.yml",
-            readers: HostileRun.closedRound, key: "voter", wrongValue: "{name: ann}", tolerant: [], sealed: true,
+            readers: [.check], key: "voter", wrongValue: "{name: ann}", tolerant: [], sealed: true,
             folder: "Content/projects/moon/rounds/0001/votes", folderReaders: HostileRun.closedRound),
         HostileFileKind(
             name: "report", path: "Content/reports/dee-20260103050000.md",
