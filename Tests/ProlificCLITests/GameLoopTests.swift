@@ -126,17 +126,15 @@ import Testing
         #expect(cy != ann)
         try folder.write(cy, to: "\(votes)/cy.yml")
 
+        // `check` counts the ballots round.md records, as a build does: cy's file is only the
+        // seal's warning.
         let check = try prolific("check", now: "2026-01-05T00:00:00Z")
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
         #expect(
             check.stdout.contains(
-                "moon/rounds/0001/votes/cy.yml:2:7: warning: cast at 2026-01-04T12:00:00Z, not before the round closed at "
-                    + "2026-01-04T00:00:00Z; it was not counted"), "\(check.stdout)")
-        #expect(
-            check.stdout.contains(
                 "moon/rounds/0001/votes/cy.yml:1:1: warning: added after round 1 closed on 2026-01-04T00:00:00Z: "
                     + "it is not part of the sealed round"), "\(check.stdout)")
-        #expect(check.stderr.contains("0 errors, 2 warnings."), "\(check.stderr)")
+        #expect(check.stderr.contains("0 errors, 1 warning."), "\(check.stderr)")
     }
 
     @Test func buildIsDeterministic() throws {

@@ -100,6 +100,14 @@ import Testing
         #expect(problems.first?.contains("votes/bob.yml:1:1: warning: added after round 1 closed") == true)
         let built = try #require(world.reader.loadAll().0?.projects.first?.rounds.first)
         #expect(built.ballots.map(\.voter) == [Make.handle("ann"), Make.handle("cat")])
+        // `check` re-counts the tally from the record, as the build shows it: no error.
+        var reader = world.reader
+        reader.digests = ReadDigests()
+        let read = try #require(reader.loadAll().0)
+        #expect(read.projects.first?.rounds.first?.ballots.count == 3, "check reads the files")
+        let counted = read.countingRecordedBallots()
+        #expect(counted.projects.first?.rounds.first?.ballots.map(\.voter) == [Make.handle("ann"), Make.handle("cat")])
+        #expect(ContentCheck.problems(in: counted, evidence: IdentityEvidence()).filter { $0.severity == .error } == [])
     }
 
     /// A recorded ballot's problems point at its line of the record.
@@ -152,7 +160,7 @@ import Testing
             votes:
               ann: 2026-11-03T00:00:00Z  bob-20261102100000
               Bob: 2026-11-03T00:00:00Z bob-20261102100000
-              cat: 2026-11-03T00:00:00Z
+              cat: noon bob-20261102100000
             sealed:
               sha256: \(String(repeating: "a", count: 64))
               files: {}
@@ -164,15 +172,37 @@ import Testing
             problems == [
                 "round.md:6:8: error: a recorded vote is '<voter>: <cast time> <submission id> …', found '2026-11-03T00:00:00Z  bob-20261102100000'",
                 "round.md:7:8: error: 'Bob' is not a voter's handle: \(Handle.rule)",
-                "round.md:8:8: error: a recorded vote is '<voter>: <cast time> <submission id> …', found '2026-11-03T00:00:00Z'",
+                "round.md:8:8: error: a recorded vote is '<voter>: <cast time> <submission id> …', found 'noon bob-20261102100000'",
             ])
         let unsealed = base.replacingOccurrences(of: "sealed:\n  sha256: \(String(repeating: "a", count: 64))\n  files: {}\n", with: "")
-            .replacingOccurrences(of: "  Bob: 2026-11-03T00:00:00Z bob-20261102100000\n  cat: 2026-11-03T00:00:00Z\n", with: "")
+            .replacingOccurrences(of: "  Bob: 2026-11-03T00:00:00Z bob-20261102100000\n  cat: noon bob-20261102100000\n", with: "")
             .replacingOccurrences(of: "  bob-", with: " bob-")
         #expect(
             thrown { () throws(Diagnostics) in try RoundFile.parse(unsealed, path: "round.md", number: Make.number(1)) } == [
-                "round.md:6:3: error: 'votes' records the ballots of a sealed round: it needs 'sealed' beside it"
+                "round.md:6:3: error: 'votes' records the ballots of a closed, sealed round: it needs 'closed' and 'sealed' beside it"
             ])
+        // Sealed but not closed (a round reopened by hand): the record is refused too.
+        let reopened = base.replacingOccurrences(of: "closed: 2026-11-08T00:00:00Z\n", with: "")
+            .replacingOccurrences(of: "  Bob: 2026-11-03T00:00:00Z bob-20261102100000\n  cat: noon bob-20261102100000\n", with: "")
+            .replacingOccurrences(of: "  bob-", with: " bob-")
+        #expect(
+            thrown { () throws(Diagnostics) in try RoundFile.parse(reopened, path: "round.md", number: Make.number(1)) } == [
+                "round.md:5:3: error: 'votes' records the ballots of a closed, sealed round: it needs 'closed' and 'sealed' beside it"
+            ])
+    }
+
+    /// A ballot file with an empty `for` (which `check` reports, and the tally skips) is recorded
+    /// as it is, and the record reads back.
+    @Test func aBallotWithoutChoicesIsRecordedAndReadBack() throws {
+        let world = try Playground()
+        try world.standardSetup()
+        _ = try world.game("2026-11-02T10:00:00Z").submit(to: moon, by: Make.handle("bob"), ending: false, body: "Bob's part.")
+        try world.directory.write("voter: ann\ncast: 2026-11-03T00:00:00Z\nfor: []\n", to: "\(round)/votes/ann.yml")
+        _ = try world.game("2026-11-05T00:00:00Z").close(moon)
+        // Quoted: a lone time would read back as a YAML timestamp.
+        #expect(try world.directory.read("\(round)/round.md").contains("votes:\n  ann: \"2026-11-03T00:00:00Z\"\n"))
+        let recorded = try #require(try world.reader.loadProjectStrictly(moon, depth: .all).rounds.first?.recordedBallots)
+        #expect(recorded.map(\.voter) == [Make.handle("ann")] && recorded[0].choices.isEmpty)
     }
 
     /// The votes/ folder of a recorded round is taken into the inventory by its own entry: a

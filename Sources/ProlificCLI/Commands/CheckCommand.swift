@@ -96,7 +96,7 @@ struct CheckCommand: ParsableCommand {
                 // core (1.5 s of a large game's `check`, with the other core idle).
                 let (sealed, ruled) = Parallel.beside(
                     { RoundSeal(layout: reader.layout).problems(in: content, loaderDigests: digests) },
-                    { ContentCheck.problems(in: content, evidence: evidence) })
+                    { ContentCheck.problems(in: content.countingRecordedBallots(), evidence: evidence) })
                 problems += ruled + sealed
                 Parallel.release(content)
             }

@@ -31,3 +31,19 @@ public struct Content: Equatable, Sendable {
     /// Users in handle order.
     public var sortedUsers: [User] { users.values.sorted { $0.handle < $1.handle } }
 }
+
+extension Content {
+    /// The content as a build counts it: each closed, sealed round's ballots from its record
+    /// (`Round.countsRecord`), where `check` read them from their files. `check` re-counts
+    /// tallies from this, so that what it vouches for is what the site shows; `BallotRecordCheck`
+    /// compares the record with the files.
+    public func countingRecordedBallots() -> Content {
+        var counted = self
+        for p in counted.projects.indices {
+            for r in counted.projects[p].rounds.indices where counted.projects[p].rounds[r].countsRecord {
+                counted.projects[p].rounds[r].ballots = counted.projects[p].rounds[r].recordedBallots ?? []
+            }
+        }
+        return counted
+    }
+}

@@ -51,6 +51,10 @@ public struct Round: Hashable, Sendable {
 
     public var isOpen: Bool { closed == nil }
 
+    /// Whether a build counts `recordedBallots` instead of the round's ballot files: only a
+    /// closed, sealed round's record stands for them.
+    public var countsRecord: Bool { closed != nil && seal != nil && recordedBallots != nil }
+
     public func submission(_ id: SubmissionID) -> Submission? {
         place(of: id).map { submissions[$0] }
     }

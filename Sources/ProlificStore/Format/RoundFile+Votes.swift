@@ -10,7 +10,8 @@ import Yams
 ///   cleo: 2026-11-05T17:40:00Z ann-20261102101500 bram-20261103093000
 /// ```
 ///
-/// Each value is the ballot's `cast` time and then its `for` list, separated by single spaces.
+/// Each value is the ballot's `cast` time and then its `for` list, separated by single spaces:
+/// every ballot file the round held when it closed, as the tally read them.
 extension RoundFile {
     /// A recorded ballot before the round's origin, which it takes, is known.
     struct RecordedVote {
@@ -40,13 +41,15 @@ extension RoundFile {
         return votes
     }
 
-    /// `<cast time> <submission id> …`, one space between words, at least one id.
+    /// `<cast time> <submission id> …`, one space between words. No id is a ballot with an
+    /// empty `for` (`check` reports its file; the tally skips it), which a record must hold as
+    /// its file does.
     ///
     /// Split by bytes: a sealed round records a dozen votes, and splitting by `Character` was
     /// two thirds of reading them.
     static func recordedVote(_ text: String, of voter: Handle) -> RecordedVote? {
         let words = text.utf8.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
-        guard words.count >= 2, let cast = Timestamp(iso8601: Substring(words[0])) else { return nil }
+        guard let first = words.first, let cast = Timestamp(iso8601: Substring(first)) else { return nil }
         var choices: [SubmissionID] = []
         choices.reserveCapacity(words.count - 1)
         for word in words.dropFirst() {

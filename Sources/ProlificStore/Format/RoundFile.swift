@@ -51,8 +51,8 @@ enum RoundFile {
         let votes = parseVotes(&fields)
         let hidden = parseHidden(&fields)
         let seal = parseSeal(&fields)
-        if votes != nil, fields.isValid, seal == nil {
-            fields.report("'votes' records the ballots of a sealed round: it needs 'sealed' beside it", at: "votes")
+        if votes != nil, fields.isValid, seal == nil || closed == nil {
+            fields.report("'votes' records the ballots of a closed, sealed round: it needs 'closed' and 'sealed' beside it", at: "votes")
         }
         fields.finish()
         guard fields.isValid, let opened, let closes else { throw Diagnostics(fields.diagnostics) }
