@@ -67,6 +67,32 @@ import Testing
         #expect(problems.first?.contains("votes/ann.yml:1:1: error: changed after round 1 closed") == true)
     }
 
+    /// A round closed before records existed (a seal, no `votes`) is read from its files, as
+    /// before, and kept in the project cache without a record.
+    @Test func aSealedRoundWithoutARecordIsReadFromItsFiles() throws {
+        let world = try closedRound()
+        let path = "\(round)/round.md"
+        let text = try world.directory.read(path)
+        let unrecorded = text.replacingOccurrences(
+            of: "votes:\n  ann: 2026-11-03T00:00:00Z bob-20261102100000 cat-20261102110000\n  cat: 2026-11-03T01:00:00Z bob-20261102100000\n",
+            with: "")
+        #expect(unrecorded != text)
+        try world.directory.write(unrecorded, to: path)
+        try world.directory.writeInPlace("voter: ann\ncast: 2026-11-03T00:00:00Z\nfor:\n- cat-20261102110000\n", to: "\(round)/votes/ann.yml")
+        let project = try #require(world.reader.loadAll().0?.projects.first)
+        let built = try #require(project.rounds.first)
+        #expect(built.recordedBallots == nil)
+        #expect(built.ballots.first?.choices == [Make.id("cat-20261102110000")])
+        #expect(built.ballots.first?.origin.path == world.directory.path("\(round)/votes/ann.yml"))
+        let (_, _, inventory) = world.reader.loadAllTakingInventory(cache: nil, racyAfter: .max)
+        var paths: [String] = []
+        try #require(inventory).forEachEntry { path, _ in paths.append(String(decoding: path, as: UTF8.self)) }
+        #expect(paths.contains("projects/moon/rounds/0001/votes/ann.yml"))
+        let codec = ProjectCodec(layout: ContentLayout(root: world.root))
+        let decoded = try #require(codec.decode(codec.encode(project)))
+        #expect(decoded == project && decoded.rounds.first?.recordedBallots == nil)
+    }
+
     /// An edit of the record alone: the sealed file no longer matches it.
     @Test func checkReportsAnEditedRecordAtItsLine() throws {
         let world = try closedRound()
