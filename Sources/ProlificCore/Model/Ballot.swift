@@ -1,4 +1,4 @@
-/// One voter's ballot in one round: `rounds/NNNN/votes/<voter>.yml`, or its line in a sealed
+/// One voter's ballot in one round: `rounds/NNNN/votes/<voter>.yml`, or its line in a closed
 /// round's record (round.md's `votes`, see `Round.recordedBallots`).
 ///
 /// A ballot approves one or more snippets; its weight is split equally among them.

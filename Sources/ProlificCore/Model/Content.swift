@@ -40,9 +40,7 @@ extension Content {
     public func countingRecordedBallots() -> Content {
         var counted = self
         for p in counted.projects.indices {
-            for r in counted.projects[p].rounds.indices where counted.projects[p].rounds[r].countsRecord {
-                counted.projects[p].rounds[r].ballots = counted.projects[p].rounds[r].recordedBallots ?? []
-            }
+            for r in counted.projects[p].rounds.indices { counted.projects[p].rounds[r].countRecordedBallots() }
         }
         return counted
     }

@@ -20,10 +20,11 @@ public struct Round: Hashable, Sendable {
     public var note: String
     public var submissions: [Submission]
     public var ballots: [Ballot]
-    /// The ballots `close` counted, as round.md's `votes` records them beside the seal; nil while
-    /// open, and for rounds closed before records existed. A build takes a sealed round's ballots
-    /// from here instead of reading its `votes/` files (most of the content's files); `check` reads
-    /// the files and compares them with this (`BallotRecordCheck`).
+    /// Every ballot file the round held when `close` tallied it, as round.md's `votes` records
+    /// them beside the seal; nil while open, and for rounds closed before records existed. A
+    /// build counts a closed, sealed round's record (`countsRecord`) instead of reading its
+    /// `votes/` files (most of the content's files); `check` reads the files and compares them
+    /// with this (`BallotRecordCheck`).
     public var recordedBallots: [Ballot]?
     public var origin: Origin
 
@@ -54,6 +55,14 @@ public struct Round: Hashable, Sendable {
     /// Whether a build counts `recordedBallots` instead of the round's ballot files: only a
     /// closed, sealed round's record stands for them.
     public var countsRecord: Bool { closed != nil && seal != nil && recordedBallots != nil }
+
+    /// Takes the record as the round's ballots where it counts (`countsRecord`); whether it did.
+    @discardableResult
+    public mutating func countRecordedBallots() -> Bool {
+        guard countsRecord, let recordedBallots else { return false }
+        ballots = recordedBallots
+        return true
+    }
 
     public func submission(_ id: SubmissionID) -> Submission? {
         place(of: id).map { submissions[$0] }

@@ -1,7 +1,7 @@
 import ProlificCore
 import Yams
 
-/// round.md's `votes`: each ballot a sealed round counted, one line a voter, written by `close`
+/// round.md's `votes`: each ballot file of a closed round, one line a voter, written by `close`
 /// beside the seal (see `Round.recordedBallots`).
 ///
 /// ```yaml

@@ -2,7 +2,7 @@ import ProlificCore
 import Yams
 
 /// `rounds/NNNN/round.md`: `opened`, `closes`, any `extended` deadlines; written at close:
-/// `closed`, `winner`, `tally`, `votes` (the ballots counted, `RoundFile+Votes`), `sealed`; by
+/// `closed`, `winner`, `tally`, `votes` (its ballots, `RoundFile+Votes`), `sealed`; by
 /// `moderate hide`: `hidden`. The body is an optional note from the maintainers.
 ///
 /// ```yaml

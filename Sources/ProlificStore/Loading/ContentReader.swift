@@ -428,10 +428,9 @@ public struct ContentReader: Sendable {
             ) { (text, path, id) throws(Diagnostics) in try SubmissionFile.parse(text, path: path, id: id) }
         }
         round.submissions.sort { ($0.submitted, $0.id) < ($1.submitted, $1.id) }
-        if digests == nil, round.countsRecord, let recorded = round.recordedBallots {
-            // A sealed round's ballots as `close` recorded them: its `votes/` files are most of
-            // the content's files, and only `check` (which has `digests`) reads them, to compare.
-            round.ballots = recorded
+        if digests == nil, round.countRecordedBallots() {
+            // A closed, sealed round's ballots as `close` recorded them: its `votes/` files are
+            // most of the content's files, and only `check` (which has `digests`) reads them.
             if present.contains("votes") { recorder?.leaveUnread(layout.votesFolder(slug, number)) }
         } else if present.contains("votes") {
             round.ballots += parsedFiles(
