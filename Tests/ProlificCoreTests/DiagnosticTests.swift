@@ -103,6 +103,36 @@ import Testing
         #expect(forward.count == 10 && forward["for.35"] == TextPosition(line: 36, column: 3))
     }
 
+    /// Nested positions set under a prefix, and keys appended as unique, give what setting each
+    /// key one by one gives: the same keys, order, positions and index, a key already there
+    /// under the prefix taking the later position, and a copy left alone.
+    @Test func positionsSetUnderAPrefixAreThoseSetOneByOne() {
+        func position(_ line: Int) -> TextPosition { TextPosition(line: line, column: 3) }
+        var nested = Positions()
+        for i in 0..<20 { nested["u\(i)"] = position(i + 10) }
+        for start in [0, 10, 17] {
+            var appended = Positions(), oneByOne = Positions()
+            for i in 0..<start {
+                appended.append(uniqueKey: "key\(i)", position(i + 1))
+                oneByOne["key\(i)"] = position(i + 1)
+            }
+            let before = appended
+            appended.set(nested, under: "votes")
+            for (key, at) in nested { oneByOne["votes." + key] = at }
+            #expect(appended == oneByOne && appended.map(\.key) == oneByOne.map(\.key))
+            #expect(appended.count == start + 20 && appended["votes.u19"] == position(29) && appended["votes.u20"] == nil)
+            #expect(before.count == start && before["votes.u0"] == nil)
+        }
+        // A key spelt with the prefix already there: set again, not twice.
+        var clash: Positions = ["votes.u3": position(1), "opened": position(2)]
+        clash.set(nested, under: "votes")
+        #expect(clash.count == 21 && clash["votes.u3"] == position(13) && clash.map(\.key).first == "votes.u3")
+        // Nothing nested: nothing set.
+        var empty: Positions = ["opened": position(2)]
+        empty.set(Positions(), under: "votes")
+        #expect(empty == ["opened": position(2)])
+    }
+
     /// A copy of positions past a few keys (held through an index) is changed on its own.
     @Test func aCopyOfIndexedPositionsChangesAlone() {
         var original = Positions()

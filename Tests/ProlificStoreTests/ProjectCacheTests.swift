@@ -125,13 +125,19 @@ import Testing
             Submission(
                 id: id, author: Make.handle("ann"), submitted: Make.time("2026-11-02T00:00:00Z"), ending: true, body: "É\u{301} ✓\n",
                 origin: Origin(path: layout.submissionFile(slug, Make.number(1), id))),
-            Submission(id: Make.id("bob-20261102000000"), author: Make.handle("bob"), submitted: Timestamp(secondsSinceEpoch: -1), body: "", origin: odd),
+            // An author other than the id's (which `check` reports) is kept as it is.
+            Submission(id: Make.id("bob-20261102000000"), author: Make.handle("cat"), submitted: Timestamp(secondsSinceEpoch: -1), body: "", origin: odd),
         ]
         round.ballots = [
             Ballot(
                 voter: Make.handle("cat"), cast: Make.time("2026-11-03T00:00:00Z"), choices: [id, id],
                 origin: Origin(path: layout.ballotFile(slug, Make.number(1), Make.handle("cat")), positions: ["for.1": .start])),
             Ballot(voter: Make.handle("dan"), cast: Make.time("2026-11-03T00:00:00Z"), choices: [], origin: odd),
+            // A choice naming no snippet of the round is kept by its id, beside those named by number.
+            Ballot(
+                voter: Make.handle("eve"), cast: Make.time("2026-11-04T00:00:00Z"),
+                choices: [Make.id("zed-20261101000000"), Make.id("bob-20261102000000"), id, Make.id("ann-20261101000000")],
+                origin: odd),
         ]
         let open = Round(number: Make.number(2), opened: Make.time("2026-11-08T00:00:00Z"), closes: Make.time("2026-11-15T00:00:00Z"), origin: odd)
         let project = Project(
@@ -150,6 +156,8 @@ import Testing
         #expect(decoded.rounds[0].ballots[0].origin.path == "Content/projects/moon/rounds/0001/votes/cat.yml")
         #expect(decoded.rounds[0].submissions[1].origin.path == "elsewhere/odd.md")
         #expect(decoded.rounds[0].ballots[0].origin.position(of: "for.1") == .start)
+        #expect(decoded.rounds[0].ballots[2].choices.map(\.rawValue) == ["zed-20261101000000", "bob-20261102000000", "ann-20261102000000", "ann-20261101000000"])
+        #expect(decoded.rounds[0].submissions[1].author == Make.handle("cat"))
         // Elsewhere, the paths the reader gives are those of that content directory.
         #expect(ProjectCodec(layout: ContentLayout(root: "Other")).decode(bytes)?.rounds[0].ballots[0].origin.path
             == "Other/projects/moon/rounds/0001/votes/cat.yml")

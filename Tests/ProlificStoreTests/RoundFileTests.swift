@@ -58,6 +58,40 @@ import Testing
         #expect(round.origin.position(of: "tally.scores.bob-20261110100000") == TextPosition(line: 14, column: 25))
     }
 
+    /// A comment leaves the file to Yams (`FlatYAML` reads a subset, whose keys it knows are
+    /// unique): the same round, positions and errors either way.
+    @Test func yamsAndTheFlatReaderGiveTheSamePositions() throws {
+        let commented = Self.closed.replacingOccurrences(of: "method: plain-1", with: "method: plain-1  # by hand")
+        #expect(try parse(commented) == parse(Self.closed))
+        #expect(try parse(commented).origin.positions.map(\.key) == parse(Self.closed).origin.positions.map(\.key))
+        let badScores = "---\nopened: 2026-11-01\ncloses: 2026-11-08\ntally:\n  method: plain-1\n  ballots: 1\n  scores:\n    ann-20261109100000: lots\n    nobody: 1\n    bob-20261110100000: 1\n  voters: 3\n---\n"
+        let expected = [
+            "\(Self.path):8:25: error: a score is '<submission id>: <number>', found 'ann-20261109100000'",
+            "\(Self.path):9:13: error: a score is '<submission id>: <number>', found 'nobody'",
+            "\(Self.path):11:3: error: unknown key 'voters'",
+        ]
+        #expect(errors(badScores) == expected)
+        #expect(errors(badScores.replacingOccurrences(of: "ballots: 1", with: "ballots: 1 # one")) == expected)
+        // A sealed file's position is its digest's, which `check` points at.
+        let sealed = """
+            ---
+            opened: 2026-11-01T00:00:00Z
+            closes: 2026-11-15T00:00:00Z
+            closed: 2026-11-15T00:00:00Z
+            sealed:
+              sha256: \(String(repeating: "a", count: 64))
+              files:
+                submissions/ann-20261109100000.md: \(String(repeating: "b", count: 64))
+                votes/bob.yml: \(String(repeating: "c", count: 64))
+            ---
+
+            """
+        for text in [sealed, sealed.replacingOccurrences(of: "files:", with: "files:  # each file")] {
+            let files = try #require(try parse(text).seal?.files)
+            #expect(files.map(\.position) == [TextPosition(line: 8, column: 40), TextPosition(line: 9, column: 20)])
+        }
+    }
+
     @Test func parsesAnOpenRound() throws {
         let round = try parse("---\nopened: 2026-11-01T00:00:00Z\ncloses: 2026-11-08T00:00:00Z\n---\n")
         #expect(round.isOpen)

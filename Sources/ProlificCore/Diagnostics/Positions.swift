@@ -95,6 +95,42 @@ public struct Positions: Hashable, Sendable, Sequence, ExpressibleByDictionaryLi
         }
     }
 
+    /// Sets each of `other`'s keys under `prefix.` (`"votes.ann"`), in `other`'s order, as setting
+    /// them one by one does. A set's keys are unique, so when no key here starts with `prefix.`
+    /// none of them can be here yet and none is looked for: a sealed round.md absorbs two dozen
+    /// nested keys, and looking each up in the keys before it was a quadratic part of reading it.
+    public mutating func set(_ other: Positions, under prefix: String) {
+        let incoming = other.decoded.pairs
+        guard !incoming.isEmpty else { return }
+        let dotted = prefix + "."
+        if extra?.encoded != nil { (pairs, extra) = Self.decodedPairs(decoded) }
+        guard !pairs.contains(where: { $0.key.utf8.starts(with: dotted.utf8) }) else {
+            for pair in incoming { self[dotted + pair.key] = pair.value }
+            return
+        }
+        pairs.reserveCapacity(pairs.count + incoming.count)
+        for pair in incoming { pairs.append(Pair(key: dotted + pair.key, value: pair.value)) }
+        reindex(from: pairs.count - incoming.count)
+    }
+
+    /// Sets `key`, which the caller knows is not here yet (a key of a mapping whose keys
+    /// `FlatYAML` found unique, into positions that held none of them), without looking for it.
+    public mutating func append(uniqueKey key: String, _ position: TextPosition) {
+        if extra?.encoded != nil { (pairs, extra) = Self.decodedPairs(decoded) }
+        pairs.append(Pair(key: key, value: position))
+        reindex(from: pairs.count - 1)
+    }
+
+    /// Indexes the pairs from `start` on, which were appended without it.
+    private mutating func reindex(from start: Int) {
+        if extra != nil {
+            if !isKnownUniquelyReferenced(&extra) { extra = Extra(index: extra?.index ?? [:]) }
+            for i in start..<pairs.count { extra?.index[pairs[i].key] = i }
+        } else if pairs.count > Self.indexedFrom {
+            extra = Self.index(of: pairs).map { Extra(index: $0) }
+        }
+    }
+
     /// `decoded` as the two fields hold pairs.
     private static func decodedPairs(_ decoded: (pairs: [Pair], index: [String: Int]?)) -> ([Pair], Extra?) {
         (decoded.pairs, decoded.index.map { Extra(index: $0) })

@@ -45,17 +45,30 @@ extension RoundFile {
     /// empty `for` (`check` reports its file; the tally skips it), which a record must hold as
     /// its file does.
     ///
-    /// Split by bytes: a sealed round records a dozen votes, and splitting by `Character` was
-    /// two thirds of reading them.
+    /// Split by bytes, in place: a sealed round records a dozen votes, and splitting by
+    /// `Character` was two thirds of reading them; an array of the words and a `String` made of
+    /// each id were 40 % of what was left (`perf` of a large full build, 103 → 62 samples).
     static func recordedVote(_ text: String, of voter: Handle) -> RecordedVote? {
-        let words = text.utf8.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
-        guard let first = words.first, let cast = Timestamp(iso8601: Substring(first)) else { return nil }
+        let utf8 = text.utf8
+        let space = UInt8(ascii: " ")
+        var cast: Timestamp?
         var choices: [SubmissionID] = []
-        choices.reserveCapacity(words.count - 1)
-        for word in words.dropFirst() {
-            guard let id = SubmissionID(Substring(word)) else { return nil }
-            choices.append(id)
+        choices.reserveCapacity(utf8.reduce(0) { $0 + ($1 == space ? 1 : 0) })
+        var start = utf8.startIndex
+        while true {
+            let end = utf8[start...].firstIndex(of: space) ?? utf8.endIndex
+            let word = Substring(utf8[start..<end])
+            if cast == nil {
+                guard let time = Timestamp(iso8601: word) else { return nil }
+                cast = time
+            } else {
+                guard let id = SubmissionID(word) else { return nil }
+                choices.append(id)
+            }
+            guard end != utf8.endIndex else { break }
+            start = utf8.index(after: end)
         }
+        guard let cast else { return nil }
         return RecordedVote(voter: voter, cast: cast, choices: choices)
     }
 

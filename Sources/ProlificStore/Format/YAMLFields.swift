@@ -17,6 +17,12 @@ struct YAMLFields {
     private var pairs: [(key: String, value: YAMLValue, keyPosition: TextPosition)] = []
     /// The keys asked for, present or not.
     private var used: [String] = []
+    /// Set when every key has been asked for (`scalarPairs()`, `finish()`).
+    private var everyKeyUsed = false
+    /// Whether the mapping's keys are known to be unique as text: `FlatYAML` read it, which
+    /// compares them byte by byte (it leaves a file with a key twice to Yams). Then no key is
+    /// looked for among those before it.
+    private let keysAreUnique: Bool
     private let lineOffset: Int
     /// Set when the YAML itself could not be read: then missing keys are not reported again.
     private var unreadable = false
@@ -26,7 +32,9 @@ struct YAMLFields {
         self.path = path
         self.lineOffset = firstLine - 1
         let root: YAMLValue
-        if let flat = FlatYAML.parse(yaml) {
+        let flat = FlatYAML.parse(yaml)
+        keysAreUnique = flat != nil
+        if let flat {
             // The flat subset has no anchors or aliases, so there is no bomb to look for first:
             // the scan is two passes over every file a build reads.
             root = flat
@@ -145,7 +153,7 @@ struct YAMLFields {
             diagnostics.append(error(at: node, "'\(key)' must be keys and values, found \(node.described)"))
             return nil
         }
-        return YAMLFields(mapping: mapping, path: path, lineOffset: lineOffset)
+        return YAMLFields(mapping: mapping, path: path, lineOffset: lineOffset, keysAreUnique: keysAreUnique)
     }
 
     /// A list of mappings, each read with its own fields.
@@ -162,7 +170,7 @@ struct YAMLFields {
                 diagnostics.append(error(at: item, "item \(i + 1) of '\(key)' must be keys and values"))
                 continue
             }
-            result.append(YAMLFields(mapping: mapping, path: path, lineOffset: lineOffset))
+            result.append(YAMLFields(mapping: mapping, path: path, lineOffset: lineOffset, keysAreUnique: keysAreUnique))
         }
         return result
     }
@@ -170,7 +178,7 @@ struct YAMLFields {
     /// Merges a nested reader's problems and positions (under `prefix.`) into this one.
     mutating func absorb(_ nested: YAMLFields, prefix: String) {
         diagnostics += nested.diagnostics
-        for (key, position) in nested.positions { positions[prefix + "." + key] = position }
+        positions.set(nested.positions, under: prefix)
     }
 
     /// Merges a nested reader's problems only, its positions kept elsewhere by the caller.
@@ -179,26 +187,35 @@ struct YAMLFields {
     }
 
     /// Keys of the mapping in file order, each value as text if it is a scalar.
+    ///
+    /// With unique keys, each pair is its own key's value and position: looking each key up
+    /// among the others was quadratic in a round.md's seal, record and scores.
     mutating func scalarPairs() -> [(key: String, value: String?, position: TextPosition)] {
-        pairs.map { pair in
-            markUsed(pair.key)
-            return (pair.key, value(pair.key)?.text, positions[pair.key] ?? .start)
+        guard keysAreUnique else {
+            return pairs.map { pair in
+                markUsed(pair.key)
+                return (pair.key, value(pair.key)?.text, positions[pair.key] ?? .start)
+            }
         }
+        everyKeyUsed = true
+        return pairs.map { ($0.key, $0.value.text, position(of: $0.value)) }
     }
 
     /// Reports every key that no getter asked for.
     mutating func finish() {
+        guard !everyKeyUsed else { return }
         for pair in pairs where !used.contains(pair.key) {
             diagnostics.append(Diagnostic(path: path, position: pair.keyPosition, message: "unknown key '\(pair.key)'"))
         }
-        for pair in pairs { markUsed(pair.key) }
+        everyKeyUsed = true
     }
 
     // MARK: Internals
 
-    private init(mapping: [YAMLValue.Pair], path: String, lineOffset: Int) {
+    private init(mapping: [YAMLValue.Pair], path: String, lineOffset: Int, keysAreUnique: Bool) {
         self.path = path
         self.lineOffset = lineOffset
+        self.keysAreUnique = keysAreUnique
         read(mapping, reportingKeys: false)
     }
 
@@ -215,7 +232,7 @@ struct YAMLFields {
                 continue
             }
             pairs.append((key, pair.value, position(of: pair.key)))
-            positions[key] = position(of: pair.value)
+            if keysAreUnique { positions.append(uniqueKey: key, position(of: pair.value)) } else { positions[key] = position(of: pair.value) }
         }
     }
 
@@ -235,7 +252,7 @@ struct YAMLFields {
     }
 
     private mutating func markUsed(_ key: String) {
-        if !used.contains(key) { used.append(key) }
+        if !everyKeyUsed, !used.contains(key) { used.append(key) }
     }
 
     private mutating func parsed<T>(

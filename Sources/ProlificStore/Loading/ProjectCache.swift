@@ -31,7 +31,7 @@ import ProlificCore
 /// (`text(_:following:count:at:)`), and a kept seal's files with the others of its project
 /// (`DeferredSeals`).
 public struct ProjectCache: Sendable {
-    static let magic: Int64 = 0x5052_4F4C_5052_4A07  // "PROLPRJ" v7: the seals' files after the texts
+    static let magic: Int64 = 0x5052_4F4C_5052_4A08  // "PROLPRJ" v8: ballots name snippets by number
     static let folder = ".prolific/projects"
 
     let layout: ContentLayout

@@ -238,7 +238,9 @@ struct ProjectCodec {
         w.varint(UInt64(round.submissions.count))
         for s in round.submissions {
             w.submissionID(s.id)
-            w.text(s.author.rawValue)
+            // The author is the id's, but for a file that says otherwise (which `check` reports).
+            w.flag(s.author == s.id.author)
+            if s.author != s.id.author { w.text(s.author.rawValue) }
             w.signed(s.submitted.secondsSinceEpoch)
             w.flag(s.ending)
             // The text itself comes after every round (`encode(_:into:)`).
@@ -253,21 +255,33 @@ struct ProjectCodec {
             round.recordedBallots == round.ballots
             && round.ballots.allSatisfy { $0.origin.isIdentical(to: round.origin) }
         w.varint(round.recordedBallots == nil ? 0 : recordIsBallots ? 1 : 2)
-        encode(round.ballots, votes: votes, withOrigins: !recordIsBallots, &w, &table)
+        encode(round.ballots, of: round, votes: votes, withOrigins: !recordIsBallots, &w, &table)
         if !recordIsBallots, let recorded = round.recordedBallots {
-            encode(recorded, votes: votes, withOrigins: true, &w, &table)
+            encode(recorded, of: round, votes: votes, withOrigins: true, &w, &table)
         }
     }
 
+    /// Each choice is written as the number of the round's snippet it names, counted from 1, or
+    /// 0 and the id when it names none (a ballot `check` reports): a rebuild decodes the 400,000
+    /// choices of the large benchmark's kept projects, and spelling each out again made a
+    /// string of its author and checked it.
     private func encode(
-        _ ballots: [Ballot], votes: String, withOrigins: Bool, _ w: inout BinaryWriter, _ table: inout PositionsTable
+        _ ballots: [Ballot], of round: Round, votes: String, withOrigins: Bool, _ w: inout BinaryWriter,
+        _ table: inout PositionsTable
     ) {
         w.varint(UInt64(ballots.count))
         for b in ballots {
             w.text(b.voter.rawValue)
             w.signed(b.cast.secondsSinceEpoch)
             w.varint(UInt64(b.choices.count))
-            for choice in b.choices { w.submissionID(choice) }
+            for choice in b.choices {
+                if let index = round.submissions.firstIndex(where: { $0.id == choice }) {
+                    w.varint(UInt64(index + 1))
+                } else {
+                    w.varint(0)
+                    w.submissionID(choice)
+                }
+            }
             if withOrigins {
                 writeOrigin(b.origin, isExpected: Self.isPath(b.origin.path, in: votes, b.voter.rawValue, ".yml"), &w, &table)
             }
@@ -334,7 +348,8 @@ struct ProjectCodec {
         let submissions = roundFolder + "/submissions"
         round.submissions.reserveCapacity(submissionCount)
         for _ in 0..<submissionCount {
-            guard let id = r.submissionID(), let author = r.text().flatMap(Handle.init), let submitted = r.time(),
+            guard let id = r.submissionID(), let authorIsTheIDs = r.flag(),
+                let author = authorIsTheIDs ? id.author : r.text().flatMap(Handle.init), let submitted = r.time(),
                 let ending = r.flag(), let mayNeedRewriting = r.flag(),
                 let origin = readOrigin(&r, table, { Origin(folder: submissions, snippet: id, positions: $0) })
             else { return nil }
@@ -345,31 +360,40 @@ struct ProjectCodec {
         }
         let votes = roundFolder + "/votes"
         guard let record = r.varint(), record <= 2,
-            let ballots = decodeBallots(&r, table, votes: votes, origin: record == 1 ? round.origin : nil)
+            let ballots = decodeBallots(&r, table, of: round, votes: votes, origin: record == 1 ? round.origin : nil)
         else { return nil }
         round.ballots = ballots
         if record == 1 {
             round.recordedBallots = ballots
         } else if record == 2 {
-            guard let recorded = decodeBallots(&r, table, votes: votes, origin: nil) else { return nil }
+            guard let recorded = decodeBallots(&r, table, of: round, votes: votes, origin: nil) else { return nil }
             round.recordedBallots = recorded
         }
         return round
     }
 
-    /// A list of ballots; each with `origin` when one is given, else with its own.
-    private func decodeBallots(_ r: inout BinaryReader, _ table: PositionsTable.Read, votes: String, origin: Origin?) -> [Ballot]? {
+    /// A list of ballots of `round`, whose snippets are read; each with `origin` when one is
+    /// given, else with its own.
+    private func decodeBallots(
+        _ r: inout BinaryReader, _ table: PositionsTable.Read, of round: Round, votes: String, origin: Origin?
+    ) -> [Ballot]? {
         guard let ballotCount = r.shortCount(minimumSize: 4) else { return nil }
         var ballots: [Ballot] = []
         ballots.reserveCapacity(ballotCount)
         for _ in 0..<ballotCount {
-            guard let voter = r.text().flatMap(Handle.init), let cast = r.time(), let choiceCount = r.shortCount(minimumSize: 2)
+            guard let voter = r.text().flatMap(Handle.init), let cast = r.time(), let choiceCount = r.shortCount(minimumSize: 1)
             else { return nil }
             var choices: [SubmissionID] = []
             choices.reserveCapacity(choiceCount)
             for _ in 0..<choiceCount {
-                guard let id = r.submissionID() else { return nil }
-                choices.append(id)
+                guard let number = r.varint() else { return nil }
+                if number == 0 {
+                    guard let id = r.submissionID() else { return nil }
+                    choices.append(id)
+                } else {
+                    guard number <= round.submissions.count else { return nil }
+                    choices.append(round.submissions[Int(number) - 1].id)
+                }
             }
             guard
                 let origin = origin
