@@ -116,7 +116,10 @@ import Testing
         var round = Round(
             number: Make.number(1), opened: Make.time("2026-11-01T00:00:00Z"), closes: Make.time("2026-11-08T00:00:00Z"),
             closed: Make.time("2026-11-08T00:00:00Z"), winner: id,
-            tally: TallyRecord(method: "fair-1", ballots: 2, scores: [TallyRecord.Score(id: id, score: 0.1 + 0.2)]),
+            // A score for a snippet the round lacks (which `check` reports) is kept by its id.
+            tally: TallyRecord(
+                method: "fair-1", ballots: 2,
+                scores: [TallyRecord.Score(id: id, score: 0.1 + 0.2), TallyRecord.Score(id: Make.id("zed-20261101000000"), score: -0.0)]),
             extensions: [Round.Extension(at: Make.time("2026-11-07T00:00:00Z"), from: Make.time("2026-11-06T00:00:00Z"))],
             note: "Quiet — “week”.", hidden: [Round.Hidden(id: id, by: "ann", at: Make.time("2026-11-09T00:00:00Z"), reason: "r")],
             seal: Seal(digest: String(repeating: "a", count: 64), files: [Seal.File(path: "submissions/x.md", digest: "b")]),
@@ -158,6 +161,8 @@ import Testing
         #expect(decoded.rounds[0].ballots[0].origin.position(of: "for.1") == .start)
         #expect(decoded.rounds[0].ballots[2].choices.map(\.rawValue) == ["zed-20261101000000", "bob-20261102000000", "ann-20261102000000", "ann-20261101000000"])
         #expect(decoded.rounds[0].submissions[1].author == Make.handle("cat"))
+        #expect(decoded.rounds[0].tally?.scores.map(\.id.rawValue) == ["ann-20261102000000", "zed-20261101000000"])
+        #expect(decoded.rounds[0].tally?.scores[1].score.sign == .minus && decoded.rounds[0].winner == id)
         // Elsewhere, the paths the reader gives are those of that content directory.
         #expect(ProjectCodec(layout: ContentLayout(root: "Other")).decode(bytes)?.rounds[0].ballots[0].origin.path
             == "Other/projects/moon/rounds/0001/votes/cat.yml")

@@ -31,7 +31,7 @@ import ProlificCore
 /// (`text(_:following:count:at:)`), and a kept seal's files with the others of its project
 /// (`DeferredSeals`).
 public struct ProjectCache: Sendable {
-    static let magic: Int64 = 0x5052_4F4C_5052_4A08  // "PROLPRJ" v8: ballots name snippets by number
+    static let magic: Int64 = 0x5052_4F4C_5052_4A09  // "PROLPRJ" v9: ballots, winners and scores name snippets by number
     static let folder = ".prolific/projects"
 
     let layout: ContentLayout

@@ -200,8 +200,6 @@ struct ProjectCodec {
         w.signed(round.opened.secondsSinceEpoch)
         w.signed(round.closes.secondsSinceEpoch)
         w.optional(round.closed) { $0.signed($1.secondsSinceEpoch) }
-        w.optional(round.winner) { $0.submissionID($1) }
-        w.optional(round.tally) { $0.tallyRecord($1) }
         w.varint(UInt64(round.extensions.count))
         for e in round.extensions {
             w.signed(e.at.secondsSinceEpoch)
@@ -248,6 +246,17 @@ struct ProjectCodec {
             let isExpected = Self.isPath(s.origin.path, in: submissions, s.id.author.rawValue, "-", s.id.time.compactDigits, ".md")
             writeOrigin(s.origin, isExpected: isExpected, &w, &table)
         }
+        // After the snippets, which the winner and the scores name by number.
+        w.optional(round.winner) { Self.write($1, of: round, &$0) }
+        w.optional(round.tally) { w, tally in
+            w.text(tally.method)
+            w.signed(Int64(tally.ballots))
+            w.varint(UInt64(tally.scores.count))
+            for score in tally.scores {
+                Self.write(score.id, of: round, &w)
+                w.varint(score.score.bitPattern)
+            }
+        }
         let votes = layout.votesFolder(slug, round.number)
         // A build takes a sealed round's ballots from its record (`ContentReader`): then they
         // are one list, each ballot with the round's origin, written once without origins.
@@ -261,10 +270,27 @@ struct ProjectCodec {
         }
     }
 
-    /// Each choice is written as the number of the round's snippet it names, counted from 1, or
-    /// 0 and the id when it names none (a ballot `check` reports): a rebuild decodes the 400,000
-    /// choices of the large benchmark's kept projects, and spelling each out again made a
+    /// An id of `round`'s snippets, written as the number of the snippet it names, counted from
+    /// 1, or 0 and the id when it names none (a ballot `check` reports): a rebuild decodes the
+    /// 400,000 choices of the large benchmark's kept projects, and spelling each out again made a
     /// string of its author and checked it.
+    private static func write(_ id: SubmissionID, of round: Round, _ w: inout BinaryWriter) {
+        if let index = round.submissions.firstIndex(where: { $0.id == id }) {
+            w.varint(UInt64(index + 1))
+        } else {
+            w.varint(0)
+            w.submissionID(id)
+        }
+    }
+
+    /// What `write(_:of:_:)` wrote, once the round's snippets are read.
+    private static func readID(_ r: inout BinaryReader, of round: Round) -> SubmissionID? {
+        guard let number = r.varint() else { return nil }
+        if number == 0 { return r.submissionID() }
+        guard number <= round.submissions.count else { return nil }
+        return round.submissions[Int(number) - 1].id
+    }
+
     private func encode(
         _ ballots: [Ballot], of round: Round, votes: String, withOrigins: Bool, _ w: inout BinaryWriter,
         _ table: inout PositionsTable
@@ -274,14 +300,7 @@ struct ProjectCodec {
             w.text(b.voter.rawValue)
             w.signed(b.cast.secondsSinceEpoch)
             w.varint(UInt64(b.choices.count))
-            for choice in b.choices {
-                if let index = round.submissions.firstIndex(where: { $0.id == choice }) {
-                    w.varint(UInt64(index + 1))
-                } else {
-                    w.varint(0)
-                    w.submissionID(choice)
-                }
-            }
+            for choice in b.choices { Self.write(choice, of: round, &w) }
             if withOrigins {
                 writeOrigin(b.origin, isExpected: Self.isPath(b.origin.path, in: votes, b.voter.rawValue, ".yml"), &w, &table)
             }
@@ -296,8 +315,6 @@ struct ProjectCodec {
     ) -> Round? {
         guard let number = r.varint().flatMap({ RoundNumber(Int(clamping: $0)) }), let opened = r.time(),
             let closes = r.time(), let closed = r.optional({ $0.time() }),
-            let winner = r.optional({ $0.submissionID() }),
-            let tally = r.optional({ $0.tallyRecord() }),
             let extensionCount = r.shortCount(minimumSize: 2)
         else { return nil }
         var extensions: [Round.Extension] = []
@@ -338,7 +355,7 @@ struct ProjectCodec {
         else { return nil }
         var round = Round(
             number: number, opened: opened, closes: closes,
-            closed: closed, winner: winner, tally: tally, extensions: extensions, note: note, hidden: hidden,
+            closed: closed, winner: nil, tally: nil, extensions: extensions, note: note, hidden: hidden,
             seal: packedSeal == nil ? seal : nil, origin: origin)
         if let packedSeal {
             let place = DeferredSeals.Place(round: number, bytes: sealBytes..<(sealBytes + packedSeal.size), count: packedSeal.count)
@@ -358,6 +375,19 @@ struct ProjectCodec {
             round.submissions.append(
                 Submission(id: id, author: author, submitted: submitted, ending: ending, body: "", origin: origin))
         }
+        guard let winner = r.optional({ Self.readID(&$0, of: round) }),
+            let tally = r.optional({ r -> TallyRecord? in
+                guard let method = r.text(), let ballots = r.signed(), let count = r.shortCount(minimumSize: 2) else { return nil }
+                var scores: [TallyRecord.Score] = []
+                scores.reserveCapacity(count)
+                for _ in 0..<count {
+                    guard let id = Self.readID(&r, of: round), let bits = r.varint() else { return nil }
+                    scores.append(TallyRecord.Score(id: id, score: Double(bitPattern: bits)))
+                }
+                return TallyRecord(method: method, ballots: Int(ballots), scores: scores)
+            })
+        else { return nil }
+        (round.winner, round.tally) = (winner, tally)
         let votes = roundFolder + "/votes"
         guard let record = r.varint(), record <= 2,
             let ballots = decodeBallots(&r, table, of: round, votes: votes, origin: record == 1 ? round.origin : nil)
@@ -386,14 +416,8 @@ struct ProjectCodec {
             var choices: [SubmissionID] = []
             choices.reserveCapacity(choiceCount)
             for _ in 0..<choiceCount {
-                guard let number = r.varint() else { return nil }
-                if number == 0 {
-                    guard let id = r.submissionID() else { return nil }
-                    choices.append(id)
-                } else {
-                    guard number <= round.submissions.count else { return nil }
-                    choices.append(round.submissions[Int(number) - 1].id)
-                }
+                guard let id = Self.readID(&r, of: round) else { return nil }
+                choices.append(id)
             }
             guard
                 let origin = origin
