@@ -100,6 +100,8 @@ import Testing
     ])
     func rejects(_ text: String) {
         #expect(SubmissionID(text) == nil)
+        // A substring is parsed in place (`SubmissionID.init(_: Substring)`), as its own text.
+        #expect(SubmissionID(("@" + text + "@").dropFirst().dropLast()) == nil)
     }
 
     @Test(arguments: ["ann-20261102101500", "mary-jo-20280229235959", "a-19700101000000", "b--99991231235959"])
@@ -108,6 +110,7 @@ import Testing
         #expect(id.rawValue == text)
         #expect(id.description == text)
         #expect(SubmissionID(id.rawValue) == id)
+        #expect(SubmissionID(("@" + text + "@").dropFirst().dropLast()) == id)
     }
 
     @Test func buildsFromAuthorAndTime() {

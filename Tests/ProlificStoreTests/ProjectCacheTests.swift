@@ -187,6 +187,61 @@ import Testing
         }
     }
 
+    /// A snippet named by its number reads back only as one of the round's: a number past them,
+    /// or too large for an index, is a miss (the entry is then read from its files); 0 is
+    /// followed by the id itself.
+    @Test func aSnippetNumberOutsideTheRoundDecodesToNothing() {
+        var round = Round(
+            number: Make.number(1), opened: Make.time("2026-11-01T00:00:00Z"), closes: Make.time("2026-11-08T00:00:00Z"),
+            origin: Origin(path: "round.md"))
+        round.submissions = [
+            Submission(
+                id: Make.id("ann-20261102000000"), author: Make.handle("ann"), submitted: Make.time("2026-11-02T00:00:00Z"),
+                body: "", origin: Origin(path: "ann.md"))
+        ]
+        for (number, expected) in [(UInt64(1), Make.id("ann-20261102000000")), (2, nil), (UInt64(Int.max), nil), (UInt64.max, nil)] {
+            var w = BinaryWriter()
+            w.varint(number)
+            var r = BinaryReader(w.bytes)
+            #expect(ProjectCodec.readID(&r, of: round) == expected, "\(number)")
+        }
+        var w = BinaryWriter()
+        w.varint(0)
+        w.submissionID(Make.id("zed-20261101000000"))
+        var r = BinaryReader(w.bytes)
+        #expect(ProjectCodec.readID(&r, of: round) == Make.id("zed-20261101000000"))
+    }
+
+    /// A round of many snippets finds each by a dictionary as it is written: every choice, the
+    /// scores and a winner the round lacks come back as they were.
+    @Test func aRoundOfManySnippetsRoundTrips() throws {
+        let layout = ContentLayout(root: "Content")
+        let slug = Make.slug("moon")
+        let ids = (0..<40).map { Make.id("u\($0)-20261102\(String(format: "%06d", $0))") }
+        let stranger = Make.id("zed-20261101000000")
+        var round = Round(
+            number: Make.number(1), opened: Make.time("2026-11-01T00:00:00Z"), closes: Make.time("2026-11-08T00:00:00Z"),
+            closed: Make.time("2026-11-08T00:00:00Z"), winner: stranger,
+            tally: TallyRecord(method: "fair-1", ballots: 3, scores: ids.reversed().map { TallyRecord.Score(id: $0, score: 1) }),
+            origin: Origin(path: layout.roundFile(slug, Make.number(1))))
+        round.submissions = ids.map {
+            Submission(id: $0, author: $0.author, submitted: $0.time, body: "", origin: Origin(path: layout.submissionFile(slug, Make.number(1), $0)))
+        }
+        round.ballots = (0..<3).map { v in
+            Ballot(
+                voter: Make.handle("v\(v)"), cast: Make.time("2026-11-03T00:00:00Z"), choices: [ids[39 - v], stranger, ids[v * 17]],
+                origin: Origin(path: layout.ballotFile(slug, Make.number(1), Make.handle("v\(v)"))))
+        }
+        let project = Project(
+            slug: slug, title: "The Moon", owner: Make.handle("ann"), created: Make.time("2026-11-01T00:00:00Z"), roundLimit: 3,
+            roundLength: Make.span("7d"), tags: [], status: .complete, visibility: .listed, starter: "Late.",
+            rounds: [round], origin: Origin(path: layout.projectFile(slug)))
+        let codec = ProjectCodec(layout: layout)
+        let decoded = try #require(codec.decode(codec.encode(project)))
+        #expect(decoded == project)
+        #expect(decoded.rounds[0].ballots[2].choices == [ids[37], stranger, ids[34]] && decoded.rounds[0].winner == stranger)
+    }
+
     @Test func aSecondLoadTakesUnchangedProjectsFromTheCache() throws {
         let world = try world()
         let (fresh, problems) = world.reader.loadAll()

@@ -19,6 +19,10 @@ enum IdentifierChecks {
         if let slug {
             Property.require(slug.rawValue == text && Slug(slug.rawValue) == slug, "slug \(slug) is not its text")
         }
+        // A `Substring` goes through its own, non-generic parse (`SubmissionID.init(_: Substring)`).
+        Property.require(
+            SubmissionID(Substring(String(text))) == SubmissionID(text),
+            "the Substring and generic submission id parses disagree about \(String(reflecting: text))")
         if let id = SubmissionID(text) {
             Property.require(id.rawValue == text && SubmissionID(id.rawValue) == id, "submission id \(id) is not its text")
             Property.require(isPathSafe(id.rawValue), "submission id \(String(reflecting: id.rawValue)) is not a safe file name")

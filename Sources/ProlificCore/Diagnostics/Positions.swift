@@ -99,12 +99,15 @@ public struct Positions: Hashable, Sendable, Sequence, ExpressibleByDictionaryLi
     /// them one by one does. A set's keys are unique, so when no key here starts with `prefix.`
     /// none of them can be here yet and none is looked for: a sealed round.md absorbs two dozen
     /// nested keys, and looking each up in the keys before it was a quadratic part of reading it.
+    /// The keys here are scanned for the prefix only while they are few (not indexed); past
+    /// that, each is set through the index, so a file that absorbs a hostile list of 100,000
+    /// entries one by one (`links`, `extended`) stays linear.
     public mutating func set(_ other: Positions, under prefix: String) {
         let incoming = other.decoded.pairs
         guard !incoming.isEmpty else { return }
         let dotted = prefix + "."
         if extra?.encoded != nil { (pairs, extra) = Self.decodedPairs(decoded) }
-        guard !pairs.contains(where: { $0.key.utf8.starts(with: dotted.utf8) }) else {
+        guard extra == nil, !pairs.contains(where: { $0.key.utf8.starts(with: dotted.utf8) }) else {
             for pair in incoming { self[dotted + pair.key] = pair.value }
             return
         }

@@ -17,7 +17,8 @@ struct YAMLFields {
     private var pairs: [(key: String, value: YAMLValue, keyPosition: TextPosition)] = []
     /// The keys asked for, present or not.
     private var used: [String] = []
-    /// Set when every key has been asked for (`scalarPairs()`, `finish()`).
+    /// Set once every key counts as asked for: by `scalarPairs()` where the keys are unique,
+    /// and by `finish()`.
     private var everyKeyUsed = false
     /// Whether the mapping's keys are known to be unique as text: `FlatYAML` read it, which
     /// compares them byte by byte (it leaves a file with a key twice to Yams). Then no key is

@@ -247,13 +247,14 @@ struct ProjectCodec {
             writeOrigin(s.origin, isExpected: isExpected, &w, &table)
         }
         // After the snippets, which the winner and the scores name by number.
-        w.optional(round.winner) { Self.write($1, of: round, &$0) }
+        let numbers = SnippetNumbers(round)
+        w.optional(round.winner) { Self.write($1, numbers, &$0) }
         w.optional(round.tally) { w, tally in
             w.text(tally.method)
             w.signed(Int64(tally.ballots))
             w.varint(UInt64(tally.scores.count))
             for score in tally.scores {
-                Self.write(score.id, of: round, &w)
+                Self.write(score.id, numbers, &w)
                 w.varint(score.score.bitPattern)
             }
         }
@@ -264,9 +265,9 @@ struct ProjectCodec {
             round.recordedBallots == round.ballots
             && round.ballots.allSatisfy { $0.origin.isIdentical(to: round.origin) }
         w.varint(round.recordedBallots == nil ? 0 : recordIsBallots ? 1 : 2)
-        encode(round.ballots, of: round, votes: votes, withOrigins: !recordIsBallots, &w, &table)
+        encode(round.ballots, numbers, votes: votes, withOrigins: !recordIsBallots, &w, &table)
         if !recordIsBallots, let recorded = round.recordedBallots {
-            encode(recorded, of: round, votes: votes, withOrigins: true, &w, &table)
+            encode(recorded, numbers, votes: votes, withOrigins: true, &w, &table)
         }
     }
 
@@ -274,8 +275,8 @@ struct ProjectCodec {
     /// 1, or 0 and the id when it names none (a ballot `check` reports): a rebuild decodes the
     /// 400,000 choices of the large benchmark's kept projects, and spelling each out again made a
     /// string of its author and checked it.
-    private static func write(_ id: SubmissionID, of round: Round, _ w: inout BinaryWriter) {
-        if let index = round.submissions.firstIndex(where: { $0.id == id }) {
+    private static func write(_ id: SubmissionID, _ numbers: SnippetNumbers, _ w: inout BinaryWriter) {
+        if let index = numbers.index(of: id) {
             w.varint(UInt64(index + 1))
         } else {
             w.varint(0)
@@ -283,8 +284,26 @@ struct ProjectCodec {
         }
     }
 
-    /// What `write(_:of:_:)` wrote, once the round's snippets are read.
-    private static func readID(_ r: inout BinaryReader, of round: Round) -> SubmissionID? {
+    /// Where each of a round's snippets is in its list, the first of any id listed twice: looked
+    /// for in the list while it is short, through a dictionary past that, so that a hostile round
+    /// of 10,000 snippets and as many ballots is written in linear time.
+    private struct SnippetNumbers {
+        let ids: [SubmissionID]
+        let indices: [SubmissionID: Int]?
+
+        init(_ round: Round) {
+            ids = round.submissions.map(\.id)
+            indices = ids.count > 16 ? Dictionary(zip(ids, ids.indices), uniquingKeysWith: { first, _ in first }) : nil
+        }
+
+        func index(of id: SubmissionID) -> Int? {
+            if let indices { return indices[id] }
+            return ids.firstIndex(of: id)
+        }
+    }
+
+    /// What `write(_:_:_:)` wrote, once the round's snippets are read.
+    static func readID(_ r: inout BinaryReader, of round: Round) -> SubmissionID? {
         guard let number = r.varint() else { return nil }
         if number == 0 { return r.submissionID() }
         guard number <= round.submissions.count else { return nil }
@@ -292,7 +311,7 @@ struct ProjectCodec {
     }
 
     private func encode(
-        _ ballots: [Ballot], of round: Round, votes: String, withOrigins: Bool, _ w: inout BinaryWriter,
+        _ ballots: [Ballot], _ numbers: SnippetNumbers, votes: String, withOrigins: Bool, _ w: inout BinaryWriter,
         _ table: inout PositionsTable
     ) {
         w.varint(UInt64(ballots.count))
@@ -300,7 +319,7 @@ struct ProjectCodec {
             w.text(b.voter.rawValue)
             w.signed(b.cast.secondsSinceEpoch)
             w.varint(UInt64(b.choices.count))
-            for choice in b.choices { Self.write(choice, of: round, &w) }
+            for choice in b.choices { Self.write(choice, numbers, &w) }
             if withOrigins {
                 writeOrigin(b.origin, isExpected: Self.isPath(b.origin.path, in: votes, b.voter.rawValue, ".yml"), &w, &table)
             }
