@@ -19,7 +19,8 @@ enum IdentifierChecks {
         if let slug {
             Property.require(slug.rawValue == text && Slug(slug.rawValue) == slug, "slug \(slug) is not its text")
         }
-        // A `Substring` goes through its own, non-generic parse (`SubmissionID.init(_: Substring)`).
+        // A `Substring` is parsed in place (`SubmissionID.init(_: Substring)`), which the generic
+        // form calls with its text made a `String` first: the same answer either way.
         Property.require(
             SubmissionID(Substring(String(text))) == SubmissionID(text),
             "the Substring and generic submission id parses disagree about \(String(reflecting: text))")

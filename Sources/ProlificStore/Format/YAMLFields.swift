@@ -233,7 +233,11 @@ struct YAMLFields {
                 continue
             }
             pairs.append((key, pair.value, position(of: pair.key)))
-            if keysAreUnique { positions.append(uniqueKey: key, position(of: pair.value)) } else { positions[key] = position(of: pair.value) }
+            if keysAreUnique {
+                positions.append(uniqueKey: key, position(of: pair.value))
+            } else {
+                positions[key] = position(of: pair.value)
+            }
         }
     }
 

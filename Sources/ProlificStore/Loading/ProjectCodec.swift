@@ -9,7 +9,8 @@ import ProlificCore
 /// (`PositionsTable`): files `submit` and `vote` write put their keys on the same lines, so a
 /// project's snippets share one set and its ballots one per number of choices (each round.md has
 /// its own), where decoding made a new array and new keys for each file (a third of decoding the
-/// kept projects of a large rebuild, by `perf`). Identifiers are
+/// kept projects of a large rebuild, by `perf`). A ballot's choices, a round's winner and its
+/// scores name the round's snippets by number (`write(_:_:_:)`). Identifiers are
 /// validated again on decoding, and anything malformed or truncated decodes to nil (the project is
 /// then read from its files).
 struct ProjectCodec {
