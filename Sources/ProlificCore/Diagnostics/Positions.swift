@@ -85,12 +85,7 @@ public struct Positions: Hashable, Sendable, Sequence, ExpressibleByDictionaryLi
                 }
             } else if let newValue {
                 pairs.append(Pair(key: key, value: newValue))
-                if extra != nil {
-                    if !isKnownUniquelyReferenced(&extra) { extra = Extra(index: extra?.index ?? [:]) }
-                    extra?.index[key] = pairs.count - 1
-                } else if pairs.count > Self.indexedFrom {
-                    extra = Self.index(of: pairs).map { Extra(index: $0) }
-                }
+                reindex(from: pairs.count - 1)
             }
         }
     }

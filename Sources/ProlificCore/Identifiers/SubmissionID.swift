@@ -16,9 +16,9 @@ public struct SubmissionID: Hashable, Comparable, Sendable, CustomStringConverti
         self.init(Substring(String(text)))
     }
 
-    /// The same, read in place: round.md's record of ballots names 400,000 ids on the large
-    /// benchmark, and making each a `String` first allocated one (an id is too long for a small
-    /// string).
+    /// The same, read in place: the records of ballots in the large benchmark's round.md files
+    /// name 217,000 ids, and making each a `String` first allocated one (an id is too long for a
+    /// small string).
     public init?(_ text: Substring) {
         // The last `-` byte: where the id is valid, it is followed by the 14 digits (a byte
         // search, as every ballot names a few ids, instead of one by Characters).

@@ -9,13 +9,16 @@ extension BinaryWriter {
         signed(id.time.secondsSinceEpoch)
     }
 
-    /// A tally as recorded: its method, ballots, and each score by its exact bits.
-    mutating func tallyRecord(_ tally: TallyRecord) {
+    /// A tally as recorded: its method, ballots, and each score by its exact bits, its snippet
+    /// written by `id` (spelt out unless the caller names snippets otherwise).
+    mutating func tallyRecord(
+        _ tally: TallyRecord, id: (inout BinaryWriter, SubmissionID) -> Void = { $0.submissionID($1) }
+    ) {
         text(tally.method)
         signed(Int64(tally.ballots))
         varint(UInt64(tally.scores.count))
         for score in tally.scores {
-            submissionID(score.id)
+            id(&self, score.id)
             varint(score.score.bitPattern)
         }
     }
@@ -42,12 +45,14 @@ extension BinaryReader {
         return time.hasFourDigitYear ? time : nil
     }
 
-    mutating func tallyRecord() -> TallyRecord? {
-        guard let method = text(), let ballots = signed(), let count = shortCount(minimumSize: 3) else { return nil }
+    /// What `BinaryWriter.tallyRecord` wrote, each snippet read by `id`.
+    mutating func tallyRecord(id: (inout BinaryReader) -> SubmissionID? = { $0.submissionID() }) -> TallyRecord? {
+        // A score takes at least two bytes: its snippet's number or id, and its bits.
+        guard let method = text(), let ballots = signed(), let count = shortCount(minimumSize: 2) else { return nil }
         var scores: [TallyRecord.Score] = []
         scores.reserveCapacity(count)
         for _ in 0..<count {
-            guard let id = submissionID(), let bits = varint() else { return nil }
+            guard let id = id(&self), let bits = varint() else { return nil }
             scores.append(TallyRecord.Score(id: id, score: Double(bitPattern: bits)))
         }
         return TallyRecord(method: method, ballots: Int(ballots), scores: scores)

@@ -250,15 +250,7 @@ struct ProjectCodec {
         // After the snippets, which the winner and the scores name by number.
         let numbers = SnippetNumbers(round)
         w.optional(round.winner) { Self.write($1, numbers, &$0) }
-        w.optional(round.tally) { w, tally in
-            w.text(tally.method)
-            w.signed(Int64(tally.ballots))
-            w.varint(UInt64(tally.scores.count))
-            for score in tally.scores {
-                Self.write(score.id, numbers, &w)
-                w.varint(score.score.bitPattern)
-            }
-        }
+        w.optional(round.tally) { w, tally in w.tallyRecord(tally) { Self.write($1, numbers, &$0) } }
         let votes = layout.votesFolder(slug, round.number)
         // A build takes a sealed round's ballots from its record (`ContentReader`): then they
         // are one list, each ballot with the round's origin, written once without origins.
@@ -274,8 +266,8 @@ struct ProjectCodec {
 
     /// An id of `round`'s snippets, written as the number of the snippet it names, counted from
     /// 1, or 0 and the id when it names none (a ballot `check` reports): a rebuild decodes the
-    /// 400,000 choices of the large benchmark's kept projects, and spelling each out again made a
-    /// string of its author and checked it.
+    /// 217,000 choices of the large benchmark's recorded ballots, and spelling each out again
+    /// made a string of its author and checked it.
     private static func write(_ id: SubmissionID, _ numbers: SnippetNumbers, _ w: inout BinaryWriter) {
         if let index = numbers.index(of: id) {
             w.varint(UInt64(index + 1))
@@ -289,17 +281,19 @@ struct ProjectCodec {
     /// for in the list while it is short, through a dictionary past that, so that a hostile round
     /// of 10,000 snippets and as many ballots is written in linear time.
     private struct SnippetNumbers {
-        let ids: [SubmissionID]
+        let submissions: [Submission]
         let indices: [SubmissionID: Int]?
 
         init(_ round: Round) {
-            ids = round.submissions.map(\.id)
-            indices = ids.count > 16 ? Dictionary(zip(ids, ids.indices), uniquingKeysWith: { first, _ in first }) : nil
+            submissions = round.submissions
+            indices =
+                submissions.count > 16
+                ? Dictionary(zip(submissions.map(\.id), submissions.indices), uniquingKeysWith: { first, _ in first }) : nil
         }
 
         func index(of id: SubmissionID) -> Int? {
             if let indices { return indices[id] }
-            return ids.firstIndex(of: id)
+            return submissions.firstIndex { $0.id == id }
         }
     }
 
@@ -396,16 +390,7 @@ struct ProjectCodec {
                 Submission(id: id, author: author, submitted: submitted, ending: ending, body: "", origin: origin))
         }
         guard let winner = r.optional({ Self.readID(&$0, of: round) }),
-            let tally = r.optional({ r -> TallyRecord? in
-                guard let method = r.text(), let ballots = r.signed(), let count = r.shortCount(minimumSize: 2) else { return nil }
-                var scores: [TallyRecord.Score] = []
-                scores.reserveCapacity(count)
-                for _ in 0..<count {
-                    guard let id = Self.readID(&r, of: round), let bits = r.varint() else { return nil }
-                    scores.append(TallyRecord.Score(id: id, score: Double(bitPattern: bits)))
-                }
-                return TallyRecord(method: method, ballots: Int(ballots), scores: scores)
-            })
+            let tally = r.optional({ $0.tallyRecord { Self.readID(&$0, of: round) } })
         else { return nil }
         (round.winner, round.tally) = (winner, tally)
         let votes = roundFolder + "/votes"
