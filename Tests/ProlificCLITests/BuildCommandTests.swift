@@ -334,6 +334,38 @@ import Testing
         #expect(try folder.snapshot("site") == Self.freshSite(in: folder))
     }
 
+    /// A round counted from its record (`close` records its ballots) has its `votes/` folder
+    /// vouched for: a build reads nothing in it, so a ballot added there (which `check` warns
+    /// about) is not looked at by a build with nothing else to do, nor by a rebuild that keeps its
+    /// project, and the site is the fresh one.
+    @Test func aRecordedRoundsVotesFolderIsNotLookedAt() throws {
+        let folder = try Self.demoCopy(settled: true)
+        func build() throws -> String {
+            let result = try CLI.run(["build", "--content", "Content", "--out", "site", "--now", Self.now, "--timings"], in: folder.url)
+            #expect(result.status == 0, "\(result.stderr)")
+            return result.stderr
+        }
+        let closed = try CLI.run(["close", "the-town-that-sold-tuesday", "--content", "Content", "--now", Self.now], in: folder.url)
+        #expect(closed.status == 0, "\(closed.stderr)")
+        Thread.sleep(forTimeInterval: 2.1)
+        _ = try build()
+        let votes = "Content/projects/the-town-that-sold-tuesday/rounds/0004/votes"
+        try folder.write("voter: zed\ncast: 2026-11-21T00:00:00Z\nfor:\n- ann-20261120100000\n", to: "\(votes)/zed.yml")
+        Thread.sleep(forTimeInterval: 2.1)
+        #expect(try build().hasPrefix("site/ is up to date"))
+        let check = try CLI.run(["check", "--content", "Content", "--now", Self.now], in: folder.url)
+        #expect(check.stdout.contains("\(votes)/zed.yml:1:1: warning: added after round 4 closed"), "\(check.stdout)")
+        // A ballot in another project: the project with the recorded round is kept, not read.
+        let vote = try CLI.run(
+            ["vote", "long-patience", "--voter", "eitan", "bram-20261119150000", "--content", "Content", "--now", Self.now], in: folder.url)
+        #expect(vote.status == 0, "\(vote.stderr)")
+        Thread.sleep(forTimeInterval: 2.1)
+        let rebuilt = try build()
+        #expect(rebuilt.contains("standings kept from the last build, 1 project counted again"), "\(rebuilt)")
+        #expect(try folder.snapshot("site") == Self.freshSite(in: folder))
+        #expect(try build().hasPrefix("site/ is up to date"))
+    }
+
     /// Profiles and project pages are kept by their inputs too: after each thing a game does
     /// through the CLI (a ballot, a snippet, a follow, a close, a rename, a later moment), the
     /// rebuilt site is the one a fresh build makes, byte for byte.

@@ -231,8 +231,9 @@ import Testing
         #expect(recorded.map(\.voter) == [Make.handle("ann")] && recorded[0].choices.isEmpty)
     }
 
-    /// The votes/ folder of a recorded round is taken into the inventory by its own entry: a
-    /// ballot added in it moves its times, so the project is read again.
+    /// The votes/ folder of a recorded round is taken into the inventory by its own entry, none
+    /// of its files: a build reads none of them. The stamp vouches for the folder (`SealedRounds`),
+    /// so a rebuild doesn't look at it either (`BuildCommandTests.aRecordedRoundsVotesFolderIsNotLookedAt`).
     @Test func theInventoryTakesARecordedVotesFolderByItself() throws {
         let world = try closedRound()
         let (_, _, inventory) = world.reader.loadAllTakingInventory(cache: nil, racyAfter: .max)

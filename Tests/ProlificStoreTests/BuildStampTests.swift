@@ -300,5 +300,35 @@ import Testing
         }
         #expect(vouched == [true, false, false])
         #expect(sealed.count == 1)
+        // Round 1 has no record: its votes folder is not vouched for; with one, it is.
+        func votesVouched(_ sealed: SealedRounds) -> [Bool] {
+            (1...3).map { number in
+                Array("projects/p/rounds/000\(number)/votes".utf8).withUnsafeBufferPointer { sealed.vouchesForFolder($0, last: &last) }
+            }
+        }
+        #expect(votesVouched(sealed) == [false, false, false])
+        var recorded = project
+        for r in recorded.rounds.indices { recorded.rounds[r].recordedBallots = [] }
+        #expect(votesVouched(SealedRounds(Content(config: Config.defaults(), users: [:], projects: [recorded]))) == [true, false, false])
+    }
+
+    /// Which folders are vouched for: the votes folder of a sealed round counted from its record,
+    /// by its exact path; no other folder, and no votes folder of another round.
+    @Test func aRecordedRoundsVotesFolderIsTheOnlyFolderVouchedFor() {
+        let sealed = SealedRounds(
+            listing: [("p/rounds/0001", ["votes/b.yml"]), ("p/rounds/0002", ["votes/b.yml"])], countingRecords: ["p/rounds/0001"])
+        var last: SealedRounds.Cursor = ([], nil)
+        func vouches(_ path: String) -> Bool {
+            Array(path.utf8).withUnsafeBufferPointer { sealed.vouchesForFolder($0, last: &last) }
+        }
+        #expect(vouches("projects/p/rounds/0001/votes"))
+        for path in [
+            "projects/p/rounds/0002/votes", "projects/p/rounds/0001/submissions", "projects/p/rounds/0001", "projects/p/rounds/0001/votes/",
+            "projects/p/rounds/0001/votes/x", "projects/p/rounds/0001/xvotes", "projects/p/rounds/0003/votes", "projects/p/votes",
+            "users/projects/p/rounds/0001/votes", "projects/p/rounds/0001/images/votes", "projects//votes", "projects/votes",
+        ] {
+            #expect(!vouches(path), "\(path)")
+        }
+        #expect(!Array("projects/p/rounds/0001/votes".utf8).withUnsafeBufferPointer { SealedRounds.empty.vouchesForFolder($0, last: &last) })
     }
 }

@@ -68,15 +68,61 @@ import Testing
         HistoryCache.warm(from: try world.reader.loadValid(), stamps: HistoryCache.Stamps.take(layout), layout: layout)
         let cached = try #require(HistoryCache.load(layout))
         #expect(cached.entries.count == 1)
-        // Something touched sun's closed votes folder: its stamp no longer matches, so the cached
-        // history is not trusted and is rebuilt from the files.
-        let votes = world.directory.path("Content/projects/sun/rounds/0001/votes")
-        Thread.sleep(forTimeInterval: 0.01)
-        try Data().write(to: URL(fileURLWithPath: "\(votes)/.scratch"))
-        try FileManager.default.removeItem(atPath: "\(votes)/.scratch")
-        #expect(cached.entries.first?.stamp != HistoryCache.stamp(layout, Make.slug("sun"), Make.number(1)))
+        // Something touched sun's closed submissions folder: its stamp no longer matches, so the
+        // cached history is not trusted and is rebuilt from the files.
+        touch(world, "Content/projects/sun/rounds/0001/submissions")
+        #expect(cached.entries.first?.stamp != sunStamp(layout))
         #expect(try closeMoon(world) == reference)
-        #expect(HistoryCache.load(layout)?.entries.first?.stamp == HistoryCache.stamp(layout, Make.slug("sun"), Make.number(1)))
+        #expect(HistoryCache.load(layout)?.entries.first?.stamp == sunStamp(layout))
+    }
+
+    /// Moves the times of the folder at `path` (in `world`'s directory) with a file made and
+    /// removed in it.
+    func touch(_ world: Playground, _ path: String) {
+        let folder = world.directory.path(path)
+        Thread.sleep(forTimeInterval: 0.01)
+        FileManager.default.createFile(atPath: "\(folder)/.scratch", contents: Data())
+        try? FileManager.default.removeItem(atPath: "\(folder)/.scratch")
+    }
+
+    /// The stamp of sun's round 1 as the history keeps it: `close` recorded its ballots, so its
+    /// votes folder is left out (`Stamp.counting(_:)`).
+    func sunStamp(_ layout: ContentLayout) -> HistoryCache.Stamp {
+        HistoryCache.stamp(layout, Make.slug("sun"), Make.number(1)).countingRecord
+    }
+
+    /// Nothing reads the votes folder of a round counted from its record: a change in it (a
+    /// ballot file added, which `check` reports) leaves its stamp, so `close` takes the history
+    /// as saved (and leaves the file), and a build's stamps are the ones `close` takes.
+    @Test func aRecordedRoundsVotesFolderIsNotInItsStamp() throws {
+        let reference = try closeMoon(try world())
+        let world = try world()
+        let layout = ContentLayout(root: world.root)
+        let sun = try #require(try world.reader.loadValid().projects.first { $0.slug == Make.slug("sun") }?.rounds.first)
+        #expect(sun.countsRecord)
+        HistoryCache.warm(from: try world.reader.loadValid(), stamps: HistoryCache.Stamps.take(layout), layout: layout)
+        let cached = try #require(HistoryCache.load(layout))
+        #expect(cached.entries.first?.stamp == sunStamp(layout))
+        #expect(cached.entries.first?.stamp.round.suffix(2) == [-3, -3])
+        let raw = HistoryCache.stamp(layout, Make.slug("sun"), Make.number(1))
+        touch(world, "Content/projects/sun/rounds/0001/votes")
+        #expect(HistoryCache.stamp(layout, Make.slug("sun"), Make.number(1)) != raw)
+        #expect(HistoryCache.Stamps.take(layout).stamps["sun/0001"]?.counting(sun) == cached.entries.first?.stamp)
+        let file = cacheFile(world)
+        let saved = try FileManager.default.attributesOfItem(atPath: file)[.systemFileNumber] as? Int
+        #expect(try closeMoon(world) == reference)
+        #expect(try FileManager.default.attributesOfItem(atPath: file)[.systemFileNumber] as? Int == saved, "taken, not saved again")
+        // A round not counted from its record keeps its votes folder in its stamp.
+        var unrecorded = sun
+        unrecorded.recordedBallots = nil
+        #expect(raw.counting(unrecorded) == raw)
+        #expect(raw.counting(sun) == raw.countingRecord && raw.countingRecord.countsRecord && !raw.countsRecord)
+        // What the last scan saw of a recorded round stands for its folder whatever its votes
+        // folder's times, but not once its round.md moved; an unrecorded one only for itself.
+        let otherVotes = HistoryCache.Stamp(round: Array(raw.round.prefix(4)) + [1, 1])
+        #expect(raw.countingRecord.standsFor(raw) && raw.countingRecord.standsFor(otherVotes))
+        #expect(!raw.countingRecord.standsFor(HistoryCache.Stamp(round: [raw.round[0] + 1] + raw.round.dropFirst())))
+        #expect(raw.standsFor(raw) && !raw.standsFor(otherVotes))
     }
 
     /// What closing moon writes in a world of its own; then a world without `.prolific/`, with its
@@ -193,12 +239,9 @@ import Testing
         let layout = ContentLayout(root: world.root)
         try FileManager.default.removeItem(atPath: world.directory.path("Content/.prolific"))
         let stamps = HistoryCache.Stamps.take(layout)
-        Thread.sleep(forTimeInterval: 0.01)
-        let votes = world.directory.path("Content/projects/sun/rounds/0001/votes")
-        try Data().write(to: URL(fileURLWithPath: "\(votes)/.scratch"))
-        try FileManager.default.removeItem(atPath: "\(votes)/.scratch")
+        touch(world, "Content/projects/sun/rounds/0001/submissions")
         HistoryCache.warm(from: try world.reader.loadValid(), stamps: stamps, layout: layout)
-        let now = HistoryCache.stamp(layout, Make.slug("sun"), Make.number(1))
+        let now = sunStamp(layout)
         #expect(HistoryCache.load(layout)?.entries.first?.stamp != now, "saved with the stamp from before the read")
         #expect(try closeMoon(world) == reference)
         #expect(HistoryCache.load(layout)?.entries.first?.stamp == now, "the close read sun's round again")

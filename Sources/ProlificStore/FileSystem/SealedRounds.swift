@@ -14,6 +14,12 @@ import ProlificCore
 /// down in `docs/maintaining.md` ("Publishing"). A rebuild checks the projects it keeps the
 /// same way (`RecordedParts`): such an edit is read once its project is read again (anything
 /// else in it changes, another binary) or by a build from nothing.
+///
+/// The `votes/` folder of a round whose ballots a build counts from its record
+/// (`Round.countsRecord`) is vouched for too (`vouchesForFolder`): a build never lists it, and
+/// neither a `close` nor the history reads it (`HistoryCache.Stamp.counting(_:)`), so nothing
+/// a build makes changes with it. A rebuild then doesn't stat it in the projects it keeps, nor
+/// does a build that finds nothing to do; `check` still reads every ballot in it.
 public struct SealedRounds: Sendable, Equatable {
     /// Each sealed round by its folder under `projects/` (`<slug>/rounds/<NNNN>`): the paths its
     /// seal lists, relative to that folder.
@@ -24,8 +30,11 @@ public struct SealedRounds: Sendable, Equatable {
     struct Listed: Equatable {
         var bytes: [UInt8] = []
         var ends: [Int] = []
+        /// Whether a build counts the round's record instead of its ballot files.
+        var countsRecord = false
 
-        init(_ paths: [String]) {
+        init(_ paths: [String], countsRecord: Bool = false) {
+            self.countsRecord = countsRecord
             // `close` lists a seal's files sorted by path (byte order for the names content
             // uses): they are then copied as they come, without an array of each path's bytes
             // to sort (250,000 on large).
@@ -60,11 +69,13 @@ public struct SealedRounds: Sendable, Equatable {
     }
 
     /// Rounds by their folders under `projects/` (`<slug>/rounds/<NNNN>`), each with the paths
-    /// its seal lists.
-    init(listing: [(folder: String, paths: [String])]) {
+    /// its seal lists; those in `countingRecords` are counted from their record.
+    init(listing: [(folder: String, paths: [String])], countingRecords: Set<String> = []) {
         var rounds: [[UInt8]: Listed] = [:]
         rounds.reserveCapacity(listing.count)
-        for (folder, paths) in listing { rounds[Array(folder.utf8)] = Listed(paths) }
+        for (folder, paths) in listing {
+            rounds[Array(folder.utf8)] = Listed(paths, countsRecord: countingRecords.contains(folder))
+        }
         self.init(rounds: rounds)
     }
 
@@ -77,15 +88,16 @@ public struct SealedRounds: Sendable, Equatable {
     /// recorded with what the last stamp vouched for (`FileInventory.isAsRecorded(_:)`).
     public init(_ content: Content, of included: (Slug) -> Bool) {
         // Read in place, by index: `compactMap` over the rounds copied each one whole.
-        var listing: [(folder: String, paths: [String])] = []
+        var rounds: [[UInt8]: Listed] = [:]
         let projects = content.projects
         for p in projects.indices where included(projects[p].slug) {
             for r in projects[p].rounds.indices where projects[p].rounds[r].closed != nil {
                 guard let files = projects[p].rounds[r].seal?.files else { continue }
-                listing.append(("\(projects[p].slug)/rounds/\(projects[p].rounds[r].number.folderName)", files.map(\.path)))
+                let folder = "\(projects[p].slug)/rounds/\(projects[p].rounds[r].number.folderName)"
+                rounds[Array(folder.utf8)] = Listed(files.map(\.path), countsRecord: projects[p].rounds[r].countsRecord)
             }
         }
-        self.init(listing: listing)
+        self.init(rounds: rounds)
     }
 
     /// How many rounds are sealed.
@@ -117,9 +129,27 @@ public struct SealedRounds: Sendable, Equatable {
         return last.listed?.contains(UnsafeBufferPointer(rebasing: path[(end + 1)...])) ?? false
     }
 
+    /// Whether the entry at `path` (relative to the content directory, without a NUL), which the
+    /// caller says is a folder, is the `votes/` folder of a round counted from its record:
+    /// `projects/<slug>/rounds/<NNNN>/votes`.
+    func vouchesForFolder(_ path: UnsafeBufferPointer<UInt8>, last: inout Cursor) -> Bool {
+        guard !rounds.isEmpty, path.count > Self.projects.count + Self.votes.count, path.starts(with: Self.projects),
+            UnsafeBufferPointer(rebasing: path[(path.count - Self.votes.count)...]).elementsEqual(Self.votes)
+        else { return false }
+        let round = UnsafeBufferPointer(rebasing: path[Self.projects.count..<(path.count - Self.votes.count)])
+        // `<slug>/rounds/<NNNN>`: exactly two slashes.
+        guard round.reduce(0, { $1 == Self.slash ? $0 + 1 : $0 }) == 2 else { return false }
+        if !round.elementsEqual(last.round) {
+            let key = Array(round)
+            last = (key, rounds[key])
+        }
+        return last.listed?.countsRecord ?? false
+    }
+
     /// What `vouchesFor` keeps between calls.
     typealias Cursor = (round: [UInt8], listed: Listed?)
 
     private static let projects = Array("projects/".utf8)
     private static let slash = UInt8(ascii: "/")
+    private static let votes = Array("/votes".utf8)
 }

@@ -140,17 +140,18 @@ extension Game {
         for folder in (try? FileSystem.list(layout.roundsFolder(slug))) ?? [] where folder.kind == .directory {
             guard let number = RoundNumber(folderName: folder.name), !reader.isVacant(slug, number) else { continue }
             let key = "\(slug)/\(number.folderName)"
-            let stamp = HistoryCache.stamp(layout, slug, number)
+            var stamp = HistoryCache.stamp(layout, slug, number)
             var closed: Timestamp?
-            if let seen = previous[key], seen.stamp == stamp, stamp.hasFile {
-                closed = seen.time
+            if let seen = previous[key], seen.stamp.standsFor(stamp), stamp.hasFile {
+                (stamp, closed) = (seen.stamp, seen.time)
             } else {
                 let path = layout.roundFile(slug, number)
                 let text: String
                 do { text = try FileSystem.readText(path) } catch {
                     throw Diagnostics([Diagnostic(path: error.path, position: error.position, message: error.message)])
                 }
-                closed = try RoundFile.parse(text, path: path, number: number).closed
+                let round = try RoundFile.parse(text, path: path, number: number)
+                (stamp, closed) = (stamp.counting(round), round.closed)
             }
             scanned.append((key, HistoryCache.Scan(stamp: stamp, time: closed)))
             if let closed, closed < cutoff {

@@ -20,7 +20,7 @@ import Synchronization
 /// anything unreadable, missing or different means a full build, and a linked `.prolific/` is
 /// neither read nor written.
 public struct BuildStamp: Sendable {
-    static let magic: Int64 = 0x5052_4F4C_4255_4908  // "PROLBUI" v8: each project's keys after the templates
+    static let magic: Int64 = 0x5052_4F4C_4255_4909  // "PROLBUI" v9: a recorded round's votes/ folder vouched for
     static let file = ".prolific/build.stamp"
     /// The stamp before last, whose file the next stamp is written into (`AtomicFile.write(parts:to:reusing:)`).
     static let spareFile = ".prolific/build.stamp.spare"

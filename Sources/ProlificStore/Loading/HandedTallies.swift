@@ -311,7 +311,7 @@ public struct HandedTallies: Sendable {
                 var rounds: [(number: RoundNumber, closed: Timestamp, stamp: HistoryCache.Stamp)] = []
                 for other in project.rounds where !(q == p && other.number == round.number) {
                     guard let closed = other.closed else { continue }
-                    let stamp = stamps.stamps[IdentityEvidence.key(project.slug, other.number)] ?? HistoryCache.Stamps.racy
+                    let stamp = stamps.stamps[IdentityEvidence.key(project.slug, other.number)]?.counting(other) ?? HistoryCache.Stamps.racy
                     rounds.append((other.number, closed, stamp))
                 }
                 guard Self.pastPart(start: (project.created, project.owner), rounds: rounds, cutoff: cutoff) == entry.past[project.slug]

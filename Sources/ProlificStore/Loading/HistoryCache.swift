@@ -11,9 +11,9 @@ import ProlificCore
 /// directory, so closing a round doesn't re-read every closed round of every project.
 ///
 /// It is never the source of truth: each closed round it covers is listed with the stamps (size
-/// and modification time) of its round.md and of its submissions and votes folders. A stamp that
-/// differs, a round missing, or a cutoff the cached history can't serve, and it is rebuilt from the
-/// files. `check` never uses it. Edits in place that keep a folder's time (not what git or
+/// and modification time) of its round.md and of its submissions and votes folders (not the votes
+/// folder of a round whose record a build counts: `Stamp.counting(_:)`). A stamp that differs, a
+/// round missing, or a cutoff the cached history can't serve, and it is rebuilt from the files. `check` never uses it. Edits in place that keep a folder's time (not what git or
 /// `prolific` do) are tampering with closed rounds, which `check` reports.
 public struct HistoryCache {
     static let magic: Int64 = 0x5052_4F4C_4849_5302  // "PROLHIS" v2
@@ -29,6 +29,30 @@ public struct HistoryCache {
         /// Whether the first file stamped (round.md, or project.md) was there: a missing one is
         /// stamped -1, which stat never gives as a size.
         var hasFile: Bool { round.first != -1 }
+
+        /// What stands for the votes folder of a round whose ballots are counted from its record:
+        /// `stat` never gives a negative size.
+        static let recordCounted: [Int64] = [-3, -3]
+
+        /// The stamp of `round`'s folder (this one, as taken): without its votes folder when the
+        /// round's ballots are counted from its record (`Round.countsRecord`). Nothing in that
+        /// folder is read then, by a build, a `close` or the history, so a rebuild doesn't look at
+        /// it in the projects it keeps (`SealedRounds`), and the stamps both take agree.
+        func counting(_ round: Round) -> Stamp { round.countsRecord ? countingRecord : self }
+
+        /// The same stamp with its votes folder's part replaced by `recordCounted`.
+        var countingRecord: Stamp {
+            guard round.count == 6 else { return self }
+            return Stamp(round: Array(round[..<4]) + Self.recordCounted)
+        }
+
+        /// Whether the votes folder's part is `recordCounted`.
+        var countsRecord: Bool { round.count == 6 && round[4...].elementsEqual(Self.recordCounted) }
+
+        /// Whether a stamp the last scan saw (this one) stands for `taken`, a round folder's
+        /// stamp as `stamp(_:_:_:)` takes it: equal, or equal but for the votes folder of a
+        /// round that counted its record.
+        func standsFor(_ taken: Stamp) -> Bool { self == taken || (countsRecord && self == taken.countingRecord) }
     }
 
     struct Entry: Equatable, Sendable {
@@ -210,7 +234,7 @@ public struct HistoryCache {
             scanned[project.slug.rawValue] = Scan(stamp: projectStamp, time: project.created, owner: project.owner)
             for round in project.rounds {
                 let key = "\(project.slug)/\(round.number.folderName)"
-                guard let roundStamp = taken.stamps[key] else { return }
+                guard let roundStamp = taken.stamps[key]?.counting(round) else { return }
                 scanned[key] = Scan(stamp: roundStamp, time: round.closed)
                 guard let closed = round.closed else { continue }
                 entries.append(Entry(slug: project.slug, number: round.number, closed: closed, stamp: roundStamp))
@@ -291,7 +315,8 @@ public struct HistoryCache {
                 guard !added.contains(key) else { continue }
                 // A racy stamp vouches for nothing: the saved history may hold another version. A
                 // missing or racy one matches no saved entry; such a round can only be read anew.
-                entries.append((Entry(slug: project.slug, number: number, closed: closed, stamp: taken.stamps[key] ?? Stamps.racy), p, r))
+                let stamp = taken.stamps[key]?.counting(project.rounds[r]) ?? Stamps.racy
+                entries.append((Entry(slug: project.slug, number: number, closed: closed, stamp: stamp), p, r))
             }
         }
         entries.sort { ($0.entry.closed, $0.entry.slug, $0.entry.number) < ($1.entry.closed, $1.entry.slug, $1.entry.number) }
