@@ -111,6 +111,25 @@ import Testing
         _ = folder
     }
 
+    /// The fingerprints' part lists the paths in the byte order of their UTF-8 (a path before
+    /// the longer ones it starts), each with its fingerprint; those of another length are left out.
+    @Test func fingerprintsComeInTheByteOrderOfTheirPaths() {
+        let paths = ["a/index.html", "a-b/index.html", "a.html", "a", "é.html", "z/index.html", "a/index.html.gz", "A.html"]
+        var fingerprints: [String: [UInt8]] = [:]
+        for (n, path) in paths.enumerated() { fingerprints[path] = Array(repeating: UInt8(n), count: 16) }
+        fingerprints["short.html"] = [1, 2, 3]
+        var w = BinaryWriter()
+        let sorted = paths.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        #expect(sorted == ["A.html", "a", "a-b/index.html", "a.html", "a/index.html", "a/index.html.gz", "z/index.html", "é.html"])
+        w.integer(Int64(sorted.count))
+        for path in sorted {
+            w.text(path)
+            w.raw(fingerprints[path] ?? [])
+        }
+        #expect(BuildStamp.encode(fingerprints) == w.bytes)
+        #expect(BuildStamp.encode([String: [UInt8]]()) == [0, 0, 0, 0, 0, 0, 0, 0])
+    }
+
     /// Sealed: a file cut short or with a byte changed anywhere is not loaded (the next build
     /// renders everything, as without a stamp).
     @Test func aTornStampIsNeverLoaded() throws {
