@@ -364,6 +364,20 @@ import Testing
         #expect(rebuilt.contains("standings kept from the last build, 1 project counted again"), "\(rebuilt)")
         #expect(try folder.snapshot("site") == Self.freshSite(in: folder))
         #expect(try build().hasPrefix("site/ is up to date"))
+        // A close in another project takes the history as the builds saved it, and the build
+        // after it adds that round to the replay as `close` tallied it: the kept project's old
+        // entry for the votes folder and `close`'s look at it agree, both left out of the
+        // round's stamp in the history (`HistoryCache.Stamp.counting(_:)`).
+        let history = folder.url.appendingPathComponent("Content/.prolific/history.cache").path
+        let before = try FileManager.default.attributesOfItem(atPath: history)[.systemFileNumber] as? Int
+        let later = "2026-11-22T13:00:00Z"
+        let other = try CLI.run(["close", "long-patience", "--content", "Content", "--now", later], in: folder.url)
+        #expect(other.status == 0, "\(other.stderr)")
+        #expect(try FileManager.default.attributesOfItem(atPath: history)[.systemFileNumber] as? Int == before, "taken, not saved again")
+        Thread.sleep(forTimeInterval: 2.1)
+        let after = try CLI.run(["build", "--content", "Content", "--out", "site", "--now", later, "--timings"], in: folder.url)
+        #expect(after.status == 0 && after.stderr.contains("1 closed round added to the last build's replay"), "\(after.stderr)")
+        #expect(after.stderr.contains("as close tallied it"), "\(after.stderr)")
     }
 
     /// Profiles and project pages are kept by their inputs too: after each thing a game does

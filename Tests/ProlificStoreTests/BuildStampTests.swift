@@ -112,15 +112,19 @@ import Testing
     }
 
     /// The fingerprints' part lists the paths in the byte order of their UTF-8 (a path before
-    /// the longer ones it starts), each with its fingerprint; those of another length are left out.
+    /// the longer ones it starts; not `String`'s order), each with its fingerprint; those of
+    /// another length are left out.
     @Test func fingerprintsComeInTheByteOrderOfTheirPaths() {
-        let paths = ["a/index.html", "a-b/index.html", "a.html", "a", "é.html", "z/index.html", "a/index.html.gz", "A.html"]
+        // "e\u{301}" (e and a combining acute accent) comes after "f" as a `String`, before it as bytes.
+        let paths = ["a/index.html", "a-b/index.html", "a.html", "a", "e\u{301}.html", "f.html", "z/index.html", "a/index.html.gz", "A.html"]
         var fingerprints: [String: [UInt8]] = [:]
         for (n, path) in paths.enumerated() { fingerprints[path] = Array(repeating: UInt8(n), count: 16) }
         fingerprints["short.html"] = [1, 2, 3]
         var w = BinaryWriter()
         let sorted = paths.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        #expect(sorted == ["A.html", "a", "a-b/index.html", "a.html", "a/index.html", "a/index.html.gz", "z/index.html", "é.html"])
+        #expect(
+            sorted == ["A.html", "a", "a-b/index.html", "a.html", "a/index.html", "a/index.html.gz", "e\u{301}.html", "f.html", "z/index.html"])
+        #expect(paths.sorted() != sorted)
         w.integer(Int64(sorted.count))
         for path in sorted {
             w.text(path)
@@ -264,6 +268,52 @@ import Testing
             }
             let unseen = ["none", "sealed snippet in place", "sealed image in place"]
             #expect(saved.isCurrent(key: key) == unseen.contains(change), "\(change)")
+        }
+    }
+
+    /// The votes folder of a round counted from its record is vouched for (written with its own
+    /// code): a no-op build doesn't stat it, so a ballot added there is not seen. The round's
+    /// folder and its submissions folder still are, and a racy votes folder is checked like any
+    /// other entry. Decoded, the stamp vouches for that folder and the sealed files only.
+    @Test func aRecordedRoundsVotesFolderIsNotChecked() throws {
+        let round = "Content/projects/p/rounds/0001"
+        for change in ["none", "ballot added", "racy votes folder", "file added to the round", "snippet added"] {
+            let folder = try TemporaryDirectory()
+            try folder.write("title: T\n", to: "Content/prolific.yml")
+            try folder.write("---\nclosed: 2026-01-01T00:00:00Z\n---\n", to: "\(round)/round.md")
+            try folder.write("A snippet.\n", to: "\(round)/submissions/a-20260101000000.md")
+            try folder.write("choices: [a-20260101000000]\n", to: "\(round)/votes/b.yml")
+            try folder.write("<p>home</p>\n", to: "Site/index.html")
+            let layout = ContentLayout(root: folder.path("Content"))
+            var racyAfter = Int64.max
+            if change.hasPrefix("racy") {
+                Thread.sleep(forTimeInterval: 0.02)
+                racyAfter = FileInventory.clock()
+                Thread.sleep(forTimeInterval: 0.02)
+                try folder.write("x", to: "\(round)/votes/.scratch")
+                try FileManager.default.removeItem(atPath: folder.path("\(round)/votes/.scratch"))
+            }
+            let content = try #require(FileInventory.take(of: layout.root, skipping: BuildStamp.skipped, racyAfter: racyAfter))
+            let site = try #require(FileInventory.take(of: folder.path("Site"), skipping: [], racyAfter: .max))
+            let key = BuildStamp.key(now: Make.time("2026-01-01T00:00:00Z"), out: folder.path("Site"), templates: nil, head: "")
+            let sealed = SealedRounds(
+                listing: [("p/rounds/0001", ["submissions/a-20260101000000.md", "votes/b.yml"])], countingRecords: ["p/rounds/0001"])
+            BuildStamp(key: key, content: content, sealed: sealed, templates: nil, site: site, pages: 1, files: 1).save(layout)
+            let saved = try #require(BuildStamp.Saved(layout))
+            let decoded = try #require(saved.decoded()).content
+            #expect(decoded == content, "\(change)")
+            let paths = decoded.paths.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+            let vouched = Set(zip(paths, decoded.vouched).filter(\.1).map(\.0))
+            let files = ["projects/p/rounds/0001/submissions/a-20260101000000.md", "projects/p/rounds/0001/votes/b.yml"]
+            #expect(vouched == Set(change.hasPrefix("racy") ? files : files + ["projects/p/rounds/0001/votes"]), "\(change)")
+            Thread.sleep(forTimeInterval: 0.02)
+            switch change {
+            case "ballot added": try folder.write("choices: [a-20260101000000]\n", to: "\(round)/votes/c.yml")
+            case "file added to the round": try folder.write("notes\n", to: "\(round)/notes.md")
+            case "snippet added": try folder.write("Late.\n", to: "\(round)/submissions/c-20260101000000.md")
+            default: break
+            }
+            #expect(saved.isCurrent(key: key) == ["none", "ballot added"].contains(change), "\(change)")
         }
     }
 

@@ -35,7 +35,8 @@ public struct FileInventory: Sendable, Equatable {
     fileprivate(set) var paths: [UInt8] = []
     fileprivate(set) var stamps: [Stamp] = []
     /// Whether a round's seal vouched for each entry when the inventory was recorded (`encode`'s
-    /// `sealed`), so that a later build checks it by its folders alone (`SealedRounds`). Only an
+    /// `sealed`; for a recorded round's `votes/` folder, its record), so that a later build
+    /// checks it by its folders alone (`SealedRounds`). Only an
     /// inventory decoded from a stamp has them; left out of `==`, like `subtrees`.
     fileprivate(set) var vouched: [Bool] = []
     /// For an inventory a build took, the stamp's `vouched` of each entry taken as the last
@@ -1129,7 +1130,8 @@ extension FileInventory {
         fileprivate struct SealedRoundFolders: Sendable {
             private var rounds: [[UInt8]] = []
 
-            /// Notes the round of `file`, a file a seal vouches for (its path with its NUL).
+            /// Notes the round of `file`, an entry a seal or a record vouches for (its path with
+            /// its NUL).
             mutating func note(_ file: UnsafeBufferPointer<UInt8>) {
                 // A round's files come one after another.
                 if let last = rounds.last, file.count > last.count, file[last.count] == UInt8(ascii: "/"),
@@ -1246,9 +1248,10 @@ extension FileInventory {
         /// benchmark's 73,400 (content and site). Stat-ed in the order they were recorded, a
         /// ballot in a project recorded late (`p998`) stat-ed nearly every folder before its own:
         /// 7.8 % of the samples of its rebuild, against 0.2 % for one recorded early (`p1000`).
-        /// A second pass stats the sealed rounds' folders and the files no seal vouches for: a
-        /// change in a sealed round (a ballot added after the close) or a file edited in place is
-        /// found there, after every other folder.
+        /// A second pass stats the sealed rounds' folders (but a recorded round's `votes/`,
+        /// vouched for) and the files no seal vouches for: a change in a sealed round (a snippet
+        /// added after the close) or a file edited in place is found there, after every other
+        /// folder.
         ///
         /// The first pass also gathers each root's recorded top-level names, whose listing is
         /// compared last (decoding every chunk once more for them alone cost a large no-op 10 ms
@@ -1455,7 +1458,7 @@ public struct RecordedParts: Sendable {
     /// entry of the same part, listed before it (a folder's entries follow it) and found
     /// unchanged. On the large benchmark that spares a rebuild after a ballot 250,000 of its
     /// 440,000 stats. A recorded round's `votes/` folder, vouched for, is taken as recorded the
-    /// same way, by its round's folder: 18,000 more (10 of the 42 stats of each kept project).
+    /// same way, by its round's folder: 18,000 more, one for each recorded round.
     func unchangedPart(_ path: [UInt8], root: Int32) -> FileInventory.Part? {
         guard let range = ranges[path] else { return nil }
         let vouched = inventory.vouched.count == inventory.stamps.count ? inventory.vouched[range.stamps] : []
@@ -1501,6 +1504,8 @@ public struct RecordedParts: Sendable {
                         unchanged = false
                     } else if index < vouched.count, vouched[range.stamps.lowerBound + index] {
                         unchanged = isCheckedFolder(of: start..<i)
+                        // A folder vouched for (a recorded round's votes/) vouches for what is in it.
+                        if unchanged, part.stamps[part.stamps.startIndex + index].isDirectory { folders.append(start..<i) }
                     } else {
                         let underFolder =
                             folder >= 0 && i - start > prefix && bytes[start + prefix - 1] == UInt8(ascii: "/")

@@ -106,7 +106,7 @@ public struct SealedRounds: Sendable, Equatable {
 
     /// Whether the entry at `path` (relative to the content directory, without a NUL) is a file
     /// its round's seal lists: `projects/<slug>/rounds/<NNNN>/<listed path>`. The caller says it
-    /// is a regular file; folders are never vouched for.
+    /// is a regular file; a folder is vouched for only by `vouchesForFolder`.
     ///
     /// `last` keeps the round the previous call found: a round's entries come one after another.
     func vouchesFor(_ path: UnsafeBufferPointer<UInt8>, last: inout Cursor) -> Bool {
@@ -146,7 +146,7 @@ public struct SealedRounds: Sendable, Equatable {
         return last.listed?.countsRecord ?? false
     }
 
-    /// What `vouchesFor` keeps between calls.
+    /// What `vouchesFor` and `vouchesForFolder` keep between calls.
     typealias Cursor = (round: [UInt8], listed: Listed?)
 
     private static let projects = Array("projects/".utf8)

@@ -140,10 +140,10 @@ extension Game {
         for folder in (try? FileSystem.list(layout.roundsFolder(slug))) ?? [] where folder.kind == .directory {
             guard let number = RoundNumber(folderName: folder.name), !reader.isVacant(slug, number) else { continue }
             let key = "\(slug)/\(number.folderName)"
-            var stamp = HistoryCache.stamp(layout, slug, number)
+            var stamp = HistoryCache.stamp(layout, slug, number, seen: previous[key]?.stamp)
             var closed: Timestamp?
-            if let seen = previous[key], seen.stamp.standsFor(stamp), stamp.hasFile {
-                (stamp, closed) = (seen.stamp, seen.time)
+            if let seen = previous[key], seen.stamp == stamp, stamp.hasFile {
+                closed = seen.time
             } else {
                 let path = layout.roundFile(slug, number)
                 let text: String

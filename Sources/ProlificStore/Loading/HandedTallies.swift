@@ -20,7 +20,7 @@ import ProlificCore
 ///   (`SubtreeKeys`) held the same files all along, `close`'s reading included, as every other
 ///   cache a build keeps takes it (the key is made of each entry's inode, size and times, ctime
 ///   included, which a write moves; a sealed round's files are checked by their folders' times,
-///   `SealedRounds`). For the others it takes their rounds' stamps from its own inventory, as
+///   and a recorded round's `votes/` not at all, `SealedRounds`). For the others it takes their rounds' stamps from its own inventory, as
 ///   `HistoryCache` is checked against them.
 ///
 /// Like every cache it is only speed: another binary or content folder, a build stamp written
