@@ -202,6 +202,27 @@ import Testing
         _ = folder
     }
 
+    /// A stamp of `folder`'s `Content/` and `Site/` with `sealed`, saved, as a build saves it;
+    /// with its key and the content's inventory. `racy`, when given, changes something just
+    /// after the moment from which entries are recorded as racy.
+    func savedStamp(
+        in folder: TemporaryDirectory, sealed: SealedRounds, racy: (() throws -> Void)? = nil
+    ) throws -> (saved: BuildStamp.Saved, key: [String], content: FileInventory) {
+        let layout = ContentLayout(root: folder.path("Content"))
+        var racyAfter = Int64.max
+        if let racy {
+            Thread.sleep(forTimeInterval: 0.02)
+            racyAfter = FileInventory.clock()
+            Thread.sleep(forTimeInterval: 0.02)
+            try racy()
+        }
+        let content = try #require(FileInventory.take(of: layout.root, skipping: BuildStamp.skipped, racyAfter: racyAfter))
+        let site = try #require(FileInventory.take(of: folder.path("Site"), skipping: [], racyAfter: .max))
+        let key = BuildStamp.key(now: Make.time("2026-01-01T00:00:00Z"), out: folder.path("Site"), templates: nil, head: "")
+        BuildStamp(key: key, content: content, sealed: sealed, templates: nil, site: site, pages: 1, files: 1).save(layout)
+        return (try #require(BuildStamp.Saved(layout)), key, content)
+    }
+
     /// The files of a sealed round are vouched for by their folders' times (`SealedRounds`): a
     /// no-op build doesn't stat them. Everything else is still checked: the round's own round.md,
     /// its folders, its dot files, the files of a round without a seal, a racy file; a file
@@ -225,25 +246,11 @@ import Testing
             try folder.writeImage(to: "\(round)/images/map.png")
             try folder.write("Still open.\n", to: "Content/projects/p/rounds/0002/submissions/a-20260102000000.md")
             try folder.write("<p>home</p>\n", to: "Site/index.html")
-            let layout = ContentLayout(root: folder.path("Content"))
             // A racy entry (changed just before the inventory: here the ballot alone, written
             // again in place) is recorded as changed, and never vouched for.
-            var racyAfter = Int64.max
-            if change.hasPrefix("racy") {
-                Thread.sleep(forTimeInterval: 0.02)
-                racyAfter = FileInventory.clock()
-                Thread.sleep(forTimeInterval: 0.02)
-                try folder.writeInPlace("choices: [a-20260101000000]\n", to: "\(round)/votes/b.yml")
-            }
-            let content = try #require(FileInventory.take(of: layout.root, skipping: BuildStamp.skipped, racyAfter: racyAfter))
-            let site = try #require(FileInventory.take(of: folder.path("Site"), skipping: [], racyAfter: .max))
-            let key = BuildStamp.key(now: Make.time("2026-01-01T00:00:00Z"), out: folder.path("Site"), templates: nil, head: "")
-            let stamp = BuildStamp(
-                key: key, content: content,
-                sealed: SealedRounds(listing: [("p/rounds/0001", ["submissions/a-20260101000000.md", "votes/b.yml", "images/map.png"])]),
-                templates: nil, site: site, pages: 1, files: 1)
-            stamp.save(layout)
-            let saved = try #require(BuildStamp.Saved(layout))
+            let (saved, key, content) = try savedStamp(
+                in: folder, sealed: SealedRounds(listing: [("p/rounds/0001", ["submissions/a-20260101000000.md", "votes/b.yml", "images/map.png"])]),
+                racy: change.hasPrefix("racy") ? { try folder.writeInPlace("choices: [a-20260101000000]\n", to: "\(round)/votes/b.yml") } : nil)
             #expect(try #require(saved.decoded()).content == content, "\(change)")
             // Past the clock's tick: a folder's times must be able to move (builds leave the
             // racy window for this).
@@ -284,22 +291,15 @@ import Testing
             try folder.write("A snippet.\n", to: "\(round)/submissions/a-20260101000000.md")
             try folder.write("choices: [a-20260101000000]\n", to: "\(round)/votes/b.yml")
             try folder.write("<p>home</p>\n", to: "Site/index.html")
-            let layout = ContentLayout(root: folder.path("Content"))
-            var racyAfter = Int64.max
-            if change.hasPrefix("racy") {
-                Thread.sleep(forTimeInterval: 0.02)
-                racyAfter = FileInventory.clock()
-                Thread.sleep(forTimeInterval: 0.02)
-                try folder.write("x", to: "\(round)/votes/.scratch")
-                try FileManager.default.removeItem(atPath: folder.path("\(round)/votes/.scratch"))
-            }
-            let content = try #require(FileInventory.take(of: layout.root, skipping: BuildStamp.skipped, racyAfter: racyAfter))
-            let site = try #require(FileInventory.take(of: folder.path("Site"), skipping: [], racyAfter: .max))
-            let key = BuildStamp.key(now: Make.time("2026-01-01T00:00:00Z"), out: folder.path("Site"), templates: nil, head: "")
             let sealed = SealedRounds(
                 listing: [("p/rounds/0001", ["submissions/a-20260101000000.md", "votes/b.yml"])], countingRecords: ["p/rounds/0001"])
-            BuildStamp(key: key, content: content, sealed: sealed, templates: nil, site: site, pages: 1, files: 1).save(layout)
-            let saved = try #require(BuildStamp.Saved(layout))
+            let (saved, key, content) = try savedStamp(
+                in: folder, sealed: sealed,
+                racy: change.hasPrefix("racy")
+                    ? {
+                        try folder.write("x", to: "\(round)/votes/.scratch")
+                        try FileManager.default.removeItem(atPath: folder.path("\(round)/votes/.scratch"))
+                    } : nil)
             let decoded = try #require(saved.decoded()).content
             #expect(decoded == content, "\(change)")
             let paths = decoded.paths.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
