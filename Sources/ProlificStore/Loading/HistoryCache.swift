@@ -49,7 +49,6 @@ public struct HistoryCache {
 
         /// Whether the votes folder's part is `recordCounted`.
         var countsRecord: Bool { round.count == 6 && round[4...].elementsEqual(Self.recordCounted) }
-
     }
 
     struct Entry: Equatable, Sendable {
