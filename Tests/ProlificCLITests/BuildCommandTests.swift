@@ -367,7 +367,7 @@ import Testing
         // A close in another project takes the history as the builds saved it, and the build
         // after it adds that round to the replay as `close` tallied it: the kept project's old
         // entry for the votes folder and `close`'s look at it agree, both left out of the
-        // round's stamp in the history (`HistoryCache.Stamp.counting(_:)`).
+        // round's stamp in the history (`HistoryCache.Stamp.asKept(for:)`).
         let history = folder.url.appendingPathComponent("Content/.prolific/history.cache").path
         let before = try FileManager.default.attributesOfItem(atPath: history)[.systemFileNumber] as? Int
         let later = "2026-11-22T13:00:00Z"

@@ -202,6 +202,16 @@ import Testing
         _ = folder
     }
 
+    /// A content folder with the closed round `round` (its round.md, a snippet and a ballot)
+    /// and a site of one page, in `folder`.
+    func writeClosedRound(_ round: String, in folder: TemporaryDirectory) throws {
+        try folder.write("title: T\n", to: "Content/prolific.yml")
+        try folder.write("---\nclosed: 2026-01-01T00:00:00Z\n---\n", to: "\(round)/round.md")
+        try folder.write("A snippet.\n", to: "\(round)/submissions/a-20260101000000.md")
+        try folder.write("choices: [a-20260101000000]\n", to: "\(round)/votes/b.yml")
+        try folder.write("<p>home</p>\n", to: "Site/index.html")
+    }
+
     /// A stamp of `folder`'s `Content/` and `Site/` with `sealed`, saved, as a build saves it;
     /// with its key and the content's inventory. `racy`, when given, changes something just
     /// after the moment from which entries are recorded as racy.
@@ -236,16 +246,12 @@ import Testing
             "unsealed ballot in place", "open ballot added", "round added",
         ] {
             let folder = try TemporaryDirectory()
-            try folder.write("title: T\n", to: "Content/prolific.yml")
-            try folder.write("---\nclosed: 2026-01-01T00:00:00Z\n---\n", to: "\(round)/round.md")
-            try folder.write("A snippet.\n", to: "\(round)/submissions/a-20260101000000.md")
-            try folder.write("choices: [a-20260101000000]\n", to: "\(round)/votes/b.yml")
+            try writeClosedRound(round, in: folder)
             try folder.write("notes\n", to: "\(round)/.notes")
             // Added after the close (a warning to `check`): not in the seal, so stat-ed.
             try folder.write("choices: [a-20260101000000]\n", to: "\(round)/votes/late.yml")
             try folder.writeImage(to: "\(round)/images/map.png")
             try folder.write("Still open.\n", to: "Content/projects/p/rounds/0002/submissions/a-20260102000000.md")
-            try folder.write("<p>home</p>\n", to: "Site/index.html")
             // A racy entry (changed just before the inventory: here the ballot alone, written
             // again in place) is recorded as changed, and never vouched for.
             let (saved, key, content) = try savedStamp(
@@ -286,11 +292,7 @@ import Testing
         let round = "Content/projects/p/rounds/0001"
         for change in ["none", "ballot added", "racy votes folder", "file added to the round", "snippet added"] {
             let folder = try TemporaryDirectory()
-            try folder.write("title: T\n", to: "Content/prolific.yml")
-            try folder.write("---\nclosed: 2026-01-01T00:00:00Z\n---\n", to: "\(round)/round.md")
-            try folder.write("A snippet.\n", to: "\(round)/submissions/a-20260101000000.md")
-            try folder.write("choices: [a-20260101000000]\n", to: "\(round)/votes/b.yml")
-            try folder.write("<p>home</p>\n", to: "Site/index.html")
+            try writeClosedRound(round, in: folder)
             let sealed = SealedRounds(
                 listing: [("p/rounds/0001", ["submissions/a-20260101000000.md", "votes/b.yml"])], countingRecords: ["p/rounds/0001"])
             let (saved, key, content) = try savedStamp(

@@ -86,9 +86,9 @@ import Testing
     }
 
     /// The stamp of sun's round 1 as the history keeps it: `close` recorded its ballots, so its
-    /// votes folder is left out (`Stamp.counting(_:)`).
+    /// votes folder is left out (`Stamp.asKept(for:)`).
     func sunStamp(_ layout: ContentLayout) -> HistoryCache.Stamp {
-        HistoryCache.stamp(layout, Make.slug("sun"), Make.number(1)).countingRecord
+        HistoryCache.stamp(layout, Make.slug("sun"), Make.number(1)).withoutVotes
     }
 
     /// Nothing reads the votes folder of a round counted from its record: a change in it (a
@@ -107,7 +107,7 @@ import Testing
         let raw = HistoryCache.stamp(layout, Make.slug("sun"), Make.number(1))
         touch(world, "Content/projects/sun/rounds/0001/votes")
         #expect(HistoryCache.stamp(layout, Make.slug("sun"), Make.number(1)) != raw)
-        #expect(HistoryCache.Stamps.take(layout).stamps["sun/0001"]?.counting(sun) == cached.entries.first?.stamp)
+        #expect(HistoryCache.Stamps.take(layout).stamps["sun/0001"]?.asKept(for: sun) == cached.entries.first?.stamp)
         let file = cacheFile(world)
         let saved = try FileManager.default.attributesOfItem(atPath: file)[.systemFileNumber] as? Int
         #expect(try closeMoon(world) == reference)
@@ -115,15 +115,15 @@ import Testing
         // A round not counted from its record keeps its votes folder in its stamp.
         var unrecorded = sun
         unrecorded.recordedBallots = nil
-        #expect(raw.counting(unrecorded) == raw)
-        #expect(raw.counting(sun) == raw.countingRecord && raw.countingRecord.countsRecord && !raw.countsRecord)
+        #expect(raw.asKept(for: unrecorded) == raw)
+        #expect(raw.asKept(for: sun) == raw.withoutVotes && raw.withoutVotes.leavesVotesOut && !raw.leavesVotesOut)
         // `close` stamps a round the last scan saw counting its record without its votes folder
         // while its round.md and submissions are the same; else in full.
         let now = HistoryCache.stamp(layout, Make.slug("sun"), Make.number(1))
         #expect(now.round.prefix(4) == raw.round.prefix(4) && now != raw)
-        #expect(HistoryCache.stamp(layout, Make.slug("sun"), Make.number(1), seen: raw.countingRecord) == raw.countingRecord)
+        #expect(HistoryCache.stamp(layout, Make.slug("sun"), Make.number(1), seen: raw.withoutVotes) == raw.withoutVotes)
         #expect(HistoryCache.stamp(layout, Make.slug("sun"), Make.number(1), seen: raw) == now)
-        let moved = HistoryCache.Stamp(round: [raw.round[0] + 1] + raw.round[1..<4] + HistoryCache.Stamp.recordCounted)
+        let moved = HistoryCache.Stamp(round: [raw.round[0] + 1] + raw.round[1..<4] + HistoryCache.Stamp.votesLeftOut)
         #expect(HistoryCache.stamp(layout, Make.slug("sun"), Make.number(1), seen: moved) == now)
     }
 

@@ -146,6 +146,18 @@ import Testing
         #expect(part("projects/broken") != nil)
     }
 
+    /// The parts of a stamp of `world` saved with `sealed`, as the next build takes them
+    /// (`RecordedParts`).
+    func recordedParts(_ world: Playground, sealed: SealedRounds) throws -> RecordedParts {
+        let site = try TemporaryDirectory()
+        BuildStamp(
+            key: ["k"], content: try taken(world, racyAfter: .max), sealed: sealed, templates: nil,
+            site: try #require(FileInventory.take(of: site.path, skipping: [], racyAfter: .max)), pages: 0, files: 0
+        ).save(ContentLayout(root: world.root))
+        let inventory = try #require(BuildStamp.Saved(ContentLayout(root: world.root))?.decoded()).content
+        return try #require(RecordedParts(inventory, of: world.root))
+    }
+
     /// A file a round's seal vouched for when the last build recorded it (its stamp marks it)
     /// is checked by its folders alone, as a no-op checks it: written in place, its project's
     /// part is still the recorded one; a file the seal doesn't list, written in place, or a
@@ -155,15 +167,8 @@ import Testing
         let sealed = "\(round)/submissions/ann-20261105000000.md"
         for change in ["sealed file in place", "unsealed file in place", "file added beside"] {
             let world = try world()
-            let layout = ContentLayout(root: world.root)
-            let site = try TemporaryDirectory()
-            let stamp = BuildStamp(
-                key: ["k"], content: try taken(world, racyAfter: .max),
-                sealed: SealedRounds(listing: [("moon/rounds/0001", ["submissions/ann-20261105000000.md"])]), templates: nil,
-                site: try #require(FileInventory.take(of: site.path, skipping: [], racyAfter: .max)), pages: 0, files: 0)
-            stamp.save(layout)
-            let inventory = try #require(BuildStamp.Saved(layout)?.decoded()).content
-            let recorded = try #require(RecordedParts(inventory, of: world.root))
+            let recorded = try recordedParts(
+                world, sealed: SealedRounds(listing: [("moon/rounds/0001", ["submissions/ann-20261105000000.md"])]))
             let root = open(world.root, O_RDONLY | O_DIRECTORY)
             defer { close(root) }
             func part(_ path: String) -> FileInventory.Part? { recorded.unchangedPart(Array(path.utf8), root: root) }
@@ -182,6 +187,27 @@ import Testing
             }
             #expect(part("projects/sun") != nil, "\(change)")
         }
+    }
+
+    /// A recorded round's votes folder, vouched for, is taken as recorded by its round's folder,
+    /// and vouches for the sealed files in it: a project whose walk took those files (moon's round
+    /// 1, here standing for a sealed and recorded round) is still its recorded part, and a ballot
+    /// added in that folder is not looked at.
+    @Test func aRecordedRoundsVotesFolderVouchesForItsSealedBallots() throws {
+        let round = "Content/projects/moon/rounds/0001"
+        let world = try world()
+        let recorded = try recordedParts(
+            world,
+            sealed: SealedRounds(
+                listing: [("moon/rounds/0001", ["submissions/ann-20261105000000.md", "votes/cat.yml"])],
+                countingRecords: ["moon/rounds/0001"]))
+        let root = open(world.root, O_RDONLY | O_DIRECTORY)
+        defer { close(root) }
+        func part(_ path: String) -> FileInventory.Part? { recorded.unchangedPart(Array(path.utf8), root: root) }
+        let before = try #require(part("projects/moon"))
+        Thread.sleep(forTimeInterval: 0.02)
+        try world.directory.write("voter: dan\n", to: "\(round)/votes/dan.yml")
+        #expect(part("projects/moon") == before)
     }
 
     /// A rebuild's stamp vouches for a kept project's files as the last stamp did: what that

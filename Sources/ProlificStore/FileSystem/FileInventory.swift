@@ -36,8 +36,8 @@ public struct FileInventory: Sendable, Equatable {
     fileprivate(set) var stamps: [Stamp] = []
     /// Whether a round's seal vouched for each entry when the inventory was recorded (`encode`'s
     /// `sealed`; for a recorded round's `votes/` folder, its record), so that a later build
-    /// checks it by its folders alone (`SealedRounds`). Only an
-    /// inventory decoded from a stamp has them; left out of `==`, like `subtrees`.
+    /// checks it by its folders alone (`SealedRounds`). Only an inventory decoded from a stamp
+    /// has them; left out of `==`, like `subtrees`.
     fileprivate(set) var vouched: [Bool] = []
     /// For an inventory a build took, the stamp's `vouched` of each entry taken as the last
     /// build recorded it (`RecordedParts`: a kept project's), nil for the others; empty when
@@ -1505,7 +1505,9 @@ public struct RecordedParts: Sendable {
                     } else if index < vouched.count, vouched[range.stamps.lowerBound + index] {
                         unchanged = isCheckedFolder(of: start..<i)
                         // A folder vouched for (a recorded round's votes/) vouches for what is in it.
-                        if unchanged, part.stamps[part.stamps.startIndex + index].isDirectory { folders.append(start..<i) }
+                        if unchanged, part.stamps[part.stamps.startIndex + index].isDirectory {
+                            folders.append(start..<i)
+                        }
                     } else {
                         let underFolder =
                             folder >= 0 && i - start > prefix && bytes[start + prefix - 1] == UInt8(ascii: "/")

@@ -72,8 +72,9 @@ final class InventoryRecorder: @unchecked Sendable {
     /// Tells that the folder at `path` is left unread on purpose, as what is in it can't change
     /// what is read (a sealed round's `votes/`, whose ballots round.md records): it is recorded
     /// by its own entry alone, which the stamp vouches for (`SealedRounds.vouchesForFolder`), so
-    /// that a later build doesn't look at it while its project is kept; `check` reads the files. Taking the 180,000 ballot files of large's sealed rounds into the
-    /// inventory took a stat each.
+    /// that a later build doesn't look at it while its project is kept; `check` reads the
+    /// files. Taking the 180,000 ballot files of large's sealed rounds into the inventory took a
+    /// stat each.
     func leaveUnread(_ path: String) {
         guard let key = relative(path) else { return }
         unread.insert(PathKey(key))

@@ -17,7 +17,7 @@ import ProlificCore
 ///
 /// The `votes/` folder of a round whose ballots a build counts from its record
 /// (`Round.countsRecord`) is vouched for too (`vouchesForFolder`): a build never lists it, and
-/// neither a `close` nor the history reads it (`HistoryCache.Stamp.counting(_:)`), so nothing
+/// neither a `close` nor the history reads it (`HistoryCache.Stamp.asKept(for:)`), so nothing
 /// a build makes changes with it. A rebuild then doesn't stat it in the projects it keeps, nor
 /// does a build that finds nothing to do; `check` still reads every ballot in it.
 public struct SealedRounds: Sendable, Equatable {

@@ -151,7 +151,7 @@ extension Game {
                     throw Diagnostics([Diagnostic(path: error.path, position: error.position, message: error.message)])
                 }
                 let round = try RoundFile.parse(text, path: path, number: number)
-                (stamp, closed) = (stamp.counting(round), round.closed)
+                (stamp, closed) = (stamp.asKept(for: round), round.closed)
             }
             scanned.append((key, HistoryCache.Scan(stamp: stamp, time: closed)))
             if let closed, closed < cutoff {

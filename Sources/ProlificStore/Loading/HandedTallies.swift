@@ -20,8 +20,8 @@ import ProlificCore
 ///   (`SubtreeKeys`) held the same files all along, `close`'s reading included, as every other
 ///   cache a build keeps takes it (the key is made of each entry's inode, size and times, ctime
 ///   included, which a write moves; a sealed round's files are checked by their folders' times,
-///   and a recorded round's `votes/` not at all, `SealedRounds`). For the others it takes their rounds' stamps from its own inventory, as
-///   `HistoryCache` is checked against them.
+///   and a recorded round's `votes/` not at all, `SealedRounds`). For the others it takes
+///   their rounds' stamps from its own inventory, as `HistoryCache` is checked against them.
 ///
 /// Like every cache it is only speed: another binary or content folder, a build stamp written
 /// since, a round, voter or past that differs, a project added or removed, and the build tallies
@@ -311,7 +311,8 @@ public struct HandedTallies: Sendable {
                 var rounds: [(number: RoundNumber, closed: Timestamp, stamp: HistoryCache.Stamp)] = []
                 for other in project.rounds where !(q == p && other.number == round.number) {
                     guard let closed = other.closed else { continue }
-                    let stamp = stamps.stamps[IdentityEvidence.key(project.slug, other.number)]?.counting(other) ?? HistoryCache.Stamps.racy
+                    let key = IdentityEvidence.key(project.slug, other.number)
+                    let stamp = stamps.stamps[key]?.asKept(for: other) ?? HistoryCache.Stamps.racy
                     rounds.append((other.number, closed, stamp))
                 }
                 guard Self.pastPart(start: (project.created, project.owner), rounds: rounds, cutoff: cutoff) == entry.past[project.slug]

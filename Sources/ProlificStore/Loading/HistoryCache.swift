@@ -12,7 +12,7 @@ import ProlificCore
 ///
 /// It is never the source of truth: each closed round it covers is listed with the stamps (size
 /// and modification time) of its round.md and of its submissions and votes folders (not the votes
-/// folder of a round whose record a build counts: `Stamp.counting(_:)`). A stamp that differs, a
+/// folder of a round whose record a build counts: `Stamp.asKept(for:)`). A stamp that differs, a
 /// round missing, or a cutoff the cached history can't serve, and it is rebuilt from the files.
 /// `check` never uses it. Edits in place that keep a folder's time (not what git or `prolific`
 /// do) are tampering with closed rounds, which `check` reports.
@@ -33,22 +33,22 @@ public struct HistoryCache {
 
         /// What stands for the votes folder of a round whose ballots are counted from its record:
         /// `stat` never gives a negative size.
-        static let recordCounted: [Int64] = [-3, -3]
+        static let votesLeftOut: [Int64] = [-3, -3]
 
         /// The stamp of `round`'s folder (this one, as taken): without its votes folder when the
         /// round's ballots are counted from its record (`Round.countsRecord`). Nothing in that
         /// folder is read then, by a build, a `close` or the history, so a rebuild doesn't look at
         /// it in the projects it keeps (`SealedRounds`), and the stamps both take agree.
-        func counting(_ round: Round) -> Stamp { round.countsRecord ? countingRecord : self }
+        func asKept(for round: Round) -> Stamp { round.countsRecord ? withoutVotes : self }
 
-        /// The same stamp with its votes folder's part replaced by `recordCounted`.
-        var countingRecord: Stamp {
+        /// The same stamp with its votes folder's part replaced by `votesLeftOut`.
+        var withoutVotes: Stamp {
             guard round.count == 6 else { return self }
-            return Stamp(round: Array(round[..<4]) + Self.recordCounted)
+            return Stamp(round: Array(round[..<4]) + Self.votesLeftOut)
         }
 
-        /// Whether the votes folder's part is `recordCounted`.
-        var countsRecord: Bool { round.count == 6 && round[4...].elementsEqual(Self.recordCounted) }
+        /// Whether the votes folder's part is `votesLeftOut`.
+        var leavesVotesOut: Bool { round.count == 6 && round[4...].elementsEqual(Self.votesLeftOut) }
     }
 
     struct Entry: Equatable, Sendable {
@@ -76,7 +76,7 @@ public struct HistoryCache {
     var history: VotingHistory
 
     /// The stamp of a round folder: round.md's size and time, and its two folders' times. When
-    /// `seen` (what the last scan saw of it) left the votes folder out (`countsRecord`) and the
+    /// `seen` (what the last scan saw of it) left the votes folder out (`leavesVotesOut`) and the
     /// rest is the same, the round still counts its record: the stamp is `seen`, and the votes
     /// folder is not looked at (18,000 of them on large, at every `close`).
     static func stamp(_ layout: ContentLayout, _ slug: Slug, _ number: RoundNumber, seen: Stamp? = nil) -> Stamp {
@@ -86,7 +86,7 @@ public struct HistoryCache {
             return [Int64(info.st_size), Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)]
         }
         let round = times(layout.roundFile(slug, number)) + times(layout.submissionsFolder(slug, number))
-        if let seen, seen.countsRecord, seen.round.prefix(4).elementsEqual(round) { return seen }
+        if let seen, seen.leavesVotesOut, seen.round.prefix(4).elementsEqual(round) { return seen }
         return Stamp(round: round + times(layout.votesFolder(slug, number)))
     }
 
@@ -233,7 +233,7 @@ public struct HistoryCache {
             scanned[project.slug.rawValue] = Scan(stamp: projectStamp, time: project.created, owner: project.owner)
             for round in project.rounds {
                 let key = "\(project.slug)/\(round.number.folderName)"
-                guard let roundStamp = taken.stamps[key]?.counting(round) else { return }
+                guard let roundStamp = taken.stamps[key]?.asKept(for: round) else { return }
                 scanned[key] = Scan(stamp: roundStamp, time: round.closed)
                 guard let closed = round.closed else { continue }
                 entries.append(Entry(slug: project.slug, number: round.number, closed: closed, stamp: roundStamp))
@@ -314,7 +314,7 @@ public struct HistoryCache {
                 guard !added.contains(key) else { continue }
                 // A racy stamp vouches for nothing: the saved history may hold another version. A
                 // missing or racy one matches no saved entry; such a round can only be read anew.
-                let stamp = taken.stamps[key]?.counting(project.rounds[r]) ?? Stamps.racy
+                let stamp = taken.stamps[key]?.asKept(for: project.rounds[r]) ?? Stamps.racy
                 entries.append((Entry(slug: project.slug, number: number, closed: closed, stamp: stamp), p, r))
             }
         }
