@@ -37,6 +37,7 @@ public struct ServeProgram: AsyncParsableCommand {
             config: .init(address: try sockaddr_in.inet(ip4: "127.0.0.1", port: options.port), logger: .disabled),
             handler: SiteHandler(folder: SiteFolder(root: root), builds: builds))
         let folderName = FileSystem.trimmingTrailingSlashes(options.out)
+        let poll = options.poll
 
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -45,11 +46,11 @@ public struct ServeProgram: AsyncParsableCommand {
                     try await server.waitUntilListening()
                     let address = await server.listeningAddress
                     guard case .ip4(_, let actual)? = address else { throw SocketError.unsupportedAddress }
-                    let before = await rebuilder.start()
+                    let watch = await rebuilder.start(poll: poll)
                     // Stopped during the first build.
                     try Task.checkCancellation()
                     Self.say("Serving \(folderName)/ at http://127.0.0.1:\(actual)/ (Ctrl-C to stop)")
-                    try await rebuilder.watch(since: before)
+                    try await rebuilder.watch(watch)
                 }
                 group.addTask { _ = await StopSignal.next() }
                 // The first to finish decides: a stop signal, or the server failing to listen.

@@ -135,6 +135,88 @@ import Testing
         #expect(Fingerprint.scan([content]).changes(since: linked) == [project])
     }
 
+    // MARK: The kernel's events
+
+    #if os(Linux)
+        /// What a scan would see, each change named once the kernel reports it: files written,
+        /// folders made, renamed and removed, a missing root made; never a name with a dot.
+        @Test func theKernelsEventsNameWhatAScanWouldSee() async throws {
+            let folder = try TemporaryFolder()
+            let content = folder.url.appendingPathComponent("Content").path
+            let templates = folder.url.appendingPathComponent("Templates").path
+            try folder.write("title: A\n", to: "Content/prolific.yml")
+            try folder.write("x", to: "Content/projects/moon/project.md")
+            try folder.write("cache", to: "Content/.prolific/history.json")
+            let events = try #require(try FolderEvents(watching: [content, templates]))
+            #expect(events.watchCount == 4, "Content, projects, moon and Templates' parent; not .prolific")
+
+            try folder.write("cache 2", to: "Content/.prolific/history.json")
+            try folder.write("swap", to: "Content/projects/moon/.project.md.swp")
+            try folder.write("title: B\n", to: "Content/prolific.yml")
+            #expect(try await Self.changes(events) == [content + "/prolific.yml"])
+
+            // A folder made, then a file in it: watched as soon as it is seen.
+            let sun = content + "/projects/sun"
+            try FileManager.default.createDirectory(atPath: sun, withIntermediateDirectories: false)
+            #expect(try await Self.changes(events) == [sun])
+            try folder.write("y", to: "Content/projects/sun/project.md")
+            #expect(try await Self.changes(events) == [sun + "/project.md"])
+
+            // Renamed: both names, and the watch follows it.
+            let star = content + "/projects/star"
+            try FileManager.default.moveItem(atPath: sun, toPath: star)
+            #expect(try await Self.changes(events) == [star, sun])
+            try folder.write("z", to: "Content/projects/star/project.md")
+            #expect(try await Self.changes(events) == [star + "/project.md"])
+
+            // The templates folder, missing at first, made later.
+            try FileManager.default.createDirectory(atPath: templates, withIntermediateDirectories: false)
+            #expect(try await Self.changes(events) == [templates])
+            try folder.write("{{title}}", to: "Templates/base.mustache")
+            #expect(try await Self.changes(events) == [templates + "/base.mustache"])
+
+            // The content folder itself removed, then made again.
+            try FileManager.default.removeItem(atPath: content)
+            #expect(try await Self.changes(events).contains(content))
+            try folder.write("title: C\n", to: "Content/prolific.yml")
+            let back = try await Self.changes(events)
+            #expect(back.first == content, "\(back)")
+            try folder.write("title: D\n", to: "Content/prolific.yml")
+            #expect(try await Self.changes(events) == [content + "/prolific.yml"])
+        }
+
+        /// `--poll` scans; otherwise the kernel's events are used.
+        @Test func scansOnlyWhenAsked() throws {
+            let folder = try TemporaryFolder()
+            try folder.write("title: A\n", to: "Content/prolific.yml")
+            let content = folder.url.appendingPathComponent("Content").path
+            guard case .scans(let scanned) = Rebuilder.watch([content], poll: true) else {
+                Issue.record("--poll did not scan")
+                return
+            }
+            #expect(scanned.files.keys.sorted() == [content + "/prolific.yml"])
+            guard case .events(let events) = Rebuilder.watch([content], poll: false) else {
+                Issue.record("the kernel's events were not used")
+                return
+            }
+            #expect(events.roots == [content])
+        }
+
+        /// The next changes `events` reports; fails the test after ten seconds without any.
+        static func changes(_ events: FolderEvents) async throws -> [String] {
+            try await withThrowingTaskGroup(of: [String]?.self) { group in
+                group.addTask { try await events.next() }
+                group.addTask {
+                    try await Task.sleep(for: .seconds(10))
+                    return nil
+                }
+                let first = try await group.next() ?? nil
+                group.cancelAll()
+                return try #require(first, "no change reported within 10 s")
+            }
+        }
+    #endif
+
     // MARK: Site folder
 
     @Test func lookupsStayInsideTheSite() throws {
@@ -169,7 +251,7 @@ import Testing
     @Test func theOptionsHandedToTheServerParseBackTheSame() throws {
         let given = try ServeOptions.parse([
             "--content", "my game/Content", "--out=-Site", "--port", "0", "--templates=--x=y", "--now",
-            "2026-11-22T13:00:00Z",
+            "2026-11-22T13:00:00Z", "--poll",
         ])
         let handed = try ServeOptions.parse(given.arguments)
         #expect(handed.global.content == "my game/Content")
@@ -177,8 +259,9 @@ import Testing
         #expect(handed.port == 0)
         #expect(handed.templates == "--x=y")
         #expect(handed.global.now == Timestamp(iso8601: "2026-11-22T13:00:00Z"))
+        #expect(handed.poll)
 
-        #expect(given.arguments == given.buildArguments + ["--port=0"])
+        #expect(given.arguments == given.buildArguments + ["--port=0", "--poll"])
         let build = try BuildCommand.parse(given.buildArguments)
         #expect(build.global.content == "my game/Content" && build.out == "-Site" && build.templates == "--x=y")
         #expect(build.global.now == handed.global.now && !build.quiet)
@@ -186,6 +269,7 @@ import Testing
         let defaults = try ServeOptions.parse(try ServeOptions.parse([]).arguments)
         #expect(defaults.global.content == "Content" && defaults.out == "Site" && defaults.port == 8000)
         #expect(defaults.templates == nil && defaults.global.now == nil, "no --templates or --now invented")
+        #expect(!defaults.poll, "the kernel's events unless asked")
     }
 
     @Test func eachProgramLooksForTheOtherInItsOwnFolder() {
@@ -421,6 +505,7 @@ import Testing
         try folder.write(edited, to: "game/Content/prolific.yml")
         let second = try HTTP.waitForToken(other: first, port: port, within: 30)
         #expect(second != first)
+        #expect(server.stderr.contains("game/Content/prolific.yml changed. Built"), "\(server.stderr)")
         #expect(try HTTP.request("GET", "/", port: port).body.contains("Edited Tales"))
 
         // Broken content: the errors are printed and the previous site stays served.
@@ -444,6 +529,30 @@ import Testing
         #expect(rival.stderr.contains("error: port \(port) on 127.0.0.1 is already in use"), "\(rival.stderr)")
 
         // Ctrl-C stops it cleanly.
+        server.interrupt()
+        #expect(server.waitForExit(within: 10) == 0)
+    }
+}
+
+extension ServeTests {
+    /// With `--poll`, changes are found by scanning the folders, as on a file system that reports
+    /// no events.
+    @Test func servesRebuildsWhenScanning() throws {
+        let folder = try TemporaryFolder()
+        let created = try CLI.run(["init", "game", "--title", "Scanned Tales"], in: folder.url)
+        #expect(created.status == 0, "\(created.stderr)")
+        let server = try ServeProcess(["--content", "game/Content", "--out", "game/Site", "--port", "0", "--poll"], in: folder)
+        defer {
+            server.stop()
+            withExtendedLifetime(folder) {}
+        }
+        let port = try #require(server.port(within: 60), "no 'Serving' line; stderr: \(server.stderr)")
+        let first = try HTTP.request("GET", "/__prolific/build", port: port).body
+        let config = try folder.read("game/Content/prolific.yml")
+        try folder.write(config.replacingOccurrences(of: "Scanned Tales", with: "Rescanned Tales"), to: "game/Content/prolific.yml")
+        _ = try HTTP.waitForToken(other: first, port: port, within: 30)
+        #expect(try HTTP.request("GET", "/", port: port).body.contains("Rescanned Tales"))
+        #expect(server.stderr.contains("game/Content/prolific.yml changed. Built"), "\(server.stderr)")
         server.interrupt()
         #expect(server.waitForExit(within: 10) == 0)
     }

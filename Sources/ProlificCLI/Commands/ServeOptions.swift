@@ -20,13 +20,19 @@ package struct ServeOptions: ParsableArguments, Sendable {
     @Option(help: ArgumentHelp("The port to listen on, on 127.0.0.1 (0 picks a free one).", valueName: "n"))
     package var port: UInt16 = 8000
 
+    @Flag(
+        help: ArgumentHelp(
+            "Look for changes by scanning the folders every half second instead of by the kernel's events "
+                + "(for network and container file systems that don't report them)."))
+    package var poll = false
+
     @OptionGroup package var global: GlobalOptions
 
     package init() {}
 
     /// Arguments that parse back into these very options: what `prolific serve` hands on to
     /// `prolific-serve`, rather than its own command line, which it has already checked.
-    package var arguments: [String] { buildArguments + ["--port=\(port)"] }
+    package var arguments: [String] { buildArguments + ["--port=\(port)"] + (poll ? ["--poll"] : []) }
 
     /// The options of `prolific build` among these, for each build `prolific-serve` runs. Each as
     /// `--name=value`, so a value that starts with a dash (`--out=-Site`) stays a value.
