@@ -40,12 +40,14 @@ struct Rebuilder: Sendable {
     /// started, so an edit made while it ran still causes a rebuild: the kernel's events unless
     /// `poll`, or where they can't be had (not Linux; too many folders, which a line says).
     func start(poll: Bool) async -> Watch {
-        let watch = Self.watch(watched, poll: poll)
+        let watch = Self.lookout(over: watched, poll: poll)
         await build(because: nil)
         return watch
     }
 
-    static func watch(_ folders: [String], poll: Bool) -> Watch {
+    /// How changes to `folders` are looked for: the kernel's events unless `poll` or where they
+    /// can't be had, which a line says when it is not for want of a kernel that has them.
+    static func lookout(over folders: [String], poll: Bool) -> Watch {
         if !poll {
             do throws(FolderEvents.Unavailable) {
                 if let events = try FolderEvents(watching: folders) { return .events(events) }
@@ -58,10 +60,15 @@ struct Rebuilder: Sendable {
 
     /// Rebuilds after each change to the watched folders until cancelled.
     func watch(_ watch: Watch) async throws {
-        guard case .events(let events) = watch else {
-            if case .scans(let start) = watch { try await scan(since: start) }
-            return
+        switch watch {
+        case .events(let events): try await follow(events)
+        case .scans(let start): try await scan(since: start)
         }
+    }
+
+    /// Rebuilds after each change the kernel reports, until cancelled; scans from the moment the
+    /// folders can no longer all be watched.
+    func follow(_ events: FolderEvents) async throws {
         while true {
             let changes: [String]
             do {

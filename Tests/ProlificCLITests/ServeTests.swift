@@ -169,6 +169,21 @@ import Testing
             try folder.write("z", to: "Content/projects/star/project.md")
             #expect(try await Self.changes(events) == [star + "/project.md"])
 
+            // A folder renamed with folders in it: theirs follow too.
+            let works = content + "/works"
+            try FileManager.default.moveItem(atPath: content + "/projects", toPath: works)
+            #expect(try await Self.changes(events) == [content + "/projects", works])
+            try folder.write("w", to: "Content/works/moon/project.md")
+            #expect(try await Self.changes(events) == [works + "/moon/project.md"])
+
+            // Moved out of the watched folders: what happens to it then is not a change.
+            let outside = folder.url.appendingPathComponent("outside").path
+            try FileManager.default.moveItem(atPath: works + "/star", toPath: outside)
+            #expect(try await Self.changes(events) == [works + "/star"])
+            try folder.write("gone", to: "outside/project.md")
+            try folder.write("v", to: "Content/works/moon/project.md")
+            #expect(try await Self.changes(events) == [works + "/moon/project.md"])
+
             // The templates folder, missing at first, made later.
             try FileManager.default.createDirectory(atPath: templates, withIntermediateDirectories: false)
             #expect(try await Self.changes(events) == [templates])
@@ -185,17 +200,41 @@ import Testing
             #expect(try await Self.changes(events) == [content + "/prolific.yml"])
         }
 
+        /// A root may be a link to a folder, as a scan follows it; a missing root inside another is
+        /// waited for without the other going quiet.
+        @Test func aLinkedRootAndAMissingOneInsideAnotherAreWatched() async throws {
+            let folder = try TemporaryFolder()
+            try folder.write("title: A\n", to: "Real/prolific.yml")
+            let content = folder.url.appendingPathComponent("Content").path
+            try FileManager.default.createSymbolicLink(atPath: content, withDestinationPath: folder.url.appendingPathComponent("Real").path)
+            let theme = content + "/theme"
+            let events = try #require(try FolderEvents(watching: [content, theme]))
+            #expect(events.watchCount == 1, "Content, which is also the parent theme would appear in")
+
+            try folder.write("title: B\n", to: "Content/prolific.yml")
+            #expect(try await Self.changes(events) == [content + "/prolific.yml"])
+            try FileManager.default.createDirectory(atPath: theme, withIntermediateDirectories: false)
+            #expect(try await Self.changes(events) == [theme])
+            try folder.write("{{title}}", to: "Content/theme/base.mustache")
+            #expect(try await Self.changes(events) == [theme + "/base.mustache"])
+            try folder.write("title: C\n", to: "Content/prolific.yml")
+            #expect(try await Self.changes(events) == [content + "/prolific.yml"])
+
+            // Neither a root nor its parent: the events are not for these folders.
+            #expect(throws: FolderEvents.Unavailable.self) { try FolderEvents(watching: [content + "/no/such"]) }
+        }
+
         /// `--poll` scans; otherwise the kernel's events are used.
         @Test func scansOnlyWhenAsked() throws {
             let folder = try TemporaryFolder()
             try folder.write("title: A\n", to: "Content/prolific.yml")
             let content = folder.url.appendingPathComponent("Content").path
-            guard case .scans(let scanned) = Rebuilder.watch([content], poll: true) else {
+            guard case .scans(let scanned) = Rebuilder.lookout(over: [content], poll: true) else {
                 Issue.record("--poll did not scan")
                 return
             }
             #expect(scanned.files.keys.sorted() == [content + "/prolific.yml"])
-            guard case .events(let events) = Rebuilder.watch([content], poll: false) else {
+            guard case .events(let events) = Rebuilder.lookout(over: [content], poll: false) else {
                 Issue.record("the kernel's events were not used")
                 return
             }
