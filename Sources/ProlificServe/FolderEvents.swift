@@ -206,7 +206,7 @@ final class FolderEvents: @unchecked Sendable {
             guard let inotify else { return [] }
             var changes = Set<String>()
             var rewatch = false
-            for event in inotify.read() {
+            for event in inotify.queued() {
                 rewatch = handle(event, into: &changes) || rewatch
             }
             if rewatch {

@@ -1,5 +1,7 @@
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Musl)
+    import Musl
 #endif
 
 #if os(Linux)
@@ -88,14 +90,14 @@
         }
 
         /// Every event queued now (none without waiting).
-        func read() -> [Event] {
+        func queued() -> [Event] {
             var events: [Event] = []
             let size = 64 * 1024
             let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
             defer { buffer.deallocate() }
             let header = MemoryLayout<inotify_event>.size
             while true {
-                let count = Glibc.read(descriptor, buffer, size)
+                let count = read(descriptor, buffer, size)
                 if count < 0 && errno == EINTR { continue }
                 guard count > 0 else { return events }
                 var offset = 0
