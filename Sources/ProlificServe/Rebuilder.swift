@@ -45,8 +45,8 @@ struct Rebuilder: Sendable {
         return watch
     }
 
-    /// How changes to `folders` are looked for: the kernel's events unless `poll` or where they
-    /// can't be had, which a line says when it is not for want of a kernel that has them.
+    /// How changes to `folders` are looked for: the kernel's events unless `poll`, or where they
+    /// can't be had. A line says why when the kernel has events but not for these folders.
     static func lookout(over folders: [String], poll: Bool) -> Watch {
         if !poll {
             do throws(FolderEvents.Unavailable) {
