@@ -46,6 +46,11 @@ struct Fingerprint: Equatable {
         return changes.count == 1 ? "\(first) changed" : "\(first) and \(changes.count - 1) more changed"
     }
 
+    /// `folder/name`, as every path a scan (or `FolderEvents`) reports is spelt.
+    static func join(_ folder: String, _ name: String) -> String {
+        folder.hasSuffix("/") ? folder + name : folder + "/" + name
+    }
+
     /// Walks `folders`; a folder that doesn't exist (yet) contributes nothing.
     static func scan(_ folders: [String]) -> Fingerprint {
         var print = Fingerprint()
@@ -61,7 +66,7 @@ struct Fingerprint: Equatable {
         var subfolders: [String] = []
         _ = try? FileSystem.withListing(folder) { opened, listed in
             for entry in listed where !entry.name.hasPrefix(".") {
-                let path = folder.hasSuffix("/") ? folder + entry.name : folder + "/" + entry.name
+                let path = Self.join(folder, entry.name)
                 if entry.kind == .directory {
                     subfolders.append(path)
                 } else if let info = opened.status(of: entry.name) {

@@ -33,10 +33,8 @@ final class FolderEvents: @unchecked Sendable {
     private let waiting = DispatchQueue(label: "prolific.serve.events")
     #if os(Linux)
         private var inotify: Inotify?
-        /// The folder each watch is on, by the watch's number.
+        /// The folder each watch is on, by the watch's number (a root's as given).
         private var folders: [Int32: String] = [:]
-        /// The watches on the roots themselves.
-        private var rootWatches: Set<Int32> = []
         /// Roots that don't exist yet, by the watch on their parent: the name each would appear as.
         private var awaited: [Int32: [(name: String, root: String)]] = [:]
     #endif
@@ -76,19 +74,6 @@ final class FolderEvents: @unchecked Sendable {
         return changes.sorted()
     }
 
-    /// `folder/name`, as a scan spells it.
-    static func join(_ folder: String, _ name: String) -> String {
-        folder.hasSuffix("/") ? folder + name : folder + "/" + name
-    }
-
-    /// A path's parent folder (`.` for a bare name) and last name.
-    static func split(_ path: String) -> (parent: String, name: String) {
-        let trimmed = FileSystem.trimmingTrailingSlashes(path)
-        guard let slash = trimmed.lastIndex(of: "/") else { return (".", trimmed) }
-        let parent = String(trimmed[..<slash])
-        return (parent.isEmpty ? "/" : parent, String(trimmed[trimmed.index(after: slash)...]))
-    }
-
     #if os(Linux)
         private typealias Mask = Inotify.Mask
 
@@ -106,22 +91,17 @@ final class FolderEvents: @unchecked Sendable {
         /// A new instance watching every root (or its parent, for one not there yet); on failure,
         /// none at all, so no watch is left counting against the user's limit.
         private func watchAll() throws(Unavailable) {
-            (inotify, folders, rootWatches, awaited) = (nil, [:], [], [:])
+            (inotify, folders, awaited) = (nil, [:], [:])
             guard let inotify = Inotify() else {
                 throw Unavailable(reason: "the kernel gives no more inotify instances; raise fs.inotify.max_user_instances")
             }
             self.inotify = inotify
             do throws(Unavailable) {
-                for root in roots {
-                    if let watch = try add(root, isRoot: true) {
-                        rootWatches.insert(watch)
-                        try addFolders(under: root)
-                    } else {
-                        try waitFor(root)
-                    }
+                for root in roots where try !watchTree(root, isRoot: true) {
+                    try waitFor(root)
                 }
             } catch {
-                (self.inotify, folders, rootWatches, awaited) = (nil, [:], [], [:])
+                (self.inotify, folders, awaited) = (nil, [:], [:])
                 throw error
             }
         }
@@ -147,21 +127,25 @@ final class FolderEvents: @unchecked Sendable {
             }
         }
 
-        /// Watches every folder under `folder` (itself already watched), as a scan would walk
-        /// them: never into a name starting with a dot, never through a link.
-        private func addFolders(under folder: String) throws(Unavailable) {
-            guard let entries = try? FileSystem.list(folder) else { return }
+        /// Watches `folder` and every folder under it, as a scan would walk them: never into a
+        /// name starting with a dot, never through a link but a root's. False when `folder` itself
+        /// can't be watched (`add`).
+        @discardableResult
+        private func watchTree(_ folder: String, isRoot: Bool = false) throws(Unavailable) -> Bool {
+            guard try add(folder, isRoot: isRoot) != nil else { return false }
+            guard let entries = try? FileSystem.list(folder) else { return true }
             for entry in entries where entry.kind == .directory && !entry.name.hasPrefix(".") {
-                let path = Self.join(folder, entry.name)
-                if try add(path) != nil { try addFolders(under: path) }
+                try watchTree(Fingerprint.join(folder, entry.name))
             }
+            return true
         }
 
         /// Waits for `root`, which doesn't exist, in its parent; unavailable when that doesn't
         /// exist either (a scan would still find the root once both are made).
         private func waitFor(_ root: String) throws(Unavailable) {
             guard let inotify else { return }
-            let (parent, name) = Self.split(root)
+            let trimmed = FileSystem.trimmingTrailingSlashes(root)
+            let (parent, name) = (FileSystem.parentPath(trimmed), String(trimmed.split(separator: "/").last ?? ""))
             do throws(Inotify.Refusal) {
                 awaited[try inotify.add(parent, Self.parentMask), default: []].append((name, root))
             } catch {
@@ -239,20 +223,18 @@ final class FolderEvents: @unchecked Sendable {
                 // A folder inside is reported by its parent; a root has none watched: it was
                 // removed, moved or replaced.
                 if event.mask & Mask.ignored != 0 { folders[event.watch] = nil }
-                guard rootWatches.contains(event.watch) else { return rewatch }
+                guard roots.contains(folder) else { return rewatch }
                 changes.insert(folder)
                 return true
             }
             guard !event.name.isEmpty, !event.name.hasPrefix(".") else { return rewatch }
-            let path = Self.join(folder, event.name)
+            let path = Fingerprint.join(folder, event.name)
             changes.insert(path)
             if event.mask & Mask.isFolder != 0 {
                 if event.mask & Mask.movedFrom != 0 { remove(path) }
                 if event.mask & (Mask.create | Mask.movedTo) != 0 {
                     // Over the kernel's limit, watching afresh would fail the same way.
-                    do throws(Unavailable) {
-                        if try add(path) != nil { try addFolders(under: path) }
-                    } catch {
+                    do throws(Unavailable) { try watchTree(path) } catch {
                         broken = error
                     }
                 }

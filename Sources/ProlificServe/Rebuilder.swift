@@ -2,8 +2,8 @@ import ProlificCLI
 
 /// Rebuilds the site whenever the content or the theme changes on disk, and counts good builds.
 ///
-/// On Linux the kernel reports each change (`FolderEvents`): an edit is seen within a tenth of a
-/// second, and nothing is spent while nothing changes. Elsewhere, with `--poll`, or where the
+/// On Linux the kernel reports each change (`FolderEvents`): a rebuild starts a tenth of a second
+/// after the last change of a burst, and nothing is spent while nothing changes. Elsewhere, with `--poll`, or where the
 /// kernel can't watch so many folders, a `Fingerprint` of the folders is taken every half second
 /// (on a game so big that a scan takes long, after twice the scan's time, ten seconds at most):
 /// it sees edits made by any tool on any file system, network and container ones included, at

@@ -574,8 +574,8 @@ import Testing
 }
 
 extension ServeTests {
-    /// With `--poll`, changes are found by scanning the folders, as on a file system that reports
-    /// no events.
+    /// With `--poll`, an edit is rebuilt and served too (that the flag chooses scanning is
+    /// `scansOnlyWhenAsked`: from outside, both ways look the same).
     @Test func servesRebuildsWhenScanning() throws {
         let folder = try TemporaryFolder()
         let created = try CLI.run(["init", "game", "--title", "Scanned Tales"], in: folder.url)
