@@ -23,7 +23,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 BINARY ?=
 
-.PHONY: all setup check-deps build release site test check-site templates demo fairness bench bench-smoke test-sanitize fuzz fuzz-smoke clean install uninstall stress
+.PHONY: all setup check-deps build release site test check-site templates demo fairness bench bench-smoke test-sanitize fuzz fuzz-smoke clean install uninstall stress check-demo
 
 all: site
 
@@ -53,6 +53,7 @@ test: setup check-deps
 	$(SWIFT) build --scratch-path $(SCRATCH) --build-tests
 	$(SWIFT) test --scratch-path $(SCRATCH)
 	@$(MAKE) --no-print-directory check-site
+	@$(MAKE) --no-print-directory check-demo
 	@$(MAKE) --no-print-directory bench-smoke
 	@$(MAKE) --no-print-directory fuzz-smoke
 
@@ -99,6 +100,15 @@ templates:
 # Regenerate the demo content by playing the game with the CLI.
 demo: release
 	PROLIFIC=$(PROLIFIC_RELEASE) scripts/make-demo.sh Content
+
+# Content/ is what `make demo` makes with this prolific: the demo shows what `close` writes now
+# (seals, ballots' records), not what an older one wrote.
+check-demo: release
+	@rm -rf $(SCRATCH)/check-demo
+	@PROLIFIC=$(PROLIFIC_RELEASE) scripts/make-demo.sh $(SCRATCH)/check-demo > /dev/null
+	@diff -r -x .prolific Content $(SCRATCH)/check-demo > /dev/null \
+		|| { diff -r -x .prolific Content $(SCRATCH)/check-demo | head -20; echo "check-demo: Content/ differs from what make demo makes now: run make demo and commit it" >&2; exit 1; }
+	@echo "check-demo: Content/ is what make demo makes"
 
 # The fair tally against simulated attacks (docs/ranking.md keeps the table).
 fairness: setup
