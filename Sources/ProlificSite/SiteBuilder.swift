@@ -190,8 +190,8 @@ public struct SiteBuilder {
     /// Renders the site batch by batch, handing each batch of files to `emit` (from this
     /// thread) as soon as it is ready, so the caller can write it and let it go: a big site
     /// never sits whole in memory. Returns how many pages (HTML files) there were.
-    /// `phase` hears the name of each stage as it ends (model, pages, indexes and feeds, books,
-    /// cards, static), for `build --timings`.
+    /// `phase` hears the name of each stage as it ends (model, pages, cards, indexes and feeds,
+    /// books, static), for `build --timings`.
     ///
     /// With a `memory` of the last build, a page whose fingerprint is unchanged and whose file in
     /// the previous site is intact is not rendered: it comes as a file that `keepsPrevious`.
@@ -460,6 +460,16 @@ public struct SiteBuilder {
         while keptStart < kept.files.count { try emitKept() }
         if keptStart > lastKept { progress?(total, total) }
         phase?("pages")
+        // The players' badge cards, a batch at a time, before the feeds: the writer places each
+        // batch while the next ones and the feeds render. Made last, in one batch of 5,000, they
+        // left the renderers waiting for the writer at the end of every build, one core idle.
+        // A card is kept by its inputs, as a page is: left to the writer's comparison with the
+        // previous site's file, it cost 5,000 opens and reads a large rebuild.
+        let users = site.users
+        for start in stride(from: 0, to: users.count, by: batch) {
+            try emit(Parallel.map(Array(users[start..<min(users.count, start + batch)])) { BadgeCard(site: site, user: $0).file(memory: memory) })
+        }
+        phase?("cards")
         // The search index on a thread of its own while every feed, the calendar, the sitemap
         // and robots.txt render on every core, a small batch at a time: the index alone keeps a
         // core busy for a third of the time all feeds take, and the kernel shares the cores
@@ -495,10 +505,6 @@ public struct SiteBuilder {
         phase?("indexes and feeds")
         try emit(try EpubBooks(site: site).files(memory: memory))
         phase?("books")
-        // A card is kept by its inputs, as a page is: left to the writer's comparison with the
-        // previous site's file, it cost 5,000 opens and reads a large rebuild.
-        try emit(Parallel.map(site.users) { BadgeCard(site: site, user: $0).file(memory: memory) })
-        phase?("cards")
         try emit(theme.staticFiles.map { OutputFile(path: $0.path, contents: $0.contents) })
         phase?("static")
     }

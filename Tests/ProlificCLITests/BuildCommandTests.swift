@@ -79,7 +79,7 @@ import Testing
         let stages = lines[0].components(separatedBy: ", ").map { $0.split(separator: " ").map(String.init) }
         #expect(
             stages.map { $0.dropLast(5).joined(separator: " ") } == [
-                "load", "theme and git", "model", "pages", "indexes and feeds", "books", "cards", "static", "media",
+                "load", "theme and git", "model", "pages", "cards", "indexes and feeds", "books", "static", "media",
                 "swap", "write", "stamp",
             ], "\(result.stderr)")
         // Each with its seconds, then `(… s CPU)`.

@@ -168,6 +168,44 @@ import Testing
         }
     }
 
+    /// A written site's entries come in the order the writer met them: the inventory holds them
+    /// in path order whatever that was (each half is sorted on a core of its own, then merged),
+    /// every one once.
+    @Test func writtenEntriesAreKeptInPathOrderWhateverTheirOrder() throws {
+        func info(_ index: Int) -> stat {
+            var info = stat()
+            info.st_mode = index % 7 == 0 ? S_IFDIR : S_IFREG
+            info.st_ino = __ino_t(10_000 + index)
+            info.st_size = index
+            info.st_mtim = timespec(tv_sec: 1_700_000_000 + index, tv_nsec: 0)
+            info.st_ctim = timespec(tv_sec: 1_700_000_000 + index, tv_nsec: 0)
+            return info
+        }
+        var entries: [(path: String, info: stat)] = []
+        for index in 0..<1_001 {
+            // Names that sort otherwise as bytes than as numbers, and a shared prefix.
+            entries.append(("p\(index % 13)/r\(index)\(index % 2 == 0 ? ".html" : "/index.html")", info(index)))
+        }
+        let ordered = entries.sorted { FileInventory.precedes(Array($0.path.utf8), Array($1.path.utf8)) }
+        var random = FlatYAMLTests.SplitMix(seed: 7)
+        var shuffled = entries
+        for index in shuffled.indices.reversed() { shuffled.swapAt(index, random.next(index + 1)) }
+        var inventories: [FileInventory] = []
+        for given in [ordered, Array(ordered.reversed()), shuffled, [ordered[0]]] {
+            let root: (path: String, info: stat) = ("", info(0))
+            inventories.append(try #require(FileInventory(root: "/site", written: [root] + given)))
+        }
+        var paths: [String] = []
+        inventories[2].forEachEntry { path, _ in paths.append(String(decoding: path, as: UTF8.self)) }
+        let expected = ordered.map(\.path)
+        let differs = paths.indices.first { $0 >= expected.count || paths[$0] != expected[$0] }
+        #expect(paths.count == expected.count && differs == nil, "\(paths.count) paths, the first out of place at \(differs.map(String.init) ?? "none")")
+        #expect(inventories[0] == inventories[1] && inventories[1] == inventories[2])
+        var one: [String] = []
+        inventories[3].forEachEntry { path, _ in one.append(String(decoding: path, as: UTF8.self)) }
+        #expect(one == [ordered[0].path])
+    }
+
     /// Paths and stamps are written in chunks (`chunk`) a decoder takes on every core: an
     /// inventory of several chunks, the last one short, comes back whole; one cut short is
     /// refused; a byte changed in any chunk never traps.

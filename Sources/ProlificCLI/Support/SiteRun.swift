@@ -31,7 +31,7 @@ package struct SiteRun {
         /// Files whose bytes changed since the previous site; the others were kept.
         var written: Int
         /// Seconds spent in each phase: load (with the content's inventory), theme and git, each stage of rendering
-        /// (model, pages, indexes and feeds, books, cards, static; batches are written on a
+        /// (model, pages, cards, indexes and feeds, books, static; batches are written on a
         /// thread of their own meanwhile, whose CPU counts in the stage), media, swap, then write
         /// (the time rendering waited for the writer, not a step of its own) and stamp
         /// (with the history cache for `close`, and the replay cache's writing); or only check,

@@ -62,18 +62,32 @@ enum StaleEntries {
             return lstat(full, &info) != 0
         }
         // What the new site has at a path, as a file or a folder, stays: the writer has put it there.
-        for path in recorded.others where !files.contains(PathKey(path)) && !folders.contains(PathKey(path)) {
+        // Looked for on every core: the spare's 46,000 entries, one after the other, kept one core
+        // busy alone for 10 ms at the end of every large rebuild, to find the few to remove.
+        let (staleOthers, gone) = (stale(recorded.others, files, folders), stale(recorded.folders, folders, files))
+        for path in staleOthers {
             let full = "\(root)/\(path)"
             if unlink(full) == 0 || errno == ENOENT || errno == ENOTDIR { continue }
             complete = (errno == EISDIR || errno == EPERM) && removeWhole(full) && complete
         }
-        let gone = recorded.folders.filter { !folders.contains(PathKey($0)) && !files.contains(PathKey($0)) }
         for path in gone.sorted(by: { $0.utf8.count > $1.utf8.count }) {
             let full = "\(root)/\(path)"
             if rmdir(full) == 0 || errno == ENOENT || errno == ENOTDIR { continue }
             complete = removeWhole(full) && complete
         }
         return complete
+    }
+
+    /// The paths of `recorded` in neither `kept` nor `alsoKept`, in their order, found on every core.
+    private static func stale(_ recorded: [String], _ kept: Set<PathKey>, _ alsoKept: Set<PathKey>) -> [String] {
+        let size = 4_096
+        let ranges = stride(from: 0, to: recorded.count, by: size).map { $0..<min(recorded.count, $0 + size) }
+        return Parallel.map(ranges, batch: 1) { range in
+            recorded[range].filter { path in
+                let key = PathKey(path)
+                return !kept.contains(key) && !alsoKept.contains(key)
+            }
+        }.flatMap { $0 }
     }
 
     struct Kept: Sendable {

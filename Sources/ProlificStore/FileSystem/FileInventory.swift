@@ -751,12 +751,31 @@ public struct FileInventory: Sendable, Equatable {
         self.init(root: root, skipping: [])
         add([], Stamp(first.info), racyAfter: .max)
         // Sorted as paths and stamps (48 bytes each), not as paths and `stat`s (152): the sort
-        // moves every entry about a dozen times, 47,000 of them at the end of every build.
-        var rest = entries.dropFirst().map { (path: Array($0.path.utf8), stamp: Stamp($0.info)) }
-        rest.sort { Self.precedes($0.path, $1.path) }
-        paths.reserveCapacity(rest.reduce(0) { $0 + $1.path.count + 1 } + 1)
+        // moves every entry about a dozen times, 47,000 of them at the end of every build. Each
+        // half on a core of its own, then merged: sorted whole, on one core, they left the other
+        // idle for 10 ms at the end of every large rebuild, after the last page was written.
+        let rest = entries.dropFirst()
+        let middle = rest.startIndex + rest.count / 2
+        func sorted(_ part: ArraySlice<(path: String, info: stat)>) -> [(path: [UInt8], stamp: Stamp)] {
+            var sorted = part.map { (path: Array($0.path.utf8), stamp: Stamp($0.info)) }
+            sorted.sort { Self.precedes($0.path, $1.path) }
+            return sorted
+        }
+        let (later, earlier) = Parallel.beside({ sorted(rest[middle...]) }, { sorted(rest[..<middle]) })
+        paths.reserveCapacity(
+            earlier.reduce(0) { $0 + $1.path.count + 1 } + later.reduce(0) { $0 + $1.path.count + 1 } + 1)
         stamps.reserveCapacity(entries.count)
-        for (path, stamp) in rest { add(path, stamp, racyAfter: .max) }
+        // Paths are unique: one of two is always the first.
+        var (e, l) = (0, 0)
+        while e < earlier.count || l < later.count {
+            if l == later.count || (e < earlier.count && Self.precedes(earlier[e].path, later[l].path)) {
+                add(earlier[e].path, earlier[e].stamp, racyAfter: .max)
+                e += 1
+            } else {
+                add(later[l].path, later[l].stamp, racyAfter: .max)
+                l += 1
+            }
+        }
     }
 
     mutating func add(_ path: [UInt8], _ stamp: Stamp, racyAfter: Int64) {
