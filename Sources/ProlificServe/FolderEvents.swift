@@ -11,7 +11,8 @@ import ProlificStore
 /// written or given new times, except under names starting with a dot (`.prolific/`, which a
 /// build writes itself; `.git`; editors' swap files), which are neither watched nor reported. Every
 /// folder is watched on its own (inotify doesn't watch a tree), folders made later as they
-/// appear; a root may be a link, as a scan follows it, a folder inside never is. A root that
+/// appear, and a folder that couldn't be read once its permissions change; a root may be a link,
+/// as a scan follows it, a folder inside never is. A root that
 /// doesn't exist yet (`Templates`, say) is waited for in its parent. When the kernel's queue
 /// overflowed, or a root itself was removed, moved or replaced, the roots are reported changed
 /// and watched afresh.
@@ -232,7 +233,10 @@ final class FolderEvents: @unchecked Sendable {
             changes.insert(path)
             if event.mask & Mask.isFolder != 0 {
                 if event.mask & Mask.movedFrom != 0 { remove(path) }
-                if event.mask & (Mask.create | Mask.movedTo) != 0 {
+                // New permissions may let a folder that couldn't be read be watched now (a scan
+                // would read it from then on): a folder with new metadata and no watch is tried.
+                let mayBeReadable = event.mask & Mask.attributes != 0 && !folders.values.contains(path)
+                if event.mask & (Mask.create | Mask.movedTo) != 0 || mayBeReadable {
                     // Over the kernel's limit, watching afresh would fail the same way.
                     do throws(Unavailable) { try watchTree(path) } catch {
                         broken = error

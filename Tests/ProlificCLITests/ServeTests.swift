@@ -200,6 +200,32 @@ import Testing
             #expect(try await Self.changes(events) == [content + "/prolific.yml"])
         }
 
+        /// A folder inside that can't be read can't be watched (a scan can't read it either); once
+        /// its permissions let it be read, it is watched and what is made in it is seen. Not as
+        /// root, who reads every folder whatever its permissions.
+        @Test(.enabled(if: getuid() != 0, "root reads a folder whatever its permissions"))
+        func aFolderMadeReadableLaterIsWatched() async throws {
+            let folder = try TemporaryFolder()
+            let content = folder.url.appendingPathComponent("Content").path
+            try folder.write("title: A\n", to: "Content/prolific.yml")
+            let locked = content + "/locked"
+            try FileManager.default.createDirectory(atPath: locked, withIntermediateDirectories: false)
+            #expect(chmod(locked, 0) == 0)
+            defer { chmod(locked, 0o755) }
+            let events = try #require(try FolderEvents(watching: [content]))
+            #expect(events.watchCount == 1, "Content alone: locked can't be read")
+
+            #expect(chmod(locked, 0o755) == 0)
+            #expect(try await Self.changes(events) == [locked])
+            #expect(events.watchCount == 2)
+            try folder.write("x", to: "Content/locked/a.md")
+            #expect(try await Self.changes(events) == [locked + "/a.md"])
+            // Times given to a watched folder watch nothing more.
+            #expect(utimes(locked, nil) == 0)
+            #expect(try await Self.changes(events) == [locked])
+            #expect(events.watchCount == 2)
+        }
+
         /// A root may be a link to a folder, as a scan follows it; a missing root inside another is
         /// waited for without the other going quiet.
         @Test func aLinkedRootAndAMissingOneInsideAnotherAreWatched() async throws {
