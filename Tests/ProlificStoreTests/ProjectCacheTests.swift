@@ -187,6 +187,56 @@ import Testing
         }
     }
 
+    /// A closed round whose record is its ballots, each with the round's origin (as `close`
+    /// writes them), comes back with them packed (`PackedBallots`): their voters, times and count
+    /// are read without making them, and made, they equal the ballots encoded, a choice naming no
+    /// snippet of the round among them; the record is the same list.
+    @Test func aRecordedRoundsBallotsComeBackPackedAndEqual() throws {
+        let layout = ContentLayout(root: "Content")
+        let slug = Make.slug("moon")
+        let id = Make.id("ann-20261102000000"), other = Make.id("bob-20261102000000")
+        let origin = Origin(path: layout.roundFile(slug, Make.number(1)), positions: ["votes.cat": TextPosition(line: 9, column: 3)])
+        var round = Round(
+            number: Make.number(1), opened: Make.time("2026-11-01T00:00:00Z"), closes: Make.time("2026-11-08T00:00:00Z"),
+            closed: Make.time("2026-11-08T00:00:00Z"), winner: id,
+            seal: Seal(digest: String(repeating: "a", count: 64), files: [Seal.File(path: "submissions/x.md", digest: "b")]),
+            origin: origin)
+        round.submissions = [id, other].map {
+            Submission(id: $0, author: $0.author, submitted: Make.time("2026-11-02T00:00:00Z"), body: "", origin: Origin(path: layout.submissionFile(slug, Make.number(1), $0)))
+        }
+        let ballots = [
+            Ballot(voter: Make.handle("cat"), cast: Make.time("2026-11-03T00:00:00Z"), choices: [other, id], origin: origin),
+            Ballot(voter: Make.handle("dan"), cast: Make.time("2026-11-04T00:00:00Z"), choices: [], origin: origin),
+            Ballot(voter: Make.handle("eve"), cast: Make.time("2026-11-05T00:00:00Z"), choices: [Make.id("zed-20261101000000"), id], origin: origin),
+        ]
+        (round.ballots, round.recordedBallots) = (ballots, ballots)
+        let project = Project(
+            slug: slug, title: "The Moon", owner: Make.handle("ann"), created: Make.time("2026-11-01T00:00:00Z"), roundLimit: 3,
+            roundLength: Make.span("7d"), tags: [], status: .open, visibility: .listed, starter: "Late.", rounds: [round],
+            origin: Origin(path: layout.projectFile(slug)))
+        let codec = ProjectCodec(layout: layout)
+        var decoded = try #require(codec.decode(codec.encode(project))).rounds[0]
+        #expect(decoded.ballotList.isPacked && decoded.countsRecord)
+        #expect(decoded.ballotList.count == 3 && decoded.ballotList.voter(at: 2) == Make.handle("eve"))
+        #expect(decoded.ballotList.cast(at: 1) == Make.time("2026-11-04T00:00:00Z"))
+        var stamps: [String] = []
+        decoded.ballotList.forEachStamp { voter, cast in stamps.append("\(voter.rawValue) \(cast.iso8601)") }
+        #expect(stamps == ["cat 2026-11-03T00:00:00Z", "dan 2026-11-04T00:00:00Z", "eve 2026-11-05T00:00:00Z"])
+        #expect(decoded.ballotList.isPacked, "voters, times and the count leave the ballots unmade")
+        #expect(decoded.ballots == ballots && !decoded.ballotList.isPacked)
+        #expect(decoded.recordedBallots == ballots && decoded.recordedList == decoded.ballotList)
+        #expect(decoded == round)
+        // Appended to, the list is one of ballots; the record stays as it was.
+        decoded.ballots.append(ballots[0])
+        #expect(decoded.ballots.count == 4 && decoded.recordedBallots?.count == 3)
+        // Numbers that don't fit their ballots or snippets pack nothing.
+        let stamp = PackedBallots.Stamp(voter: Make.handle("cat"), cast: Make.time("2026-11-03T00:00:00Z"))
+        #expect(PackedBallots(stamps: [stamp], starts: [0, 1], choices: [0], ids: [id], origin: origin) != nil)
+        for (starts, choices) in [([0], [0]), ([1, 1], [0]), ([0, 2], [0]), ([0, 1], [1]), ([0, 1], [-1]), ([0, 1, 1], [0])] as [([Int32], [Int32])] {
+            #expect(PackedBallots(stamps: [stamp], starts: starts, choices: choices, ids: [id], origin: origin) == nil, "\(starts) \(choices)")
+        }
+    }
+
     /// A snippet named by its number reads back only as one of the round's: a number past them,
     /// or too large for an index, is a miss (the entry is then read from its files); 0 is
     /// followed by the id itself.

@@ -19,14 +19,35 @@ public struct Round: Hashable, Sendable {
     /// A maintainer's note for the round, the body of round.md.
     public var note: String
     public var submissions: [Submission]
-    public var ballots: [Ballot]
+    /// The ballots, as a list or packed (`BallotList`): what reads only each ballot's voter and
+    /// time reads them here, leaving a kept round's ballots unmade.
+    public var ballotList: BallotList
+    /// `recordedBallots`, as `ballotList` holds the ballots: a kept closed round's record is its
+    /// ballots, one packed list.
+    public var recordedList: BallotList?
+    public var origin: Origin
+
+    public var ballots: [Ballot] {
+        get { ballotList.ballots }
+        set { ballotList = BallotList(newValue) }
+        // Appended to in place: the list is let go of while it changes.
+        _modify {
+            var ballots = ballotList.ballots
+            ballotList = BallotList()
+            defer { ballotList = BallotList(ballots) }
+            yield &ballots
+        }
+    }
+
     /// Every ballot file the round held when `close` tallied it, as round.md's `votes` records
     /// them beside the seal; nil while open, and for rounds closed before records existed. A
     /// build counts a closed, sealed round's record (`countsRecord`) instead of reading its
     /// `votes/` files (most of the content's files); `check` reads the files and compares them
     /// with this (`BallotRecordCheck`).
-    public var recordedBallots: [Ballot]?
-    public var origin: Origin
+    public var recordedBallots: [Ballot]? {
+        get { recordedList?.ballots }
+        set { recordedList = newValue.map { BallotList($0) } }
+    }
 
     public init(
         number: RoundNumber, opened: Timestamp, closes: Timestamp, closed: Timestamp? = nil,
@@ -45,8 +66,8 @@ public struct Round: Hashable, Sendable {
         self.seal = seal
         self.note = note
         self.submissions = submissions
-        self.ballots = ballots
-        self.recordedBallots = recordedBallots
+        self.ballotList = BallotList(ballots)
+        self.recordedList = recordedBallots.map { BallotList($0) }
         self.origin = origin
     }
 
@@ -54,13 +75,13 @@ public struct Round: Hashable, Sendable {
 
     /// Whether a build counts `recordedBallots` instead of the round's ballot files: only a
     /// closed, sealed round's record stands for them.
-    public var countsRecord: Bool { closed != nil && seal != nil && recordedBallots != nil }
+    public var countsRecord: Bool { closed != nil && seal != nil && recordedList != nil }
 
     /// Takes the record as the round's ballots where it counts (`countsRecord`); whether it did.
     @discardableResult
     public mutating func countRecordedBallots() -> Bool {
-        guard countsRecord, let recordedBallots else { return false }
-        ballots = recordedBallots
+        guard countsRecord, let recordedList else { return false }
+        ballotList = recordedList
         return true
     }
 

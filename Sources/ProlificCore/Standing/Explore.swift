@@ -67,8 +67,9 @@ public enum Explore {
                     score += weight * decay(submitted)
                     met(author, id)
                 }
-                for b in rounds[r].ballots.indices where rounds[r].ballots[b].cast <= now {
-                    let (voter, cast) = (rounds[r].ballots[b].voter, rounds[r].ballots[b].cast)
+                // Voters and times alone: a kept round's ballots stay packed (`BallotList`).
+                rounds[r].ballotList.forEachStamp { voter, cast in
+                    guard cast <= now else { return }
                     let (weight, id) = weight(voter, at: cast)
                     score += 0.5 * weight * decay(cast)
                     met(voter, id)

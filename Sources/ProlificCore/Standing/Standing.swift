@@ -108,9 +108,7 @@ public struct Standing: Sendable {
                 for s in projects[p].rounds[r].submissions.indices {
                     counts[projects[p].rounds[r].submissions[s].author, default: Counts()].snippets += 1
                 }
-                for b in projects[p].rounds[r].ballots.indices {
-                    counts[projects[p].rounds[r].ballots[b].voter, default: Counts()].ballots += 1
-                }
+                projects[p].rounds[r].ballotList.forEachStamp { voter, _ in counts[voter, default: Counts()].ballots += 1 }
                 if let winner = projects[p].rounds[r].winnerAuthor { counts[winner, default: Counts()].wins += 1 }
             }
         }

@@ -86,7 +86,7 @@ struct ActivityChart {
         for p in projects.indices {
             for r in projects[p].rounds.indices {
                 for s in projects[p].rounds[r].submissions.indices { submissions.append(projects[p].rounds[r].submissions[s].submitted) }
-                for b in projects[p].rounds[r].ballots.indices { ballots.append(projects[p].rounds[r].ballots[b].cast) }
+                projects[p].rounds[r].ballotList.forEachStamp { _, cast in ballots.append(cast) }
             }
         }
         return ActivityChart(submissions: submissions, ballots: ballots, until: until, id: id)
@@ -105,8 +105,8 @@ struct ActivityChart {
                 let t = project.rounds[r].submissions[s].submitted.secondsSinceEpoch
                 if t >= start && t <= end { snippets += 1 }
             }
-            for b in project.rounds[r].ballots.indices {
-                let t = project.rounds[r].ballots[b].cast.secondsSinceEpoch
+            project.rounds[r].ballotList.forEachStamp { _, cast in
+                let t = cast.secondsSinceEpoch
                 if t >= start && t <= end { ballots += 1 }
             }
         }

@@ -88,7 +88,7 @@ struct ProjectPages {
         let snippets = NeutralOrder.sorted(round.submissions, in: project.slug, round: round.number)
         values["timeLeft"] = Display.timeLeft(from: site.now, to: round.closes)
         values["progressPercent"] = progressPercent(of: round)
-        values["ballotsLabel"] = Display.count(round.ballots.count, "ballot")
+        values["ballotsLabel"] = Display.count(round.ballotList.count, "ballot")
         values["hasSnippets"] = !snippets.isEmpty
         values["snippets"] = snippets.map { snippet($0, of: project, in: round.number, on: SitePath.project(project.slug)) }
         return values

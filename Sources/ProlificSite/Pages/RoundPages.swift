@@ -93,7 +93,7 @@ struct RoundPages {
     /// authors, and the voters of a round the fair tally counted (it lists its counted ballots,
     /// some of the round's). Read in place.
     func addShownPlayers(of round: Round, in project: Project, to inputs: inout PageInputs) {
-        let voters = site.replayed.hasExplanation(project.slug, round.number) ? round.ballots.count : 0
+        let voters = site.replayed.hasExplanation(project.slug, round.number) ? round.ballotList.count : 0
         let scores = round.tally?.scores.count ?? 0
         inputs.list(round.submissions.count + scores + voters)
         func add(_ handle: Handle) {
@@ -102,7 +102,7 @@ struct RoundPages {
         }
         for s in round.submissions.indices { add(round.submissions[s].author) }
         if let tally = round.tally { for s in tally.scores.indices { add(tally.scores[s].id.author) } }
-        for b in 0..<voters { add(round.ballots[b].voter) }
+        for b in 0..<voters { add(round.ballotList.voter(at: b)) }
     }
 
     /// What this reads must be in `inputs(_:of:)`, or a rebuild keeps a stale page.
@@ -134,7 +134,7 @@ struct RoundPages {
             "closedISO": closed.iso8601,
             "closedDisplay": Display.time(closed),
             "snippetsLabel": Display.count(round.submissions.count, "snippet"),
-            "ballotsLabel": Display.count(round.tally?.ballots ?? round.ballots.count, "counted ballot"),
+            "ballotsLabel": Display.count(round.tally?.ballots ?? round.ballotList.count, "counted ballot"),
             "winner": winner,
             "hasAlternates": !alternates.isEmpty,
             "alternates": alternates,

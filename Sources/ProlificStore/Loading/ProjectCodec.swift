@@ -393,24 +393,62 @@ struct ProjectCodec {
             let tally = r.optional({ $0.tallyRecord { Self.readID(&$0, of: round) } })
         else { return nil }
         (round.winner, round.tally) = (winner, tally)
-        let votes = roundFolder + "/votes"
-        guard let record = r.varint(), record <= 2,
-            let ballots = decodeBallots(&r, table, of: round, votes: votes, origin: record == 1 ? round.origin : nil)
-        else { return nil }
-        round.ballots = ballots
+        guard let record = r.varint(), record <= 2 else { return nil }
         if record == 1 {
-            round.recordedBallots = ballots
-        } else if record == 2 {
-            guard let recorded = decodeBallots(&r, table, of: round, votes: votes, origin: nil) else { return nil }
+            // The record is the ballots, each with the round's origin: packed, one list for both.
+            guard let packed = Self.decodePackedBallots(&r, of: round) else { return nil }
+            round.ballotList = BallotList(packed: packed)
+            round.recordedList = round.ballotList
+            return round
+        }
+        let votes = roundFolder + "/votes"
+        guard let ballots = decodeBallots(&r, table, of: round, votes: votes) else { return nil }
+        round.ballots = ballots
+        if record == 2 {
+            guard let recorded = decodeBallots(&r, table, of: round, votes: votes) else { return nil }
             round.recordedBallots = recorded
         }
         return round
     }
 
-    /// A list of ballots of `round`, whose snippets are read; each with `origin` when one is
-    /// given, else with its own.
+    /// A recorded round's ballots as `encode` wrote them without origins (each has the round's),
+    /// packed (`PackedBallots`): their choices are numbers, made into ids only when the ballots
+    /// are asked for, which a rebuild seldom does of a kept project's closed rounds.
+    static func decodePackedBallots(_ r: inout BinaryReader, of round: Round) -> PackedBallots? {
+        guard let ballotCount = r.shortCount(minimumSize: 4) else { return nil }
+        var stamps: [PackedBallots.Stamp] = []
+        stamps.reserveCapacity(ballotCount)
+        var starts: [Int32] = [0]
+        starts.reserveCapacity(ballotCount + 1)
+        var choices: [Int32] = []
+        choices.reserveCapacity(ballotCount)
+        // The round's snippets by number, then any id a ballot names that is none of them.
+        var ids = round.submissions.map(\.id)
+        let snippets = UInt64(ids.count)
+        for _ in 0..<ballotCount {
+            guard let voter = r.text().flatMap(Handle.init), let cast = r.time(), let choiceCount = r.shortCount(minimumSize: 1)
+            else { return nil }
+            for _ in 0..<choiceCount {
+                guard let number = r.varint(), number <= snippets else { return nil }
+                if number == 0 {
+                    guard let id = r.submissionID(), let place = Int32(exactly: ids.count) else { return nil }
+                    choices.append(place)
+                    ids.append(id)
+                } else {
+                    guard let place = Int32(exactly: number - 1) else { return nil }
+                    choices.append(place)
+                }
+            }
+            guard let end = Int32(exactly: choices.count) else { return nil }
+            stamps.append(PackedBallots.Stamp(voter: voter, cast: cast))
+            starts.append(end)
+        }
+        return PackedBallots(stamps: stamps, starts: starts, choices: choices, ids: ids, origin: round.origin)
+    }
+
+    /// A list of ballots of `round`, whose snippets are read, each with its own origin.
     private func decodeBallots(
-        _ r: inout BinaryReader, _ table: PositionsTable.Read, of round: Round, votes: String, origin: Origin?
+        _ r: inout BinaryReader, _ table: PositionsTable.Read, of round: Round, votes: String
     ) -> [Ballot]? {
         guard let ballotCount = r.shortCount(minimumSize: 4) else { return nil }
         var ballots: [Ballot] = []
@@ -424,9 +462,7 @@ struct ProjectCodec {
                 guard let id = Self.readID(&r, of: round) else { return nil }
                 choices.append(id)
             }
-            guard
-                let origin = origin
-                    ?? readOrigin(&r, table, { Origin(folder: votes, name: voter.rawValue, suffix: ".yml", positions: $0) })
+            guard let origin = readOrigin(&r, table, { Origin(folder: votes, name: voter.rawValue, suffix: ".yml", positions: $0) })
             else { return nil }
             ballots.append(Ballot(voter: voter, cast: cast, choices: choices, origin: origin))
         }
