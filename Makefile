@@ -104,11 +104,7 @@ demo: release
 # Content/ is what `make demo` makes with this prolific: the demo shows what `close` writes now
 # (seals, ballots' records), not what an older one wrote.
 check-demo: release
-	@rm -rf $(SCRATCH)/check-demo
-	@PROLIFIC=$(PROLIFIC_RELEASE) scripts/make-demo.sh $(SCRATCH)/check-demo > /dev/null
-	@diff -r -x .prolific Content $(SCRATCH)/check-demo > /dev/null \
-		|| { diff -r -x .prolific Content $(SCRATCH)/check-demo | head -20; echo "check-demo: Content/ differs from what make demo makes now: run make demo and commit it" >&2; exit 1; }
-	@echo "check-demo: Content/ is what make demo makes"
+	@PROLIFIC=$(PROLIFIC_RELEASE) bash scripts/check-demo.sh $(SCRATCH)/check-demo
 
 # The fair tally against simulated attacks (docs/ranking.md keeps the table).
 fairness: setup

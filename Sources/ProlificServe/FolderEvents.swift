@@ -141,6 +141,27 @@ final class FolderEvents: @unchecked Sendable {
             return true
         }
 
+        /// Watches `folder`, and every folder under it, unless it is watched already: one call
+        /// to the kernel, which gives a folder it watches the number it has. Looking for the path
+        /// among the watched ones instead took time in proportion to them for each folder given
+        /// new metadata, and a `chmod -R` or a `cp -a` into the content gives every one.
+        private func watchIfNew(_ folder: String) throws(Unavailable) {
+            guard let inotify else { return }
+            do throws(Inotify.Refusal) {
+                let watch = try inotify.add(folder, Self.folderMask | Mask.dontFollow)
+                // Watched already, perhaps by another spelling of its path (a root's): kept as it is.
+                guard folders[watch] == nil else { return }
+                folders[watch] = folder
+            } catch {
+                if case .limit = error { throw Self.overLimit }
+                return
+            }
+            guard let entries = try? FileSystem.list(folder) else { return }
+            for entry in entries where entry.kind == .directory && !entry.name.hasPrefix(".") {
+                try watchTree(Fingerprint.join(folder, entry.name))
+            }
+        }
+
         /// Waits for `root`, which doesn't exist, in its parent; unavailable when that doesn't
         /// exist either (a scan would still find the root once both are made).
         private func waitFor(_ root: String) throws(Unavailable) {
@@ -233,10 +254,12 @@ final class FolderEvents: @unchecked Sendable {
             changes.insert(path)
             if event.mask & Mask.isFolder != 0 {
                 if event.mask & Mask.movedFrom != 0 { remove(path) }
-                // New permissions may let a folder that couldn't be read be watched now (a scan
-                // would read it from then on): a folder with new metadata and no watch is tried.
-                let mayBeReadable = event.mask & Mask.attributes != 0 && !folders.values.contains(path)
-                if event.mask & (Mask.create | Mask.movedTo) != 0 || mayBeReadable {
+                if event.mask & Mask.attributes != 0 {
+                    // New permissions may let a folder that couldn't be read be watched now (a
+                    // scan would read it from then on).
+                    do throws(Unavailable) { try watchIfNew(path) } catch { broken = error }
+                }
+                if event.mask & (Mask.create | Mask.movedTo) != 0 {
                     // Over the kernel's limit, watching afresh would fail the same way.
                     do throws(Unavailable) { try watchTree(path) } catch {
                         broken = error
