@@ -110,10 +110,13 @@ final class FolderEvents: @unchecked Sendable {
         /// Watches `folder` alone; nil when there is nothing there, or (inside a root) nothing one
         /// can watch, which a scan can't read either. A root is followed if it is a link, as a scan
         /// follows it; one that exists but can't be watched makes the events unavailable.
-        private func add(_ folder: String, isRoot: Bool = false) throws(Unavailable) -> Int32? {
+        /// `unlessWatched`: nil for a folder watched already (the kernel gives it the number it
+        /// has), whose path, perhaps a root's spelling of it, is kept.
+        private func add(_ folder: String, isRoot: Bool = false, unlessWatched: Bool = false) throws(Unavailable) -> Int32? {
             guard let inotify else { return nil }
             do throws(Inotify.Refusal) {
                 let watch = try inotify.add(folder, isRoot ? Self.folderMask : Self.folderMask | Mask.dontFollow)
+                if unlessWatched, folders[watch] != nil { return nil }
                 // The same folder reached by a new path (moved) keeps its number: the path is updated.
                 folders[watch] = folder
                 return watch
@@ -130,36 +133,15 @@ final class FolderEvents: @unchecked Sendable {
 
         /// Watches `folder` and every folder under it, as a scan would walk them: never into a
         /// name starting with a dot, never through a link but a root's. False when `folder` itself
-        /// can't be watched (`add`).
+        /// can't be watched, or (`unlessWatched`) is watched already (`add`).
         @discardableResult
-        private func watchTree(_ folder: String, isRoot: Bool = false) throws(Unavailable) -> Bool {
-            guard try add(folder, isRoot: isRoot) != nil else { return false }
+        private func watchTree(_ folder: String, isRoot: Bool = false, unlessWatched: Bool = false) throws(Unavailable) -> Bool {
+            guard try add(folder, isRoot: isRoot, unlessWatched: unlessWatched) != nil else { return false }
             guard let entries = try? FileSystem.list(folder) else { return true }
             for entry in entries where entry.kind == .directory && !entry.name.hasPrefix(".") {
                 try watchTree(Fingerprint.join(folder, entry.name))
             }
             return true
-        }
-
-        /// Watches `folder`, and every folder under it, unless it is watched already: one call
-        /// to the kernel, which gives a folder it watches the number it has. Looking for the path
-        /// among the watched ones instead took time in proportion to them for each folder given
-        /// new metadata, and a `chmod -R` or a `cp -a` into the content gives every one.
-        private func watchIfNew(_ folder: String) throws(Unavailable) {
-            guard let inotify else { return }
-            do throws(Inotify.Refusal) {
-                let watch = try inotify.add(folder, Self.folderMask | Mask.dontFollow)
-                // Watched already, perhaps by another spelling of its path (a root's): kept as it is.
-                guard folders[watch] == nil else { return }
-                folders[watch] = folder
-            } catch {
-                if case .limit = error { throw Self.overLimit }
-                return
-            }
-            guard let entries = try? FileSystem.list(folder) else { return }
-            for entry in entries where entry.kind == .directory && !entry.name.hasPrefix(".") {
-                try watchTree(Fingerprint.join(folder, entry.name))
-            }
         }
 
         /// Waits for `root`, which doesn't exist, in its parent; unavailable when that doesn't
@@ -256,8 +238,10 @@ final class FolderEvents: @unchecked Sendable {
                 if event.mask & Mask.movedFrom != 0 { remove(path) }
                 if event.mask & Mask.attributes != 0 {
                     // New permissions may let a folder that couldn't be read be watched now (a
-                    // scan would read it from then on).
-                    do throws(Unavailable) { try watchIfNew(path) } catch { broken = error }
+                    // scan would read it from then on). Asked of the kernel, one call: looking for
+                    // the path among the watched ones took time in proportion to them for each
+                    // folder given new metadata, and a `chmod -R` or `cp -a` gives every one.
+                    do throws(Unavailable) { try watchTree(path, unlessWatched: true) } catch { broken = error }
                 }
                 if event.mask & (Mask.create | Mask.movedTo) != 0 {
                     // Over the kernel's limit, watching afresh would fail the same way.

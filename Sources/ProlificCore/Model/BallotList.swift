@@ -46,23 +46,7 @@ public struct BallotList: Hashable, Sendable {
         }
     }
 
-    /// Ballot `index`'s voter, read without making the ballots.
-    public func voter(at index: Int) -> Handle {
-        switch storage {
-        case .list(let ballots): ballots[index].voter
-        case .packed(let packed): packed.stamps[index].voter
-        }
-    }
-
-    /// Ballot `index`'s time, read without making the ballots.
-    public func cast(at index: Int) -> Timestamp {
-        switch storage {
-        case .list(let ballots): ballots[index].cast
-        case .packed(let packed): packed.stamps[index].cast
-        }
-    }
-
-    /// Whether the ballots are packed and not made yet.
+    /// Whether the ballots are packed and not made yet (what tests look at).
     public var isPacked: Bool {
         if case .packed(let packed) = storage { return !packed.isMade }
         return false

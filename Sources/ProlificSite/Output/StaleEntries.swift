@@ -80,14 +80,11 @@ enum StaleEntries {
 
     /// The paths of `recorded` in neither `kept` nor `alsoKept`, in their order, found on every core.
     private static func stale(_ recorded: [String], _ kept: Set<PathKey>, _ alsoKept: Set<PathKey>) -> [String] {
-        let size = 4_096
-        let ranges = stride(from: 0, to: recorded.count, by: size).map { $0..<min(recorded.count, $0 + size) }
-        return Parallel.map(ranges, batch: 1) { range in
-            recorded[range].filter { path in
-                let key = PathKey(path)
-                return !kept.contains(key) && !alsoKept.contains(key)
-            }
-        }.flatMap { $0 }
+        let isStale = Parallel.map(recorded, batch: 1_024) { path in
+            let key = PathKey(path)
+            return !kept.contains(key) && !alsoKept.contains(key)
+        }
+        return recorded.indices.filter { isStale[$0] }.map { recorded[$0] }
     }
 
     struct Kept: Sendable {

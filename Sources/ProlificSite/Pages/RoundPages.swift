@@ -93,16 +93,16 @@ struct RoundPages {
     /// authors, and the voters of a round the fair tally counted (it lists its counted ballots,
     /// some of the round's). Read in place.
     func addShownPlayers(of round: Round, in project: Project, to inputs: inout PageInputs) {
-        let voters = site.replayed.hasExplanation(project.slug, round.number) ? round.ballotList.count : 0
+        let showsVoters = site.replayed.hasExplanation(project.slug, round.number)
         let scores = round.tally?.scores.count ?? 0
-        inputs.list(round.submissions.count + scores + voters)
+        inputs.list(round.submissions.count + scores + (showsVoters ? round.ballotList.count : 0))
         func add(_ handle: Handle) {
             inputs.add(handle.rawValue)
             inputs.add(site.names[handle])
         }
         for s in round.submissions.indices { add(round.submissions[s].author) }
         if let tally = round.tally { for s in tally.scores.indices { add(tally.scores[s].id.author) } }
-        for b in 0..<voters { add(round.ballotList.voter(at: b)) }
+        if showsVoters { round.ballotList.forEachStamp { voter, _ in add(voter) } }
     }
 
     /// What this reads must be in `inputs(_:of:)`, or a rebuild keeps a stale page.

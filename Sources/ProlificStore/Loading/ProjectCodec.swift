@@ -299,10 +299,26 @@ struct ProjectCodec {
 
     /// What `write(_:_:_:)` wrote, once the round's snippets are read.
     static func readID(_ r: inout BinaryReader, of round: Round) -> SubmissionID? {
+        switch readChoice(&r, snippets: round.submissions.count) {
+        case .snippet(let place): round.submissions[place].id
+        case .other(let id): id
+        case nil: nil
+        }
+    }
+
+    /// What `write(_:_:_:)` wrote of an id: one of a round's `snippets` snippets, by its place
+    /// among them, or an id that names none of them.
+    enum Choice {
+        case snippet(Int)
+        case other(SubmissionID)
+    }
+
+    /// The choice `write(_:_:_:)` wrote for a round of `snippets` snippets; nil for a number past them.
+    static func readChoice(_ r: inout BinaryReader, snippets: Int) -> Choice? {
         guard let number = r.varint() else { return nil }
-        if number == 0 { return r.submissionID() }
-        guard number <= round.submissions.count else { return nil }
-        return round.submissions[Int(number) - 1].id
+        if number == 0 { return r.submissionID().map { .other($0) } }
+        guard number <= UInt64(snippets) else { return nil }
+        return .snippet(Int(number) - 1)
     }
 
     private func encode(
@@ -424,19 +440,21 @@ struct ProjectCodec {
         choices.reserveCapacity(ballotCount)
         // The round's snippets by number, then any id a ballot names that is none of them.
         var ids = round.submissions.map(\.id)
-        let snippets = UInt64(ids.count)
+        let snippets = ids.count
         for _ in 0..<ballotCount {
             guard let voter = r.text().flatMap(Handle.init), let cast = r.time(), let choiceCount = r.shortCount(minimumSize: 1)
             else { return nil }
             for _ in 0..<choiceCount {
-                guard let number = r.varint(), number <= snippets else { return nil }
-                if number == 0 {
-                    guard let id = r.submissionID(), let place = Int32(exactly: ids.count) else { return nil }
+                switch Self.readChoice(&r, snippets: snippets) {
+                case .snippet(let place):
+                    guard let place = Int32(exactly: place) else { return nil }
+                    choices.append(place)
+                case .other(let id):
+                    guard let place = Int32(exactly: ids.count) else { return nil }
                     choices.append(place)
                     ids.append(id)
-                } else {
-                    guard let place = Int32(exactly: number - 1) else { return nil }
-                    choices.append(place)
+                case nil:
+                    return nil
                 }
             }
             guard let end = Int32(exactly: choices.count) else { return nil }
