@@ -376,6 +376,51 @@ import Testing
         #expect(afterEvent.contents == (try build(at: event + halfMinute, memory: nil)).contents)
     }
 
+    /// The badges page, the leaderboard and the calendar page are kept by their inputs, without
+    /// their values worked out, and each is made again, as a fresh build makes it, when what it
+    /// shows changes: a player's name, a round's winner, a snippet, a story's title, a deadline.
+    @Test func theBadgesLeaderboardAndCalendarPagesAreKeptUntilWhatTheyShowChanges() throws {
+        let original = try SiteFixtures.load(SiteFixtures.root.appendingPathComponent("check/valid/Content").path)
+        let moon = try #require(Slug("moon"))
+        let pages = [SitePath.badges, SitePath.leaderboard, SitePath.calendar]
+        func build(_ content: Content, memory: PageMemory? = nil) throws -> [String: OutputFile] {
+            try Self.build(content, projectKeys: [moon: "files-1"], memory: memory)
+        }
+        let first = try build(original)
+        let memory = PageMemory(fingerprints: PageMemory.recorded(by: first.values), isIntact: { _ in true })
+        let same = try build(original, memory: memory)
+        for page in pages { #expect(try #require(same[page]).keepsPrevious, "\(page) kept") }
+        let p = try #require(original.projects.firstIndex { $0.slug == moon })
+        let open = try #require(original.projects[p].rounds.firstIndex { $0.isOpen })
+        let closed = try #require(original.projects[p].rounds.firstIndex { !$0.isOpen && $0.winner != nil })
+        let bo = try #require(Handle("bo"))
+        var changes: [String: Content] = [:]
+        changes["a player's name"] = original
+        changes["a player's name"]?.users[bo]?.name = "Bo the Second"
+        changes["a round's winner"] = original
+        let loser = try #require(original.projects[p].rounds[closed].submissions.first { $0.id != original.projects[p].rounds[closed].winner })
+        changes["a round's winner"]?.projects[p].rounds[closed].winner = loser.id
+        changes["a snippet"] = original
+        changes["a snippet"]?.projects[p].rounds[open].submissions.removeLast()
+        changes["a story's title"] = original
+        changes["a story's title"]?.projects[p].title = "Moon Two"
+        changes["a deadline"] = original
+        changes["a deadline"]?.projects[p].rounds[open].closes = Timestamp(iso8601: "2026-01-17T00:00:00Z")!
+        var madeAgain: Set<String> = []
+        for (name, changed) in changes {
+            let rebuilt = try build(changed, memory: memory), fresh = try build(changed)
+            for page in pages where fresh[page]?.contents != first[page]?.contents {
+                madeAgain.insert(page)
+                let file = try #require(rebuilt[page])
+                #expect(!file.keepsPrevious, "\(page) after \(name)")
+                let asFresh = file.contents == fresh[page]?.contents
+                #expect(asFresh, "\(page) after \(name) as a fresh build makes it")
+            }
+        }
+        // Each page changed with at least one of them, so each was made again at least once.
+        #expect(madeAgain == Set(pages))
+    }
+
     /// The deadlines calendar is kept by its inputs (the site's title and address, each
     /// deadline's project and round) and made again, as a fresh build makes it, when one changes.
     @Test func theCalendarIsKeptByItsDeadlines() throws {

@@ -12,7 +12,26 @@ struct CalendarPages {
             site: site.config, now: site.now, path: SitePath.calendar, title: "Calendar",
             description: "Upcoming round deadlines on \(site.config.title).", section: .calendar,
             showsMoment: true)
-        return PageJob("calendar", context) { values() }
+        return PageJob("calendar", context, inputs: { inputs() }) { values() }
+    }
+
+    /// What the grids and the agenda are made of: the moment, the address the feed is linked by,
+    /// and each deadline's story, round, time and snippet count, soonest first.
+    func inputs() -> PageInputs {
+        var inputs = PageInputs()
+        inputs.add(site.now.iso8601)
+        inputs.add(site.config.baseURL)
+        let listed = site.listed
+        inputs.list(site.deadlines.count)
+        for deadline in site.deadlines {
+            let (project, round) = (deadline.project, deadline.round)
+            inputs.add(listed[project].slug.rawValue)
+            inputs.add(listed[project].title)
+            inputs.add(listed[project].rounds[round].number.value)
+            inputs.add(deadline.closes.iso8601)
+            inputs.add(listed[project].rounds[round].submissions.count)
+        }
+        return inputs
     }
 
     static func dayKey(_ t: Timestamp) -> String { String(t.iso8601.prefix(10)) }

@@ -359,12 +359,23 @@ public enum SiteWriter {
         _ folder: String, with files: [OutputFile], previous: String?, made: inout Set<String>, reused: Bool,
         existing: Set<PathKey> = [], spareAsRecorded: Bool = false, stamped: inout [Entry]?
     ) throws(Failure) -> Report {
+        // Each file's folders, found in its UTF-8 (`String.lastIndex(of:)` steps by characters:
+        // a large rebuild's 37,000 kept files spent 1 % of its samples there); a file in the same
+        // folder as the one before it, as most are, needs no look-up at all.
         var folders: Set<String> = []
+        var lastFolder: Substring.UTF8View? = nil
         for file in files {
-            var path = file.path
-            while let slash = path.lastIndex(of: "/") {
-                path = String(path[..<slash])
+            let utf8 = file.path.utf8
+            guard let slash = utf8.lastIndex(of: UInt8(ascii: "/")) else { continue }
+            let own = utf8[..<slash]
+            if let lastFolder, lastFolder.elementsEqual(own) { continue }
+            lastFolder = own
+            var end = slash
+            while true {
+                let path = String(Substring(file.path)[..<end])
                 if made.contains(path) || !folders.insert(path).inserted { break }
+                guard let up = utf8[..<end].lastIndex(of: UInt8(ascii: "/")) else { break }
+                end = up
             }
         }
         // Level by level, so a folder exists before the folders inside it; each level on every
@@ -400,13 +411,16 @@ public enum SiteWriter {
             }
             for index in stride(from: worker, to: files.count, by: workers) {
                 let file = files[index]
+                if file.keepsPrevious, reused, spareAsRecorded, let info = file.previous?.inSpare {
+                    // Already in place, as the spare's record and the intact check found it:
+                    // nothing to do but record it (most files of a rebuild).
+                    report.unchanged += 1
+                    if entries != nil { entries?.append((file.path, info)) }
+                    continue
+                }
                 let target = "\(folder)/\(file.path)"
                 if file.keepsPrevious {
                     report.unchanged += 1
-                    if reused, spareAsRecorded, let info = file.previous?.inSpare {
-                        stamp(file, target, info)
-                        continue
-                    }
                     switch keep(file.path, of: previous, in: folder, reused: reused, known: file.previous) {
                     case .failure(let problem):
                         results.fail(problem.message)

@@ -9,7 +9,35 @@ struct BadgePages {
             site: site.config, now: site.now, path: SitePath.badges, title: "Badges",
             description: "The badges players earn on \(site.config.title), their tiers and who holds them.",
             section: .badges)
-        return PageJob("badges", context) { values() }
+        return PageJob("badges", context, inputs: { inputs() }) { values() }
+    }
+
+    /// What `values` shows, without its 5,000 players' dictionaries: each badge and its tiers,
+    /// each player's tier of each badge, and the players' handles and names in their order.
+    func inputs() -> PageInputs {
+        var inputs = PageInputs()
+        let users = site.users
+        let counts = users.map { site.standing.counts(of: $0.handle) }
+        let badges = site.standing.badges
+        inputs.list(badges.count)
+        for badge in badges {
+            inputs.add(badge.id.rawValue)
+            inputs.add(badge.name)
+            inputs.add(badge.description)
+            inputs.list(badge.tiers.count)
+            for tier in badge.tiers {
+                inputs.add(tier.name)
+                inputs.add(tier.threshold)
+            }
+            inputs.list(users.count)
+            for place in users.indices { inputs.add(badge.progress(count: counts[place].count(badge.measure)).tier?.name) }
+        }
+        inputs.list(users.count)
+        for user in users {
+            inputs.add(user.handle.rawValue)
+            inputs.add(user.name)
+        }
+        return inputs
     }
 
     func values() -> [String: Any] {

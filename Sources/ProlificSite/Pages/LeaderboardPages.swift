@@ -11,7 +11,24 @@ struct LeaderboardPages {
         let context = PageContext(
             site: site.config, now: site.now, path: SitePath.leaderboard, title: "Leaderboard",
             description: "Who has written, won and voted most on \(site.config.title).", section: .leaderboard)
-        return PageJob("leaderboard", context) { values() }
+        return PageJob("leaderboard", context, inputs: { inputs() }) { values() }
+    }
+
+    /// What the boards are made of, without sorting them: every player's handle, name and the
+    /// counts the boards rank and show, in the players' order (which breaks ties).
+    func inputs() -> PageInputs {
+        var inputs = PageInputs()
+        inputs.list(site.users.count)
+        for user in site.users {
+            let counts = site.standing.counts(of: user.handle)
+            inputs.add(user.handle.rawValue)
+            inputs.add(site.name(user.handle))
+            inputs.add(counts.karma.total)
+            inputs.add(counts.karma.breakdown)
+            inputs.add(counts.wins)
+            inputs.add(counts.snippets)
+        }
+        return inputs
     }
 
     func values() -> [String: Any] {
