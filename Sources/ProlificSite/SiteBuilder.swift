@@ -484,7 +484,7 @@ public struct SiteBuilder {
             [
                 { ICalendar(site: site).file(memory: memory) }, { SiteMap.file(pages: listedPages, baseURL: site.config.baseURL) },
                 { SiteMap.robots(baseURL: site.config.baseURL) },
-            ] + feeds.plans().map { plan in { feeds.feed(plan, memory: memory) } }
+            ] + feeds.files(memory: memory)
         let (search, failure) = Parallel.beside({ SearchIndex(site: site).file(memory: memory) }) { () -> Diagnostics? in
             do throws(Diagnostics) {
                 let feedBatch = 128

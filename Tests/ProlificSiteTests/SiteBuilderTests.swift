@@ -490,6 +490,77 @@ import Testing
         #expect(try otherFiles["projects/moon/feed.xml"]?.contents == build(original)["projects/moon/feed.xml"]?.contents)
     }
 
+    /// While every feed's inputs are those recorded (`AtomFeeds.everyFeedsKey`, which the site's
+    /// feed records), every feed is kept at once, by that key and not its own; when anything
+    /// the feeds are made of changes, each feed goes by its own inputs again, and every feed is
+    /// the one a fresh build makes.
+    @Test func everyFeedIsKeptByTheFeedsKeyUntilWhatTheyAreMadeOfChanges() throws {
+        let original = try SiteFixtures.load(SiteFixtures.root.appendingPathComponent("check/valid/Content").path)
+        let moon = try #require(Slug("moon"))
+        func build(_ content: Content, key: String = "files-1", now: Timestamp = Self.now, memory: PageMemory? = nil) throws
+            -> [String: OutputFile]
+        {
+            var files: [String: OutputFile] = [:]
+            try SiteBuilder(content: content, theme: try Theme.builtIn(), now: now, projectKeys: [moon: key])
+                .build(memory: memory) { (batch: [OutputFile]) throws(Diagnostics) in
+                    for file in batch { files[file.path] = file }
+                }
+            return files
+        }
+        func feeds(_ files: [String: OutputFile]) -> [String] { files.keys.filter { $0.hasSuffix("feed.xml") }.sorted() }
+        let first = try build(original)
+        let key = try #require(first[SitePath.feed]?.alsoRecorded.first { $0.path == SitePath.feedsKey })
+        #expect(feeds(first).count == 2 + original.users.count)
+        // Ann's own fingerprint recorded wrong: only the feeds' key can keep her feed.
+        var recorded = PageMemory.recorded(by: first.values)
+        recorded["users/ann/feed.xml"] = Array(repeating: 0, count: 16)
+        let memory = PageMemory(fingerprints: recorded, isIntact: { _ in true })
+        let again = try build(original, memory: memory)
+        for feed in feeds(first) { #expect(try #require(again[feed]).keepsPrevious, "\(feed) kept") }
+        #expect(again[SitePath.feed]?.alsoRecorded.contains(key) == true, "the key recorded again")
+        recorded[SitePath.feedsKey] = nil
+        let withoutKey = try build(original, memory: PageMemory(fingerprints: recorded, isIntact: { _ in true }))
+        #expect(!(try #require(withoutKey["users/ann/feed.xml"])).keepsPrevious, "by her own inputs without the key")
+
+        var changes: [String: (content: Content, key: String, now: Timestamp)] = [:]
+        let later = Timestamp(iso8601: "2026-01-13T12:00:00Z")!
+        var renamed = original
+        renamed.users[try #require(Handle("bo"))]?.name = "Bo Renamed"
+        changes["a player's name"] = (renamed, "files-1", Self.now)
+        var retitled = original
+        let p = try #require(original.projects.firstIndex { $0.slug == moon })
+        retitled.projects[p].title = "Moon Two"
+        changes["a project's files"] = (retitled, "files-2", Self.now)
+        var site = original
+        site.config.title = "Another game"
+        changes["the site's title"] = (site, "files-1", Self.now)
+        var joined = original
+        let zed = try #require(Handle("zed"))
+        joined.users[zed] = User(handle: zed, name: "Zed", joined: Self.now, origin: Origin(path: "users/zed.md"))
+        changes["a player with no story, later"] = (joined, "files-1", later)
+        let joinedFirst = try build(joined)
+        let joinedMemory = PageMemory(fingerprints: PageMemory.recorded(by: joinedFirst.values), isIntact: { _ in true })
+        for (name, change) in changes {
+            let base = name.hasPrefix("a player with no story") ? joinedFirst : first
+            let rebuilt = try build(change.content, key: change.key, now: change.now, memory: name.hasPrefix("a player with no story") ? joinedMemory : memory)
+            let fresh = try build(change.content, key: change.key, now: change.now)
+            #expect(feeds(rebuilt) == feeds(fresh), "\(name)")
+            var madeAgain = 0
+            for feed in feeds(fresh) {
+                let file = try #require(rebuilt[feed])
+                if fresh[feed]?.contents != base[feed]?.contents {
+                    #expect(!file.keepsPrevious, "\(feed) after \(name)")
+                    madeAgain += 1
+                }
+                if !file.keepsPrevious {
+                    let asFresh = file.contents == fresh[feed]?.contents
+                    #expect(asFresh, "\(feed) after \(name) as a fresh build makes it")
+                }
+            }
+            #expect(madeAgain > 0, "\(name) changes a feed")
+        }
+    }
+
     /// A project's page and feed credit its owner and the authors of its shown snippets, each
     /// once, sorted: found once for both (`SiteModel.participants`), a hidden snippet's author
     /// left out.

@@ -45,6 +45,80 @@ struct AtomFeeds {
         }
     }
 
+    /// Every feed as a file to make, for the builder to make in batches on every core: each
+    /// rendered or kept by its own inputs (`feed(_:memory:)`) or, when every feed's inputs are
+    /// those the last build recorded (`everyFeedsKey`), all kept as they are, without a plan or
+    /// an input worked out. The site's feed records that key for the next build.
+    ///
+    /// After a ballot or a player's profile edit no feed changes, and working out 7,000 feeds'
+    /// plans and inputs to find so was 7 % of a large rebuild's `perf` samples.
+    func files(memory: PageMemory?) -> [() -> OutputFile] {
+        let key = everyFeedsKey()
+        let record = key.map { OutputFile.Record(path: SitePath.feedsKey, fingerprint: $0) }
+        if let key, let record, let memory, memory.fingerprints[SitePath.feedsKey] == key, let kept = kept(from: memory, record) {
+            return kept.map { file in { file } }
+        }
+        return plans().map { plan in
+            {
+                var file = feed(plan, memory: memory)
+                if let record, plan.path == SitePath.feed { file.alsoRecorded.append(record) }
+                return file
+            }
+        }
+    }
+
+    /// Every feed's file as the last build left it, the site's carrying `record`, when each is
+    /// intact and has its fingerprint recorded; nil when one doesn't.
+    private func kept(from memory: PageMemory, _ record: OutputFile.Record) -> [OutputFile]? {
+        let paths = site.built.map { SitePath.projectFeed($0.slug) } + [SitePath.feed] + site.users.map { SitePath.userFeed($0.handle) }
+        let kept = Parallel.map(paths, batch: 64) { memory.keptAsRecorded($0) }
+        var files: [OutputFile] = []
+        files.reserveCapacity(kept.count)
+        for file in kept {
+            guard var file else { return nil }
+            if file.path == SitePath.feed { file.alsoRecorded.append(record) }
+            files.append(file)
+        }
+        return files
+    }
+
+    /// One digest of everything every feed's inputs (`inputs(_:)`) are made of: the site's
+    /// title and address, libcmark's version, each built project's slug, visibility and files
+    /// but its open round's ballots (`SiteModel.keysBesideBallots`: its title, owner, snippets,
+    /// winners and the feeds' events are in them), every player's handle and name (the feeds'
+    /// titles and credits; which feeds a player has), and the moment when some feed has no
+    /// project (it is then its `updated`). Equal keys mean equal inputs for every feed, so the
+    /// last build's feeds stand. nil when a project has no key or a text with images (its
+    /// feeds then have no inputs: see `inputs(_:)`).
+    func everyFeedsKey() -> [UInt8]? {
+        var inputs = PageInputs()
+        inputs.add(site.config.title)
+        inputs.add(site.config.baseURL)
+        inputs.add(Markdown.version)
+        let built = site.built
+        inputs.list(built.count)
+        var owners: Set<Handle> = []
+        for p in built.indices {
+            let slug = built[p].slug
+            guard !site.withImages.contains(slug), let files = site.keysBesideBallots[slug] else { return nil }
+            inputs.add(slug.rawValue)
+            inputs.add(built[p].visibility.rawValue)
+            inputs.add(files)
+            if built[p].visibility == .listed { owners.insert(built[p].owner) }
+        }
+        // A player's feed draws on the listed stories they started or wrote in; with none, as
+        // the site's feed with no listed story, its `updated` is the moment.
+        var someFeedIsEmpty = site.listed.isEmpty
+        inputs.list(site.users.count)
+        for user in site.users {
+            inputs.add(user.handle.rawValue)
+            inputs.add(user.name)
+            if !owners.contains(user.handle) && site.snippetsByAuthor[user.handle] == nil { someFeedIsEmpty = true }
+        }
+        inputs.add(someFeedIsEmpty ? site.now.iso8601 : nil)
+        return PageFingerprint.of(template: "feeds", inputs: inputs, theme: [])
+    }
+
     /// Every feed, with the projects it draws on; `feed(_:memory:)` renders each (SiteBuilder
     /// does, in batches it writes as they come), working out its events only when it does.
     func plans() -> [Plan] {

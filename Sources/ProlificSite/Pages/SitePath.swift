@@ -36,6 +36,9 @@ enum SitePath {
     /// no file either.
     static func roundsShortcut(_ slug: Slug) -> String { "projects/\(slug)/rounds/shortcut/" }
     static func projectFeed(_ slug: Slug) -> String { "projects/\(slug)/feed.xml" }
+    /// Where the key of every feed's inputs is recorded (`AtomFeeds.everyFeedsKey`): under the
+    /// site's feed, a file, so it names no file either.
+    static let feedsKey = "feed.xml/every/"
     static func epub(_ project: Project) -> String { "projects/\(project.slug)/\(project.slug).epub" }
 
     /// A closed round's page is a file of its own, `rounds/0003.html`, not a folder holding an
