@@ -363,14 +363,24 @@ public enum SiteWriter {
         // a large rebuild's 37,000 kept files spent 1 % of its samples there); a file in the same
         // folder as the one before it, as most are, needs no look-up at all.
         var folders: Set<String> = []
-        var lastFolder: Substring.UTF8View? = nil
+        var lastFolder: [UInt8]? = nil
         for file in files {
             let utf8 = file.path.utf8
-            guard let slash = utf8.lastIndex(of: UInt8(ascii: "/")) else { continue }
-            let own = utf8[..<slash]
-            if let lastFolder, lastFolder.elementsEqual(own) { continue }
-            lastFolder = own
-            var end = slash
+            let isLast = utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+                guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return true }
+                let own = UnsafeBufferPointer(rebasing: bytes[..<slash])
+                if let last = lastFolder, last.count == own.count,
+                    last.withUnsafeBufferPointer({ last in
+                        guard let a = last.baseAddress, let b = own.baseAddress else { return own.isEmpty }
+                        return memcmp(a, b, own.count) == 0
+                    })
+                {
+                    return true
+                }
+                lastFolder = Array(own)
+                return false
+            }
+            guard isLast != true, var end = utf8.lastIndex(of: UInt8(ascii: "/")) else { continue }
             while true {
                 let path = String(Substring(file.path)[..<end])
                 if made.contains(path) || !folders.insert(path).inserted { break }

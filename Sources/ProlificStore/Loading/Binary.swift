@@ -367,6 +367,11 @@ struct VarintCursor {
     @inline(__always)
     static func varint<Bytes: RandomAccessCollection<UInt8>>(in bytes: Bytes, at offset: inout Int, end: Int) -> UInt64?
     where Bytes.Index == Int {
+        // Most numbers a cache holds (counts, lengths, differences) fit in one byte.
+        if offset < end, case let byte = bytes[offset], byte < 0x80 {
+            offset += 1
+            return UInt64(byte)
+        }
         var value: UInt64 = 0
         var shift: UInt64 = 0
         while offset < end, shift < 64 {
