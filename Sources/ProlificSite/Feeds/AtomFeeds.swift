@@ -220,9 +220,12 @@ struct AtomFeeds {
     /// media files elsewhere): the feed is then written out, and the writer compares its bytes.
     func inputs(_ plan: Plan) -> PageInputs? {
         var inputs = PageInputs()
-        for part in [site.config.title, site.config.baseURL, plan.path, plan.page, plan.title, plan.subtitle] {
-            inputs.add(part)
-        }
+        inputs.add(site.config.title)
+        inputs.add(site.config.baseURL)
+        inputs.add(plan.path)
+        inputs.add(plan.page)
+        inputs.add(plan.title)
+        inputs.add(plan.subtitle)
         inputs.add(Markdown.version)
         inputs.add(plan.members.isEmpty ? site.now.iso8601 : nil)
         var credited: Set<Handle> = []
@@ -245,7 +248,8 @@ struct AtomFeeds {
                     if let winner = projects[p].rounds[r].winnerAuthor { credited.insert(winner) }
                 }
             case .player(let handle, _):
-                credited.insert(handle)
+                // The player alone, however many stories: no set to hash them into.
+                creditedInOrder = [handle]
             }
         }
         let names = creditedInOrder ?? credited.sorted()
