@@ -386,6 +386,10 @@ import Testing
         func build(_ content: Content, memory: PageMemory? = nil) throws -> [String: OutputFile] {
             try Self.build(content, projectKeys: [moon: "files-1"], memory: memory)
         }
+        // By their inputs, not by values worked out and fingerprinted.
+        let model = SiteModel(content: original, now: Self.now, evidence: IdentityEvidence(), html: Markdown.html)
+        #expect(BadgePages(site: model).job().inputs != nil && LeaderboardPages(site: model).job().inputs != nil)
+        #expect(CalendarPages(site: model).job().inputs != nil)
         let first = try build(original)
         let memory = PageMemory(fingerprints: PageMemory.recorded(by: first.values), isIntact: { _ in true })
         let same = try build(original, memory: memory)
@@ -491,9 +495,10 @@ import Testing
     }
 
     /// While every feed's inputs are those recorded (`AtomFeeds.everyFeedsKey`, which the site's
-    /// feed records), every feed is kept at once, by that key and not its own; when anything
-    /// the feeds are made of changes, each feed goes by its own inputs again, and every feed is
-    /// the one a fresh build makes.
+    /// feed records), every feed that draws on a story is kept by that key and not its own, once
+    /// its file is found intact; a feed with no story goes by its own inputs (the moment is its
+    /// `updated`, and no part of the key). When anything the feeds are made of changes, each
+    /// feed goes by its own inputs again, and every feed is the one a fresh build makes.
     @Test func everyFeedIsKeptByTheFeedsKeyUntilWhatTheyAreMadeOfChanges() throws {
         let original = try SiteFixtures.load(SiteFixtures.root.appendingPathComponent("check/valid/Content").path)
         let moon = try #require(Slug("moon"))
@@ -508,47 +513,76 @@ import Testing
             return files
         }
         func feeds(_ files: [String: OutputFile]) -> [String] { files.keys.filter { $0.hasSuffix("feed.xml") }.sorted() }
+        // Ann's own fingerprint recorded wrong: only the feeds' key can keep her feed.
+        func memory(of built: [String: OutputFile], intact: @escaping @Sendable (String) -> Bool = { _ in true }) -> PageMemory {
+            var recorded = PageMemory.recorded(by: built.values)
+            recorded["users/ann/feed.xml"] = Array(repeating: 0, count: 16)
+            return PageMemory(fingerprints: recorded, isIntact: intact)
+        }
         let first = try build(original)
         let key = try #require(first[SitePath.feed]?.alsoRecorded.first { $0.path == SitePath.feedsKey })
         #expect(feeds(first).count == 2 + original.users.count)
-        // Ann's own fingerprint recorded wrong: only the feeds' key can keep her feed.
-        var recorded = PageMemory.recorded(by: first.values)
-        recorded["users/ann/feed.xml"] = Array(repeating: 0, count: 16)
-        let memory = PageMemory(fingerprints: recorded, isIntact: { _ in true })
-        let again = try build(original, memory: memory)
+        let again = try build(original, memory: memory(of: first))
+        #expect(feeds(again) == feeds(first))
         for feed in feeds(first) { #expect(try #require(again[feed]).keepsPrevious, "\(feed) kept") }
         #expect(again[SitePath.feed]?.alsoRecorded.contains(key) == true, "the key recorded again")
-        recorded[SitePath.feedsKey] = nil
-        let withoutKey = try build(original, memory: PageMemory(fingerprints: recorded, isIntact: { _ in true }))
-        #expect(!(try #require(withoutKey["users/ann/feed.xml"])).keepsPrevious, "by her own inputs without the key")
+        var withoutKey = PageMemory.recorded(by: first.values)
+        withoutKey["users/ann/feed.xml"] = Array(repeating: 0, count: 16)
+        withoutKey[SitePath.feedsKey] = nil
+        let byOwnInputs = try build(original, memory: PageMemory(fingerprints: withoutKey, isIntact: { _ in true }))
+        #expect(!(try #require(byOwnInputs["users/ann/feed.xml"])).keepsPrevious, "by her own inputs without the key")
+        // A feed found edited while the key stands is made again, by its own inputs; the rest
+        // are kept, and the key is recorded again.
+        let edited = try build(original, memory: memory(of: first) { $0 != "users/bo/feed.xml" })
+        let bo = try #require(edited["users/bo/feed.xml"])
+        let boAsBefore = bo.contents == first["users/bo/feed.xml"]?.contents
+        #expect(!bo.keepsPrevious && boAsBefore)
+        #expect(try #require(edited["users/ann/feed.xml"]).keepsPrevious)
+        #expect(edited[SitePath.feed]?.alsoRecorded.contains(key) == true)
 
-        var changes: [String: (content: Content, key: String, now: Timestamp)] = [:]
-        let later = Timestamp(iso8601: "2026-01-13T12:00:00Z")!
-        var renamed = original
-        renamed.users[try #require(Handle("bo"))]?.name = "Bo Renamed"
-        changes["a player's name"] = (renamed, "files-1", Self.now)
-        var retitled = original
-        let p = try #require(original.projects.firstIndex { $0.slug == moon })
-        retitled.projects[p].title = "Moon Two"
-        changes["a project's files"] = (retitled, "files-2", Self.now)
-        var site = original
-        site.config.title = "Another game"
-        changes["the site's title"] = (site, "files-1", Self.now)
+        // A player with no story: their feed's `updated` is the moment, which moves; every other
+        // feed is still kept by the key.
         var joined = original
         let zed = try #require(Handle("zed"))
         joined.users[zed] = User(handle: zed, name: "Zed", joined: Self.now, origin: Origin(path: "users/zed.md"))
-        changes["a player with no story, later"] = (joined, "files-1", later)
         let joinedFirst = try build(joined)
-        let joinedMemory = PageMemory(fingerprints: PageMemory.recorded(by: joinedFirst.values), isIntact: { _ in true })
+        let later = Timestamp(iso8601: "2026-01-13T12:00:00Z")!
+        let laterBuild = try build(joined, now: later, memory: memory(of: joinedFirst))
+        let zedFeed = try #require(laterBuild["users/zed/feed.xml"])
+        let zedAsFresh = zedFeed.contents == (try build(joined, now: later))["users/zed/feed.xml"]?.contents
+        #expect(!zedFeed.keepsPrevious && zedAsFresh)
+        for feed in feeds(joinedFirst) where feed != "users/zed/feed.xml" {
+            #expect(try #require(laterBuild[feed]).keepsPrevious, "\(feed) kept by the key at a later moment")
+        }
+
+        var changes: [String: (content: Content, key: String)] = [:]
+        var renamed = original
+        renamed.users[try #require(Handle("bo"))]?.name = "Bo Renamed"
+        changes["a player's name"] = (renamed, "files-1")
+        var removed = original
+        removed.users[try #require(Handle("cy"))] = nil
+        changes["a player removed"] = (removed, "files-1")
+        var retitled = original
+        let p = try #require(original.projects.firstIndex { $0.slug == moon })
+        retitled.projects[p].title = "Moon Two"
+        changes["a project's files"] = (retitled, "files-2")
+        var unlisted = original
+        unlisted.projects[p].visibility = .unlisted
+        changes["a story unlisted"] = (unlisted, "files-1")
+        var site = original
+        site.config.title = "Another game"
+        changes["the site's title"] = (site, "files-1")
+        var address = original
+        address.config.baseURL = "https://other.example.org/"
+        changes["the site's address"] = (address, "files-1")
         for (name, change) in changes {
-            let base = name.hasPrefix("a player with no story") ? joinedFirst : first
-            let rebuilt = try build(change.content, key: change.key, now: change.now, memory: name.hasPrefix("a player with no story") ? joinedMemory : memory)
-            let fresh = try build(change.content, key: change.key, now: change.now)
+            let rebuilt = try build(change.content, key: change.key, memory: memory(of: first))
+            let fresh = try build(change.content, key: change.key)
             #expect(feeds(rebuilt) == feeds(fresh), "\(name)")
             var madeAgain = 0
             for feed in feeds(fresh) {
                 let file = try #require(rebuilt[feed])
-                if fresh[feed]?.contents != base[feed]?.contents {
+                if fresh[feed]?.contents != first[feed]?.contents {
                     #expect(!file.keepsPrevious, "\(feed) after \(name)")
                     madeAgain += 1
                 }

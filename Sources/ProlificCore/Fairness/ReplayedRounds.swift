@@ -11,7 +11,9 @@ public struct ReplayedRounds: Sendable {
     /// that have one): nil for bytes that don't decode, which the cache's checksum rules out.
     public typealias Decoder = @Sendable (_ bytes: [UInt8], _ range: Range<Int>) -> FairTally.Outcome?
 
-    private var index: [String: Int] = [:]
+    /// Each round's place, by its project and number: spelt as `IdentityEvidence.key` strings,
+    /// 18,000 of them were formatted at every large rebuild, and one more at each look-up.
+    private var index: [Place: Int] = [:]
     /// Each round's replay, in `index` order; empty when they are decoded as asked for.
     private var outcomes: [FairTally.Outcome?] = []
     /// Every round's bytes, one after the other, and where each one is: empty when unknown.
@@ -99,7 +101,11 @@ public struct ReplayedRounds: Sendable {
         return position < laterFrom ? bytes[ranges[position]] : later[ranges[position]]
     }
 
-    private static func key(_ slug: Slug, _ number: RoundNumber) -> String {
-        IdentityEvidence.key(slug, number)
+    private static func key(_ slug: Slug, _ number: RoundNumber) -> Place { Place(slug: slug, number: number) }
+
+    /// A round of a project, as the index finds it.
+    private struct Place: Hashable {
+        let slug: Slug
+        let number: RoundNumber
     }
 }

@@ -15,12 +15,11 @@ struct CalendarPages {
         return PageJob("calendar", context, inputs: { inputs() }) { values() }
     }
 
-    /// What the grids and the agenda are made of: the moment, the address the feed is linked by,
-    /// and each deadline's story, round, time and snippet count, soonest first.
+    /// What the grids and the agenda are made of, beside the page's common values (the moment
+    /// among them, as the page shows it): each deadline's story, round, time and snippet count,
+    /// soonest first. A build run by the clock makes the page again each time.
     func inputs() -> PageInputs {
         var inputs = PageInputs()
-        inputs.add(site.now.iso8601)
-        inputs.add(site.config.baseURL)
         let listed = site.listed
         inputs.list(site.deadlines.count)
         for deadline in site.deadlines {

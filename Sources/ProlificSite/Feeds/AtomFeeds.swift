@@ -46,51 +46,54 @@ struct AtomFeeds {
     }
 
     /// Every feed as a file to make, for the builder to make in batches on every core: each
-    /// rendered or kept by its own inputs (`feed(_:memory:)`) or, when every feed's inputs are
-    /// those the last build recorded (`everyFeedsKey`), all kept as they are, without a plan or
-    /// an input worked out. The site's feed records that key for the next build.
+    /// rendered or kept by its own inputs (`feed(_:memory:)`) or, while every feed's inputs are
+    /// those the last build recorded (`everyFeedsKey`), kept as it is once its file is found
+    /// intact, without a plan or an input worked out. The site's feed records that key for the
+    /// next build.
     ///
     /// After a ballot or a player's profile edit no feed changes, and working out 7,000 feeds'
     /// plans and inputs to find so was 7 % of a large rebuild's `perf` samples.
     func files(memory: PageMemory?) -> [() -> OutputFile] {
-        let key = everyFeedsKey()
-        let record = key.map { OutputFile.Record(path: SitePath.feedsKey, fingerprint: $0) }
-        if let key, let record, let memory, memory.fingerprints[SitePath.feedsKey] == key, let kept = kept(from: memory, record) {
-            return kept.map { file in { file } }
+        let every = everyFeedsKey()
+        let record = every.map { OutputFile.Record(path: SitePath.feedsKey, fingerprint: $0.key) }
+        func recording(_ file: OutputFile) -> OutputFile {
+            guard let record, file.path == SitePath.feed else { return file }
+            var file = file
+            file.alsoRecorded.append(record)
+            return file
         }
-        return plans().map { plan in
-            {
-                var file = feed(plan, memory: memory)
-                if let record, plan.path == SitePath.feed { file.alsoRecorded.append(record) }
-                return file
-            }
+        let parts = Parts(site: site)
+        guard let every, let memory, memory.fingerprints[SitePath.feedsKey] == every.key else {
+            return plans(parts).map { plan in { recording(feed(plan, memory: memory)) } }
         }
-    }
-
-    /// Every feed's file as the last build left it, the site's carrying `record`, when each is
-    /// intact and has its fingerprint recorded; nil when one doesn't.
-    private func kept(from memory: PageMemory, _ record: OutputFile.Record) -> [OutputFile]? {
-        let paths = site.built.map { SitePath.projectFeed($0.slug) } + [SitePath.feed] + site.users.map { SitePath.userFeed($0.handle) }
-        let kept = Parallel.map(paths, batch: 64) { memory.keptAsRecorded($0) }
-        var files: [OutputFile] = []
-        files.reserveCapacity(kept.count)
-        for file in kept {
-            guard var file else { return nil }
-            if file.path == SitePath.feed { file.alsoRecorded.append(record) }
-            files.append(file)
+        // A feed with no story goes by its own inputs, the moment among them; any other is the
+        // last build's file while that is intact, else made by its own inputs too.
+        func kept(_ path: String, else plan: @escaping () -> Plan) -> () -> OutputFile {
+            { recording(memory.keptAsRecorded(path) ?? feed(plan(), memory: memory)) }
+        }
+        var files = site.built.indices.map { p in kept(SitePath.projectFeed(site.built[p].slug)) { projectPlan(p, parts) } }
+        files.append(
+            site.listed.isEmpty ? { recording(feed(sitePlan(parts), memory: memory)) } : kept(SitePath.feed) { sitePlan(parts) })
+        let empty = Set(every.emptyPlayers)
+        files += site.users.indices.map { u in
+            empty.contains(u)
+                ? { feed(playerPlan(site.users[u], parts), memory: memory) }
+                : kept(SitePath.userFeed(site.users[u].handle)) { playerPlan(site.users[u], parts) }
         }
         return files
     }
 
-    /// One digest of everything every feed's inputs (`inputs(_:)`) are made of: the site's
-    /// title and address, libcmark's version, each built project's slug, visibility and files
-    /// but its open round's ballots (`SiteModel.keysBesideBallots`: its title, owner, snippets,
-    /// winners and the feeds' events are in them), every player's handle and name (the feeds'
-    /// titles and credits; which feeds a player has), and the moment when some feed has no
-    /// project (it is then its `updated`). Equal keys mean equal inputs for every feed, so the
-    /// last build's feeds stand. nil when a project has no key or a text with images (its
-    /// feeds then have no inputs: see `inputs(_:)`).
-    func everyFeedsKey() -> [UInt8]? {
+    /// One digest of everything every feed's inputs (`inputs(_:)`) are made of, but the moment:
+    /// the site's title and address, libcmark's version, each built project's slug, visibility
+    /// and files but its open round's ballots (`SiteModel.keysBesideBallots`: its title, owner,
+    /// snippets, winners and the feeds' events are in them), and every player's handle and name
+    /// (the feeds' titles and credits; which feeds a player has). Equal keys mean equal inputs
+    /// for every feed that draws on a story, so the last build's files of those stand. A feed
+    /// with no story has the moment as its `updated` (the players' places in `site.users` of
+    /// those, `emptyPlayers`, and the site's with no listed story): a real build's moment is the
+    /// clock's, so with the moment in the key it would never be the recorded one. nil when a
+    /// project has no key or a text with images (its feeds then have no inputs: see `inputs(_:)`).
+    func everyFeedsKey() -> (key: [UInt8], emptyPlayers: [Int])? {
         var inputs = PageInputs()
         inputs.add(site.config.title)
         inputs.add(site.config.baseURL)
@@ -106,61 +109,80 @@ struct AtomFeeds {
             inputs.add(files)
             if built[p].visibility == .listed { owners.insert(built[p].owner) }
         }
-        // A player's feed draws on the listed stories they started or wrote in; with none, as
-        // the site's feed with no listed story, its `updated` is the moment.
-        var someFeedIsEmpty = site.listed.isEmpty
+        // A player's feed draws on the listed stories they started or wrote in.
+        var emptyPlayers: [Int] = []
         inputs.list(site.users.count)
-        for user in site.users {
+        for (place, user) in site.users.enumerated() {
             inputs.add(user.handle.rawValue)
             inputs.add(user.name)
-            if !owners.contains(user.handle) && site.snippetsByAuthor[user.handle] == nil { someFeedIsEmpty = true }
+            if !owners.contains(user.handle) && site.snippetsByAuthor[user.handle] == nil { emptyPlayers.append(place) }
         }
-        inputs.add(someFeedIsEmpty ? site.now.iso8601 : nil)
-        return PageFingerprint.of(template: "feeds", inputs: inputs, theme: [])
+        return (PageFingerprint.of(template: "feeds", inputs: inputs, theme: []), emptyPlayers)
+    }
+
+    /// What the plans share, worked out once: each project's key in the order of `site.built`
+    /// and of `site.listed`, and the listed stories each player started.
+    struct Parts {
+        var builtKeys: [String?]
+        var listedKeys: [String?]
+        var started: [Handle: [Int]]
+
+        init(site: SiteModel) {
+            func keys(_ projects: [Project]) -> [String?] {
+                projects.indices.map { site.withImages.contains(projects[$0].slug) ? nil : site.keysBesideBallots[projects[$0].slug] }
+            }
+            (builtKeys, listedKeys) = (keys(site.built), keys(site.listed))
+            started = [:]
+            let listed = site.listed
+            for index in listed.indices { started[listed[index].owner, default: []].append(index) }
+        }
     }
 
     /// Every feed, with the projects it draws on; `feed(_:memory:)` renders each (SiteBuilder
     /// does, in batches it writes as they come), working out its events only when it does.
-    func plans() -> [Plan] {
-        var plans: [Plan] = []
-        let built = site.built, listed = site.listed
-        func keys(_ projects: [Project]) -> [String?] {
-            projects.indices.map { site.withImages.contains(projects[$0].slug) ? nil : site.keysBesideBallots[projects[$0].slug] }
-        }
-        let (builtKeys, listedKeys) = (keys(built), keys(listed))
-        for p in built.indices {
-            let slug = built[p].slug
-            plans.append(
-                Plan(
-                    path: SitePath.projectFeed(slug), page: SitePath.project(slug),
-                    title: "\(built[p].title) · \(site.config.title)",
-                    subtitle: "Snippets submitted, rounds closed and the story’s end.", projects: built, members: [p],
-                    shows: .all, keys: builtKeys))
-        }
-        plans.append(
-            Plan(
-                path: SitePath.feed, page: SitePath.home, title: site.config.title,
-                subtitle: "Stories started, rounds closed and stories completed.", projects: listed,
-                members: Array(listed.indices), shows: .news, keys: listedKeys))
-        // A player's events are in the listed projects they started or wrote in.
-        var started: [Handle: [Int]] = [:]
-        for index in listed.indices { started[listed[index].owner, default: []].append(index) }
+    func plans() -> [Plan] { plans(Parts(site: site)) }
+
+    private func plans(_ parts: Parts) -> [Plan] {
+        var plans = site.built.indices.map { projectPlan($0, parts) }
+        plans.append(sitePlan(parts))
         // On every core: 5,000 players' plans, their titles spelt out and their projects
         // sorted, kept one core busy while the other waited for the feeds.
-        plans += Parallel.map(site.users, batch: 64) { [started] user in
-            let mine = started[user.handle] ?? []
-            // Two ascending lists merged, each project once: a set of them, grown a snippet at a
-            // time and hashed, took most of the plans' time.
-            var members: [Int] = []
-            for project in (mine + site.projectsWritten(by: user.handle)).sorted() where project != members.last {
-                members.append(project)
-            }
-            return Plan(
-                path: SitePath.userFeed(user.handle), page: SitePath.user(user.handle),
-                title: "\(user.name) · \(site.config.title)", subtitle: "Snippets, wins and stories by \(user.name).",
-                projects: listed, members: members, shows: .player(user.handle, started: mine), keys: listedKeys)
-        }
+        plans += Parallel.map(site.users, batch: 64) { playerPlan($0, parts) }
         return plans
+    }
+
+    /// The feed of the project at `p` in `site.built`.
+    private func projectPlan(_ p: Int, _ parts: Parts) -> Plan {
+        // Read in place: a copy of the project would retain all it holds.
+        let slug = site.built[p].slug
+        return Plan(
+            path: SitePath.projectFeed(slug), page: SitePath.project(slug),
+            title: "\(site.built[p].title) · \(site.config.title)",
+            subtitle: "Snippets submitted, rounds closed and the story’s end.", projects: site.built, members: [p],
+            shows: .all, keys: parts.builtKeys)
+    }
+
+    /// The site's feed.
+    private func sitePlan(_ parts: Parts) -> Plan {
+        Plan(
+            path: SitePath.feed, page: SitePath.home, title: site.config.title,
+            subtitle: "Stories started, rounds closed and stories completed.", projects: site.listed,
+            members: Array(site.listed.indices), shows: .news, keys: parts.listedKeys)
+    }
+
+    /// A player's feed: their events are in the listed projects they started or wrote in.
+    private func playerPlan(_ user: User, _ parts: Parts) -> Plan {
+        let mine = parts.started[user.handle] ?? []
+        // Two ascending lists merged, each project once: a set of them, grown a snippet at a
+        // time and hashed, took most of the plans' time.
+        var members: [Int] = []
+        for project in (mine + site.projectsWritten(by: user.handle)).sorted() where project != members.last {
+            members.append(project)
+        }
+        return Plan(
+            path: SitePath.userFeed(user.handle), page: SitePath.user(user.handle),
+            title: "\(user.name) · \(site.config.title)", subtitle: "Snippets, wins and stories by \(user.name).",
+            projects: site.listed, members: members, shows: .player(user.handle, started: mine), keys: parts.listedKeys)
     }
 
     /// The events a feed shows. A player's are found from their snippets' places

@@ -23,8 +23,8 @@ struct LeaderboardPages {
             let counts = site.standing.counts(of: user.handle)
             inputs.add(user.handle.rawValue)
             inputs.add(site.name(user.handle))
-            inputs.add(counts.karma.total)
-            inputs.add(counts.karma.breakdown)
+            // Karma's four parts: its total and breakdown are worked out from them.
+            for part in [counts.karma.snippets, counts.karma.ballots, counts.karma.wins, counts.karma.projects] { inputs.add(part) }
             inputs.add(counts.wins)
             inputs.add(counts.snippets)
         }
