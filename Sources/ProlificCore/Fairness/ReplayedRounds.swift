@@ -103,9 +103,12 @@ public struct ReplayedRounds: Sendable {
 
     private static func key(_ slug: Slug, _ number: RoundNumber) -> Place { Place(slug: slug, number: number) }
 
-    /// A round of a project, as the index finds it.
-    private struct Place: Hashable {
-        let slug: Slug
-        let number: RoundNumber
+    /// A round of a project, by its project and number: what the index, and a saved replay's
+    /// rounds (`ReplayCache`), are looked up by.
+    public struct Place: Hashable, Sendable {
+        public let slug: Slug
+        public let number: RoundNumber
+
+        public init(slug: Slug, number: RoundNumber) { (self.slug, self.number) = (slug, number) }
     }
 }

@@ -54,7 +54,8 @@ struct AtomFeeds {
     /// After a ballot or a player's profile edit no feed changes, and working out 7,000 feeds'
     /// plans and inputs to find so was 7 % of a large rebuild's `perf` samples.
     func files(memory: PageMemory?) -> [() -> OutputFile] {
-        let every = everyFeedsKey()
+        let parts = Parts(site: site)
+        let every = everyFeedsKey(parts)
         let record = every.map { OutputFile.Record(path: SitePath.feedsKey, fingerprint: $0.key) }
         func recording(_ file: OutputFile) -> OutputFile {
             guard let record, file.path == SitePath.feed else { return file }
@@ -62,7 +63,6 @@ struct AtomFeeds {
             file.alsoRecorded.append(record)
             return file
         }
-        let parts = Parts(site: site)
         guard let every, let memory, memory.fingerprints[SitePath.feedsKey] == every.key else {
             return plans(parts).map { plan in { recording(feed(plan, memory: memory)) } }
         }
@@ -93,29 +93,26 @@ struct AtomFeeds {
     /// those, `emptyPlayers`, and the site's with no listed story): a real build's moment is the
     /// clock's, so with the moment in the key it would never be the recorded one. nil when a
     /// project has no key or a text with images (its feeds then have no inputs: see `inputs(_:)`).
-    func everyFeedsKey() -> (key: [UInt8], emptyPlayers: [Int])? {
+    func everyFeedsKey(_ parts: Parts) -> (key: [UInt8], emptyPlayers: [Int])? {
         var inputs = PageInputs()
         inputs.add(site.config.title)
         inputs.add(site.config.baseURL)
         inputs.add(Markdown.version)
         let built = site.built
         inputs.list(built.count)
-        var owners: Set<Handle> = []
         for p in built.indices {
-            let slug = built[p].slug
-            guard !site.withImages.contains(slug), let files = site.keysBesideBallots[slug] else { return nil }
-            inputs.add(slug.rawValue)
+            guard let files = parts.builtKeys[p] else { return nil }
+            inputs.add(built[p].slug.rawValue)
             inputs.add(built[p].visibility.rawValue)
             inputs.add(files)
-            if built[p].visibility == .listed { owners.insert(built[p].owner) }
         }
-        // A player's feed draws on the listed stories they started or wrote in.
+        // A player's feed draws on the listed stories they started or wrote in (`playerPlan`).
         var emptyPlayers: [Int] = []
         inputs.list(site.users.count)
         for (place, user) in site.users.enumerated() {
             inputs.add(user.handle.rawValue)
             inputs.add(user.name)
-            if !owners.contains(user.handle) && site.snippetsByAuthor[user.handle] == nil { emptyPlayers.append(place) }
+            if parts.started[user.handle] == nil && site.snippetsByAuthor[user.handle] == nil { emptyPlayers.append(place) }
         }
         return (PageFingerprint.of(template: "feeds", inputs: inputs, theme: []), emptyPlayers)
     }

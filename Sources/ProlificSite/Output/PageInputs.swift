@@ -18,8 +18,8 @@ struct PageInputs {
 
     mutating func add(_ text: String) {
         bytes.append(1)
-        // Read where it lies: a copy to make contiguous (`withUTF8`) retained and released each
-        // of a rebuild's million texts; only a bridged or lazy string has no contiguous bytes.
+        // Read where it lies: a copy to make contiguous (`withUTF8`) retained and released every
+        // text added; only a bridged or lazy string has no contiguous bytes.
         let utf8 = text.utf8
         integer(UInt64(utf8.count))
         if utf8.withContiguousStorageIfAvailable({ bytes.append(contentsOf: $0) }) == nil {

@@ -24,7 +24,10 @@ struct LeaderboardPages {
             inputs.add(user.handle.rawValue)
             inputs.add(site.name(user.handle))
             // Karma's four parts: its total and breakdown are worked out from them.
-            for part in [counts.karma.snippets, counts.karma.ballots, counts.karma.wins, counts.karma.projects] { inputs.add(part) }
+            inputs.add(counts.karma.snippets)
+            inputs.add(counts.karma.ballots)
+            inputs.add(counts.karma.wins)
+            inputs.add(counts.karma.projects)
             inputs.add(counts.wins)
             inputs.add(counts.snippets)
         }

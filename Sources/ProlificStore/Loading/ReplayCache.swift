@@ -311,12 +311,12 @@ public struct ReplayCache: Sendable {
         // Rounds closed since the replay was saved: their files are left out of the digest.
         // By project and number, not by their keys' strings, formatted twice for each of a large
         // game's 18,000 rounds.
-        var saved = Set<RoundPlace>(minimumCapacity: rounds.count)
-        for round in rounds { saved.insert(RoundPlace(slug: round.slug, number: round.number)) }
+        var saved = Set<ReplayedRounds.Place>(minimumCapacity: rounds.count)
+        for round in rounds { saved.insert(ReplayedRounds.Place(slug: round.slug, number: round.number)) }
         var added: Set<String> = [], folders: Set<ArraySlice<UInt8>> = []
         for p in projects.indices {
             let (slug, its) = (projects[p].slug, projects[p].rounds)
-            for i in its.indices where !its[i].isOpen && !saved.contains(RoundPlace(slug: slug, number: its[i].number)) {
+            for i in its.indices where !its[i].isOpen && !saved.contains(ReplayedRounds.Place(slug: slug, number: its[i].number)) {
                 added.insert(IdentityEvidence.key(slug, its[i].number))
                 folders.insert(Self.folder(slug, its[i].number))
             }
@@ -356,12 +356,6 @@ public struct ReplayCache: Sendable {
             let saved = r.varint(), saved <= UInt64(Int.max)
         else { return 0 }
         return max(0, content.projects.indices.reduce(0) { $0 + content.projects[$1].closedRoundCount } - Int(saved))
-    }
-
-    /// A round of a project, as the saved replay names it.
-    private struct RoundPlace: Hashable {
-        let slug: Slug
-        let number: RoundNumber
     }
 
     private static let decode: ReplayedRounds.Decoder = { bytes, range in
