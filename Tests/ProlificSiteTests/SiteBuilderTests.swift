@@ -760,6 +760,38 @@ import Testing
         }
     }
 
+    /// A story whose project has no key (its files changed too recently to vouch for, as
+    /// `build` meets them right after `close`) has its run made again and not recorded, and the
+    /// index no fingerprint; the other runs are still copied.
+    @Test func theSearchIndexMakesOnlyTheRunOfAStoryWithNoKey() throws {
+        let original = try SiteFixtures.load(SiteFixtures.root.appendingPathComponent("check/valid/Content").path)
+        let moon = try #require(Slug("moon"))
+        func index(keyed: Bool, memory: PageMemory?) -> OutputFile {
+            let site = SiteModel(
+                content: original, now: Self.now, evidence: IdentityEvidence(), html: Markdown.html,
+                projectKeys: keyed ? [moon: "files-1"] : [:])
+            return SearchIndex(site: site).file(memory: memory, runLength: 1)
+        }
+        func entries(_ file: OutputFile) throws -> [String] {
+            try #require(SearchIndex.entryRanges(file.contents)).map { String(decoding: file.contents[$0], as: UTF8.self) }
+        }
+        let first = index(keyed: true, memory: nil)
+        let marked = Array(String(decoding: first.contents, as: UTF8.self).replacingOccurrences(of: #""text":""#, with: #""text":"MARK "#).utf8)
+        let memory = PageMemory(fingerprints: PageMemory.recorded(by: [first]), isIntact: { _ in true }, contents: { _ in marked })
+        let fresh = index(keyed: false, memory: nil), again = index(keyed: false, memory: memory)
+        #expect(!again.keepsPrevious)
+        #expect(again.fingerprint == nil && fresh.fingerprint == nil, "an index with a run unkeyed has no fingerprint")
+        #expect(again.alsoRecorded == fresh.alsoRecorded)
+        #expect(!again.alsoRecorded.contains { $0.path == SitePath.searchIndexRun(0) }, "the story's run is not recorded")
+        #expect(again.alsoRecorded.count == first.alsoRecorded.count - 1, "every other run is")
+        let made = try entries(again), expected = try entries(fresh)
+        try #require(made.count == expected.count && made.count > 1)
+        #expect(made[0] == expected[0] && made[0].contains(#""url":"projects/moon/index.html""#), "the story is made again")
+        for place in made.indices.dropFirst() {
+            #expect(made[place] == expected[place].replacingOccurrences(of: #""text":""#, with: #""text":"MARK "#), "entry \(place) is copied")
+        }
+    }
+
     /// Runs of several entries, the last one short, and changes that move entries from one run
     /// to another (a player gone, a player added): whatever is copied, the index is a fresh
     /// build's, and a run is copied only where its entries are those it recorded.

@@ -76,19 +76,33 @@ struct SearchIndex {
     /// request merged, one story's entry changes, and making all 7,000 of a large game's (every
     /// story's opening and player's bio rendered and read as plain text) was 6–7 % of the
     /// rebuild's `perf` samples.
+    ///
+    /// A run with no key (a story whose project has none: its files changed too recently to
+    /// vouch for, as `close` leaves them when `build` follows at once) is made and not recorded;
+    /// the others are still copied. Before, one such project had every entry made again: the
+    /// search index was 14 % of a rebuild right after a `close`.
     func file(memory: PageMemory?, runLength: Int = Self.runLength) -> OutputFile {
         let items = self.items
-        guard let runs = runKeys(of: items, length: runLength) else { return file() }
-        var whole = PageInputs()
-        whole.list(runs.count)
-        for key in runs { whole.add(key[...]) }
-        let fingerprint = PageFingerprint.of(template: SitePath.searchIndex, inputs: whole, theme: [])
-        let records = runs.indices.map { OutputFile.Record(path: SitePath.searchIndexRun($0), fingerprint: runs[$0]) }
-        if var kept = memory?.kept(SitePath.searchIndex, fingerprint) {
+        let runs = runKeys(of: items, length: runLength)
+        var records: [OutputFile.Record] = []
+        for (run, key) in runs.enumerated() {
+            if let key { records.append(OutputFile.Record(path: SitePath.searchIndexRun(run), fingerprint: key)) }
+        }
+        var fingerprint: [UInt8]?
+        if records.count == runs.count {
+            var whole = PageInputs()
+            whole.list(runs.count)
+            for record in records { whole.add(record.fingerprint[...]) }
+            fingerprint = PageFingerprint.of(template: SitePath.searchIndex, inputs: whole, theme: [])
+        }
+        if let fingerprint, var kept = memory?.kept(SitePath.searchIndex, fingerprint) {
             kept.alsoRecorded = records
             return kept
         }
-        let recorded = runs.indices.filter { memory?.fingerprints[records[$0].path] == runs[$0] }
+        let recorded = runs.indices.filter { run in
+            guard let key = runs[run] else { return false }
+            return memory?.fingerprints[SitePath.searchIndexRun(run)] == key
+        }
         var previous: (bytes: [UInt8], entries: [Range<Int>])?
         if !recorded.isEmpty, let bytes = memory?.previousContents(SitePath.searchIndex), let entries = Self.entryRanges(bytes) {
             previous = (bytes, entries)
@@ -130,13 +144,14 @@ struct SearchIndex {
     /// binary (libcmark's version; each story's project (its slug and files,
     /// `SiteModel.keysBesideBallots`) and the names of the players it credits, its owner and its
     /// rounds' winners; each player's handle, name and bio). Texts are read as written, images
-    /// and all, so media don't matter. nil when a listed project has no key.
-    func runKeys(of items: [Item], length: Int) -> [[UInt8]]? {
+    /// and all, so media don't matter. A run's key is nil when a story in it has a project with
+    /// no key.
+    func runKeys(of items: [Item], length: Int) -> [[UInt8]?] {
         // Read in place, by index: copies of the projects and rounds retained all they hold.
         let listed = site.listed
-        var keys: [[UInt8]] = []
+        var keys: [[UInt8]?] = []
         keys.reserveCapacity(items.count / length + 1)
-        for start in stride(from: 0, to: items.count, by: length) {
+        runs: for start in stride(from: 0, to: items.count, by: length) {
             let run = items[start..<min(items.count, start + length)]
             var inputs = PageInputs()
             inputs.add(Markdown.version)
@@ -144,7 +159,10 @@ struct SearchIndex {
             for item in run {
                 switch item {
                 case .story(let p):
-                    guard let files = site.keysBesideBallots[listed[p].slug] else { return nil }
+                    guard let files = site.keysBesideBallots[listed[p].slug] else {
+                        keys.append(nil)
+                        continue runs
+                    }
                     inputs.add(listed[p].slug.rawValue)
                     inputs.add(files)
                     var credited = [listed[p].owner]
