@@ -494,8 +494,8 @@ import Testing
         #expect(try otherFiles["projects/moon/feed.xml"]?.contents == build(original)["projects/moon/feed.xml"]?.contents)
     }
 
-    /// While every feed's inputs are those recorded (`AtomFeeds.everyFeedsKey`, which the site's
-    /// feed records), every feed that draws on a story is kept by that key and not its own, once
+    /// While every feed's inputs are those recorded (`FeedsKeys`, which the site's feed
+    /// records), every feed that draws on a story is kept by those keys and not its own, once
     /// its file is found intact; a feed with no story goes by its own inputs (the moment is its
     /// `updated`, and no part of the key). When anything the feeds are made of changes, each
     /// feed goes by its own inputs again, and every feed is the one a fresh build makes.
@@ -593,6 +593,84 @@ import Testing
             }
             #expect(madeAgain > 0, "\(name) changes a feed")
         }
+    }
+
+    /// After one story's files change (a `close`, a merged pull request), its feed, the site's
+    /// and the feeds of the players it credits are made by their own inputs, and every other
+    /// feed is kept by the feeds' keys. When the story credits other players than it did (one
+    /// left it, one joined), every feed goes by its own inputs: a player who left can't be named.
+    @Test func onlyTheFeedsThatDrawOnAChangedStoryAreMadeAgain() throws {
+        var original = try SiteFixtures.load(SiteFixtures.root.appendingPathComponent("check/valid/Content").path)
+        let moon = try #require(Slug("moon")), sun = try #require(Slug("sun"))
+        let dee = try #require(Handle("dee")), ann = try #require(Handle("ann"))
+        original.users[dee] = User(handle: dee, name: "Dee", joined: Self.now, origin: Origin(path: "users/dee.md"))
+        // Sun: Moon's rounds, every snippet and the story Dee's.
+        var story = try #require(original.projects.first { $0.slug == moon })
+        story.slug = sun
+        story.title = "Sun"
+        story.owner = dee
+        for r in story.rounds.indices {
+            for s in story.rounds[r].submissions.indices { story.rounds[r].submissions[s].author = dee }
+        }
+        original.projects.append(story)
+        let p = original.projects.count - 1
+        func build(_ content: Content, sunKey: String? = "sun-1", memory: PageMemory? = nil) throws -> [String: OutputFile] {
+            var files: [String: OutputFile] = [:]
+            var keys = [moon: "moon-1"]
+            keys[sun] = sunKey
+            try SiteBuilder(content: content, theme: try Theme.builtIn(), now: Self.now, projectKeys: keys)
+                .build(memory: memory) { (batch: [OutputFile]) throws(Diagnostics) in
+                    for file in batch { files[file.path] = file }
+                }
+            return files
+        }
+        func feeds(_ files: [String: OutputFile]) -> [String] { files.keys.filter { $0.hasSuffix("feed.xml") }.sorted() }
+        // Every feed's own fingerprint recorded wrong: a feed kept is kept by the feeds' keys.
+        func memory(of built: [String: OutputFile]) -> PageMemory {
+            var recorded = PageMemory.recorded(by: built.values)
+            for feed in feeds(built) { recorded[feed] = Array(repeating: 0, count: 16) }
+            return PageMemory(fingerprints: recorded, isIntact: { _ in true })
+        }
+        let first = try build(original)
+        #expect(feeds(first).count == 3 + original.users.count)
+        for path in [SitePath.feedsKey, SitePath.feedsKey + "moon", SitePath.feedsKey + "sun"] {
+            #expect(first[SitePath.feed]?.alsoRecorded.contains { $0.path == path && $0.fingerprint.count == 16 } == true, "\(path)")
+        }
+        func expectMadeAgain(_ content: Content, sunKey: String?, only madeAgain: Set<String>, _ change: String) throws {
+            let rebuilt = try build(content, sunKey: sunKey, memory: memory(of: first))
+            let fresh = try build(content, sunKey: sunKey)
+            #expect(feeds(rebuilt) == feeds(fresh), "\(change)")
+            for feed in feeds(fresh) {
+                let file = try #require(rebuilt[feed])
+                #expect(file.keepsPrevious == !madeAgain.contains(feed), "\(feed) after \(change)")
+                if !file.keepsPrevious {
+                    #expect(file.contents == fresh[feed]?.contents, "\(feed) after \(change) as a fresh build makes it")
+                } else {
+                    #expect(first[feed]?.contents == fresh[feed]?.contents, "\(feed) kept after \(change) is a fresh build's")
+                }
+            }
+            #expect(rebuilt[SitePath.feed]?.alsoRecorded == fresh[SitePath.feed]?.alsoRecorded, "\(change): the keys recorded")
+        }
+        let sunsFeeds: Set = ["projects/sun/feed.xml", "feed.xml", "users/dee/feed.xml"]
+        var retitled = original
+        retitled.projects[p].title = "Sun Two"
+        try expectMadeAgain(retitled, sunKey: "sun-2", only: sunsFeeds, "Sun's files")
+        // With no key (files changed too recently to vouch for), Sun's feeds go by their own
+        // inputs (they have none, and are written out); the others are kept.
+        try expectMadeAgain(original, sunKey: nil, only: sunsFeeds, "Sun without a key")
+
+        // Ann writes in Sun, or did and no longer does: every feed goes by its own inputs.
+        var joined = original
+        joined.projects[p].rounds[0].submissions[0].author = ann
+        let all = Set(feeds(first))
+        try expectMadeAgain(joined, sunKey: "sun-2", only: all, "Ann joining Sun")
+        let firstJoined = try build(joined, sunKey: "sun-2")
+        let left = try build(original, sunKey: "sun-3", memory: memory(of: firstJoined))
+        let annLeft = try #require(left["users/ann/feed.xml"])
+        let annFresh = try #require(try build(original, sunKey: "sun-3")["users/ann/feed.xml"])
+        let annBefore = try #require(firstJoined["users/ann/feed.xml"])
+        #expect(!annLeft.keepsPrevious && annLeft.contents == annFresh.contents)
+        #expect(annLeft.contents != annBefore.contents, "Ann's feed no longer shows her snippet in Sun")
     }
 
     /// A project's page and feed credit its owner and the authors of its shown snippets, each

@@ -46,75 +46,55 @@ struct AtomFeeds {
     }
 
     /// Every feed as a file to make, for the builder to make in batches on every core: each
-    /// rendered or kept by its own inputs (`feed(_:memory:)`) or, while every feed's inputs are
-    /// those the last build recorded (`everyFeedsKey`), kept as it is once its file is found
-    /// intact, without a plan or an input worked out. The site's feed records that key for the
-    /// next build.
+    /// rendered or kept by its own inputs (`feed(_:memory:)`) or, where what it draws on is as
+    /// the last build recorded (`FeedsKeys`), kept as it is once its file is found intact,
+    /// without a plan or an input worked out. The site's feed records the keys for the next
+    /// build.
     ///
     /// After a ballot or a player's profile edit no feed changes, and working out 7,000 feeds'
-    /// plans and inputs to find so was 7 % of a large rebuild's `perf` samples.
+    /// plans and inputs to find so was 7 % of a large rebuild's `perf` samples. After a `close`
+    /// or a merged pull request, one story's files change: its feed, the site's and those of the
+    /// players it credits are made by their own inputs, and the rest are kept (working out every
+    /// feed's inputs was 7 % of a rebuild after a `close`).
     func files(memory: PageMemory?) -> [() -> OutputFile] {
         let parts = Parts(site: site)
-        let every = everyFeedsKey(parts)
-        let record = every.map { OutputFile.Record(path: SitePath.feedsKey, fingerprint: $0.key) }
+        let keys = FeedsKeys(site: site, parts: parts)
+        let records = keys.records(of: site.built)
         func recording(_ file: OutputFile) -> OutputFile {
-            guard let record, file.path == SitePath.feed else { return file }
+            guard file.path == SitePath.feed else { return file }
             var file = file
-            file.alsoRecorded.append(record)
+            file.alsoRecorded += records
             return file
         }
-        guard let every, let memory, memory.fingerprints[SitePath.feedsKey] == every.key else {
+        guard let memory, let changed = keys.changed(since: memory, built: site.built) else {
             return plans(parts).map { plan in { recording(feed(plan, memory: memory)) } }
         }
-        // A feed with no story goes by its own inputs, the moment among them; any other is the
-        // last build's file while that is intact, else made by its own inputs too.
-        func kept(_ path: String, else plan: @escaping () -> Plan) -> () -> OutputFile {
-            { recording(memory.keptAsRecorded(path) ?? feed(plan(), memory: memory)) }
+        // The players the changed stories credit, and whether the site's feed shows one of them.
+        var credited: Set<Handle> = []
+        var newsChanged = false
+        for p in changed where site.isListed(site.built[p].slug) {
+            newsChanged = true
+            credited.formUnion(site.participants(of: site.built[p]))
         }
-        var files = site.built.indices.map { p in kept(SitePath.projectFeed(site.built[p].slug)) { projectPlan(p, parts) } }
-        files.append(
-            site.listed.isEmpty ? { recording(feed(sitePlan(parts), memory: memory)) } : kept(SitePath.feed) { sitePlan(parts) })
-        let empty = Set(every.emptyPlayers)
+        // A feed with no story goes by its own inputs, the moment among them; one that draws on
+        // a changed story too; any other is the last build's file while that is intact, else
+        // made by its own inputs too.
+        func kept(_ path: String, unless changed: Bool, else plan: @escaping () -> Plan) -> () -> OutputFile {
+            changed
+                ? { recording(feed(plan(), memory: memory)) }
+                : { recording(memory.keptAsRecorded(path) ?? feed(plan(), memory: memory)) }
+        }
+        var files = site.built.indices.map { p in
+            kept(SitePath.projectFeed(site.built[p].slug), unless: changed.contains(p)) { projectPlan(p, parts) }
+        }
+        files.append(kept(SitePath.feed, unless: newsChanged || site.listed.isEmpty) { sitePlan(parts) })
+        let empty = Set(keys.emptyPlayers)
         files += site.users.indices.map { u in
-            empty.contains(u)
-                ? { feed(playerPlan(site.users[u], parts), memory: memory) }
-                : kept(SitePath.userFeed(site.users[u].handle)) { playerPlan(site.users[u], parts) }
+            kept(SitePath.userFeed(site.users[u].handle), unless: empty.contains(u) || credited.contains(site.users[u].handle)) {
+                playerPlan(site.users[u], parts)
+            }
         }
         return files
-    }
-
-    /// One digest of everything every feed's inputs (`inputs(_:)`) are made of, but the moment:
-    /// the site's title and address, libcmark's version, each built project's slug, visibility
-    /// and files but its open round's ballots (`SiteModel.keysBesideBallots`: its title, owner,
-    /// snippets, winners and the feeds' events are in them), and every player's handle and name
-    /// (the feeds' titles and credits; which feeds a player has). Equal keys mean equal inputs
-    /// for every feed that draws on a story, so the last build's files of those stand. A feed
-    /// with no story has the moment as its `updated` (the players' places in `site.users` of
-    /// those, `emptyPlayers`, and the site's with no listed story): a real build's moment is the
-    /// clock's, so with the moment in the key it would never be the recorded one. nil when a
-    /// project has no key or a text with images (its feeds then have no inputs: see `inputs(_:)`).
-    func everyFeedsKey(_ parts: Parts) -> (key: [UInt8], emptyPlayers: [Int])? {
-        var inputs = PageInputs()
-        inputs.add(site.config.title)
-        inputs.add(site.config.baseURL)
-        inputs.add(Markdown.version)
-        let built = site.built
-        inputs.list(built.count)
-        for p in built.indices {
-            guard let files = parts.builtKeys[p] else { return nil }
-            inputs.add(built[p].slug.rawValue)
-            inputs.add(built[p].visibility.rawValue)
-            inputs.add(files)
-        }
-        // A player's feed draws on the listed stories they started or wrote in (`playerPlan`).
-        var emptyPlayers: [Int] = []
-        inputs.list(site.users.count)
-        for (place, user) in site.users.enumerated() {
-            inputs.add(user.handle.rawValue)
-            inputs.add(user.name)
-            if parts.started[user.handle] == nil && site.snippetsByAuthor[user.handle] == nil { emptyPlayers.append(place) }
-        }
-        return (PageFingerprint.of(template: "feeds", inputs: inputs, theme: []), emptyPlayers)
     }
 
     /// What the plans share, worked out once: each project's key in the order of `site.built`

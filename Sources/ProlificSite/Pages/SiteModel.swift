@@ -193,7 +193,7 @@ final class SiteModel {
     }
 
     func isListed(_ slug: Slug) -> Bool {
-        listed.contains { $0.slug == slug }
+        listedIndex[slug] != nil
     }
 
     /// The fair tally's explanation of `round` of `project`, as the replay found it.

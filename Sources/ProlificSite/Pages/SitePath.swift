@@ -36,8 +36,8 @@ enum SitePath {
     /// no file either.
     static func roundsShortcut(_ slug: Slug) -> String { "projects/\(slug)/rounds/shortcut/" }
     static func projectFeed(_ slug: Slug) -> String { "projects/\(slug)/feed.xml" }
-    /// Where the key of every feed's inputs is recorded (`AtomFeeds.everyFeedsKey`): under the
-    /// site's feed, a file, so it names no file either.
+    /// Where what the feeds draw on is recorded (`FeedsKeys`), and each built project's part of
+    /// it after it: under the site's feed, a file, so they name no file either.
     static let feedsKey = "feed.xml/every/"
     static func epub(_ project: Project) -> String { "projects/\(project.slug)/\(project.slug).epub" }
 
