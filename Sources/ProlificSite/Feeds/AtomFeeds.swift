@@ -58,15 +58,14 @@ struct AtomFeeds {
     /// feed's inputs was 7 % of a rebuild after a `close`).
     func files(memory: PageMemory?) -> [() -> OutputFile] {
         let parts = Parts(site: site)
-        let keys = FeedsKeys(site: site, parts: parts)
-        let records = keys.records(of: site.built)
+        let keys = FeedsKeys(site: site, parts: parts, memory: memory)
         func recording(_ file: OutputFile) -> OutputFile {
             guard file.path == SitePath.feed else { return file }
             var file = file
-            file.alsoRecorded += records
+            file.alsoRecorded += keys.records
             return file
         }
-        guard let memory, let changed = keys.changed(since: memory, built: site.built) else {
+        guard let memory, let changed = keys.changed else {
             return plans(parts).map { plan in { recording(feed(plan, memory: memory)) } }
         }
         // The players the changed stories credit, and whether the site's feed shows one of them.

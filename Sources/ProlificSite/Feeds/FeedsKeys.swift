@@ -17,21 +17,27 @@ import ProlificCore
 /// While `key` is the one recorded and each project credits the players it did, a feed none of
 /// whose stories changed has the inputs it had; a changed story's feed, the site's and those of
 /// the players it credits are made by their own. When a story credits other players, one who
-/// left it can't be named, and every feed goes by its own inputs.
+/// left it can't be named, and every feed goes by its own inputs. A project whose files are as
+/// recorded credits the players it did, so its part is carried over as recorded: only changed
+/// projects' players are hashed.
 ///
 /// The moment is in no key: a feed with no story has it as its `updated` and goes by its own
 /// inputs (`emptyPlayers`, and the site's with no listed story), and a real build's moment is
 /// the clock's.
 struct FeedsKeys {
     let key: [UInt8]
-    /// Per built project, in `site.built`'s order: 8 bytes of its files' digest, nil without
-    /// one (no key, or a text with images: its feeds have no inputs and it counts as changed),
-    /// and 8 of its players' (zeros for an unlisted one: no player's feed draws on it).
-    let projects: [(files: [UInt8]?, players: [UInt8])]
+    /// What the site's feed records for the next build: `key`, then each built project's part.
+    let records: [OutputFile.Record]
+    /// The places in `site.built` of the projects whose files changed since the build that
+    /// recorded the memory given (or that have no files' digest: no key, or a text with images,
+    /// so their feeds have no inputs), or nil when every feed must go by its own inputs: no
+    /// memory, `key` not the one recorded, a project not recorded, or a changed one crediting
+    /// other players than it did.
+    let changed: Set<Int>?
     /// The places in `site.users` of players who started and wrote no listed story.
     let emptyPlayers: [Int]
 
-    init(site: SiteModel, parts: AtomFeeds.Parts) {
+    init(site: SiteModel, parts: AtomFeeds.Parts, memory: PageMemory?) {
         var inputs = PageInputs()
         inputs.add(site.config.title)
         inputs.add(site.config.baseURL)
@@ -49,22 +55,30 @@ struct FeedsKeys {
             inputs.add(user.name)
             if parts.started[user.handle] == nil && site.snippetsByAuthor[user.handle] == nil { emptyPlayers.append(place) }
         }
-        key = PageFingerprint.of(template: "feeds", inputs: inputs, theme: [])
-        self.emptyPlayers = emptyPlayers
+        let key = PageFingerprint.of(template: "feeds", inputs: inputs, theme: [])
+        let recorded = memory?.fingerprints[SitePath.feedsKey] == key ? memory : nil
+        var records = [OutputFile.Record(path: SitePath.feedsKey, fingerprint: key)]
+        records.reserveCapacity(1 + built.count)
+        var changed: Set<Int>? = recorded == nil ? nil : []
         // Read in place, by index: a copy of a project would retain all it holds.
-        projects = built.indices.map { p in
-            let files = parts.builtKeys[p].map { files -> [UInt8] in
-                var inputs = PageInputs()
-                inputs.add(files)
-                return Array(PageFingerprint.of(template: "feed-files", inputs: inputs, theme: []).prefix(8))
+        for p in built.indices {
+            let path = Self.path(built[p].slug)
+            let files = parts.builtKeys[p].map(Self.digest(files:))
+            let last = recorded?.fingerprints[path].flatMap { $0.count == 16 ? $0 : nil }
+            // The same files credit the same players: their part is the one recorded.
+            if let files, let last, last[..<8].elementsEqual(files) {
+                records.append(OutputFile.Record(path: path, fingerprint: last))
+                continue
             }
-            guard site.isListed(built[p].slug) else { return (files, Self.none) }
-            var players = PageInputs()
-            let credited = site.participants(of: built[p])
-            players.list(credited.count)
-            for handle in credited { players.add(handle.rawValue) }
-            return (files, Array(PageFingerprint.of(template: "feed-players", inputs: players, theme: []).prefix(8)))
+            let players = site.isListed(built[p].slug) ? Self.digest(players: site.participants(of: built[p])) : Self.none
+            records.append(OutputFile.Record(path: path, fingerprint: (files ?? Self.none) + players))
+            if let last, last[8...].elementsEqual(players) {
+                changed?.insert(p)
+            } else {
+                changed = nil
+            }
         }
+        (self.key, self.records, self.changed, self.emptyPlayers) = (key, records, changed, emptyPlayers)
     }
 
     private static let none = [UInt8](repeating: 0, count: 8)
@@ -72,30 +86,18 @@ struct FeedsKeys {
     /// Where a built project's part is recorded.
     static func path(_ slug: Slug) -> String { SitePath.feedsKey + slug.rawValue }
 
-    /// The records the site's feed carries for the next build.
-    func records(of built: [Project]) -> [OutputFile.Record] {
-        var records = [OutputFile.Record(path: SitePath.feedsKey, fingerprint: key)]
-        records.reserveCapacity(1 + built.count)
-        for p in built.indices {
-            records.append(OutputFile.Record(path: Self.path(built[p].slug), fingerprint: (projects[p].files ?? Self.none) + projects[p].players))
-        }
-        return records
+    /// 8 bytes of a digest of a project's files but its open round's ballots.
+    private static func digest(files: String) -> [UInt8] {
+        var inputs = PageInputs()
+        inputs.add(files)
+        return Array(PageFingerprint.of(template: "feed-files", inputs: inputs, theme: []).prefix(8))
     }
 
-    /// The places in `built` of the projects whose files changed since the build that recorded
-    /// `memory` (or that have no files' digest), or nil when every feed must go by its own
-    /// inputs: `key` not the one recorded, a project not recorded, or one crediting other
-    /// players.
-    func changed(since memory: PageMemory, built: [Project]) -> Set<Int>? {
-        guard memory.fingerprints[SitePath.feedsKey] == key else { return nil }
-        var changed: Set<Int> = []
-        for p in built.indices {
-            guard let recorded = memory.fingerprints[Self.path(built[p].slug)], recorded.count == 16,
-                recorded[8...].elementsEqual(projects[p].players)
-            else { return nil }
-            if let files = projects[p].files, recorded[..<8].elementsEqual(files) { continue }
-            changed.insert(p)
-        }
-        return changed
+    /// 8 bytes of a digest of the players a listed project credits.
+    private static func digest(players: [Handle]) -> [UInt8] {
+        var inputs = PageInputs()
+        inputs.list(players.count)
+        for handle in players { inputs.add(handle.rawValue) }
+        return Array(PageFingerprint.of(template: "feed-players", inputs: inputs, theme: []).prefix(8))
     }
 }
