@@ -498,7 +498,9 @@ import Testing
     /// records), every feed that draws on a story is kept by those keys and not its own, once
     /// its file is found intact; a feed with no story goes by its own inputs (the moment is its
     /// `updated`, and no part of the key). When anything the feeds are made of changes, each
-    /// feed goes by its own inputs again, and every feed is the one a fresh build makes.
+    /// feed that draws on it goes by its own inputs again (here every player is Moon's, so a
+    /// change to Moon's files sends every feed: which are kept then is the next test's), and
+    /// every feed is the one a fresh build makes.
     @Test func everyFeedIsKeptByTheFeedsKeyUntilWhatTheyAreMadeOfChanges() throws {
         let original = try SiteFixtures.load(SiteFixtures.root.appendingPathComponent("check/valid/Content").path)
         let moon = try #require(Slug("moon"))
@@ -636,7 +638,10 @@ import Testing
         for path in [SitePath.feedsKey, SitePath.feedsKey + "moon", SitePath.feedsKey + "sun"] {
             #expect(first[SitePath.feed]?.alsoRecorded.contains { $0.path == path && $0.fingerprint.count == 16 } == true, "\(path)")
         }
-        func expectMadeAgain(_ content: Content, sunKey: String?, only madeAgain: Set<String>, _ change: String) throws {
+        func expectMadeAgain(
+            _ content: Content, sunKey: String?, only madeAgain: Set<String>, _ change: String, after first: [String: OutputFile]? = nil
+        ) throws {
+            let first = try first ?? build(original)
             let rebuilt = try build(content, sunKey: sunKey, memory: memory(of: first))
             let fresh = try build(content, sunKey: sunKey)
             #expect(feeds(rebuilt) == feeds(fresh), "\(change)")
@@ -658,6 +663,16 @@ import Testing
         // With no key (files changed too recently to vouch for), Sun's feeds go by their own
         // inputs (they have none, and are written out); the others are kept.
         try expectMadeAgain(original, sunKey: nil, only: sunsFeeds, "Sun without a key")
+
+        // An unlisted story is in no player's feed nor the site's: only its own is made again
+        // (and Dee's, who then has no listed story: her feed's `updated` is the moment).
+        var unlisted = original
+        unlisted.projects[p].visibility = .unlisted
+        var unlistedRetitled = unlisted
+        unlistedRetitled.projects[p].title = "Sun Two"
+        try expectMadeAgain(
+            unlistedRetitled, sunKey: "sun-2", only: ["projects/sun/feed.xml", "users/dee/feed.xml"], "unlisted Sun's files",
+            after: try build(unlisted))
 
         // Ann writes in Sun, or did and no longer does: every feed goes by its own inputs.
         var joined = original

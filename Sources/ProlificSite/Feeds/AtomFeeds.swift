@@ -53,9 +53,9 @@ struct AtomFeeds {
     ///
     /// After a ballot or a player's profile edit no feed changes, and working out 7,000 feeds'
     /// plans and inputs to find so was 7 % of a large rebuild's `perf` samples. After a `close`
-    /// or a merged pull request, one story's files change: its feed, the site's and those of the
-    /// players it credits are made by their own inputs, and the rest are kept (working out every
-    /// feed's inputs was 7 % of a rebuild after a `close`).
+    /// or a merged pull request, one story's files change: its feed and, for a listed story, the
+    /// site's and those of the players it credits are made by their own inputs, and the rest are
+    /// kept (working out every feed's inputs was 7 % of a rebuild after a `close`).
     func files(memory: PageMemory?) -> [() -> OutputFile] {
         let parts = Parts(site: site)
         let keys = FeedsKeys(site: site, parts: parts, memory: memory)

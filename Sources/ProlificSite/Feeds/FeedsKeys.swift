@@ -15,8 +15,8 @@ import ProlificCore
 ///   (`SiteModel.participants`): those whose feeds draw on it.
 ///
 /// While `key` is the one recorded and each project credits the players it did, a feed none of
-/// whose stories changed has the inputs it had; a changed story's feed, the site's and those of
-/// the players it credits are made by their own. When a story credits other players, one who
+/// whose stories changed has the inputs it had; a changed story's feed and, for a listed one,
+/// the site's and those of the players it credits are made by their own. When a story credits other players, one who
 /// left it can't be named, and every feed goes by its own inputs. A project whose files are as
 /// recorded credits the players it did, so its part is carried over as recorded: only changed
 /// projects' players are hashed.
@@ -31,8 +31,8 @@ struct FeedsKeys {
     /// The places in `site.built` of the projects whose files changed since the build that
     /// recorded the memory given (or that have no files' digest: no key, or a text with images,
     /// so their feeds have no inputs), or nil when every feed must go by its own inputs: no
-    /// memory, `key` not the one recorded, a project not recorded, or a changed one crediting
-    /// other players than it did.
+    /// memory, `key` not the one recorded, a project not recorded (or its part not 16 bytes), or
+    /// a changed one crediting other players than it did.
     let changed: Set<Int>?
     /// The places in `site.users` of players who started and wrote no listed story.
     let emptyPlayers: [Int]
