@@ -59,14 +59,19 @@ struct AtomFeeds {
     func files(memory: PageMemory?) -> [() -> OutputFile] {
         let parts = Parts(site: site)
         let keys = FeedsKeys(site: site, parts: parts, memory: memory)
-        func recording(_ file: OutputFile) -> OutputFile {
-            guard file.path == SitePath.feed else { return file }
-            var file = file
-            file.alsoRecorded += keys.records
-            return file
+        // The site's feed carries the keys, whether made or kept.
+        func recording(_ make: @escaping () -> OutputFile) -> () -> OutputFile {
+            {
+                var file = make()
+                file.alsoRecorded += keys.records
+                return file
+            }
         }
         guard let memory, let changed = keys.changed else {
-            return plans(parts).map { plan in { recording(feed(plan, memory: memory)) } }
+            return plans(parts).map { plan in
+                let make = { feed(plan, memory: memory) }
+                return plan.path == SitePath.feed ? recording(make) : make
+            }
         }
         // The players the changed stories credit, and whether the site's feed shows one of them.
         var credited: Set<Handle> = []
@@ -78,15 +83,15 @@ struct AtomFeeds {
         // A feed with no story goes by its own inputs, the moment among them; one that draws on
         // a changed story too; any other is the last build's file while that is intact, else
         // made by its own inputs too.
-        func kept(_ path: String, unless changed: Bool, else plan: @escaping () -> Plan) -> () -> OutputFile {
-            changed
-                ? { recording(feed(plan(), memory: memory)) }
-                : { recording(memory.keptAsRecorded(path) ?? feed(plan(), memory: memory)) }
+        func kept(_ path: String, unless drawsOnAChange: Bool, else plan: @escaping () -> Plan) -> () -> OutputFile {
+            drawsOnAChange
+                ? { feed(plan(), memory: memory) }
+                : { memory.keptAsRecorded(path) ?? feed(plan(), memory: memory) }
         }
         var files = site.built.indices.map { p in
             kept(SitePath.projectFeed(site.built[p].slug), unless: changed.contains(p)) { projectPlan(p, parts) }
         }
-        files.append(kept(SitePath.feed, unless: newsChanged || site.listed.isEmpty) { sitePlan(parts) })
+        files.append(recording(kept(SitePath.feed, unless: newsChanged || site.listed.isEmpty) { sitePlan(parts) }))
         let empty = Set(keys.emptyPlayers)
         files += site.users.indices.map { u in
             kept(SitePath.userFeed(site.users[u].handle), unless: empty.contains(u) || credited.contains(site.users[u].handle)) {
