@@ -38,6 +38,9 @@ import Yams
         """,
         "title: 'Project 0: it''s a ''test'''\nowner: u3677\nround-length: 7d\n\nstatus:   open   \n",
         "name: User 0\njoined: 2024-11-02T00:00:00Z\nbio: ~\nwebsite: null\n",
+        // How the CLI writes a project's tags and a profile's follows and emails.
+        "title: Project 0\ntags: [tag0, sci-fi]\nstatus: open\n",
+        "name: Ann\nfollows:\n  projects: [moon, sun-2]\n  users: []\nemails: [ann@example.org, 'a.b+c@x.org']\n",
     ])
     func readsWhatContentFilesAreWrittenIn(_ yaml: String) throws {
         let flat = try #require(FlatYAML.parse(yaml))
@@ -60,7 +63,13 @@ import Yams
     @Test(arguments: [
         "a: b # note",  // a comment
         "a: \"b\"",  // double quotes
-        "a: [b, c]",  // a flow list
+        "a: {b: c}",  // a flow mapping
+        "a: [b, [c]]",  // a nested flow list
+        "a: [b,]",  // a trailing comma
+        "a: [b, c] # note",  // a comment after a flow list
+        "a: [b,\n  c]",  // a flow list over two lines
+        "a: [b: c]",  // a colon in a flow list
+        "a:\n- [b]",  // a flow list as a list's item
         "a: &x b\nc: *x",  // an anchor and an alias
         "a: !tag b",  // a tag
         "a: b\n  c",  // a scalar over two lines
@@ -97,6 +106,46 @@ import Yams
         #expect(FlatYAML.parse(distinct + "\(keys[count - 1])x: y\n") != nil, "a key one byte longer than another")
     }
 
+    @Test func givesAFlowListsPositions() throws {
+        let flat = try #require(FlatYAML.parse("tags: [ a b ,'it''s', c]\nnone: []"))
+        guard case .mapping(let pairs, _) = flat else { Issue.record("not a mapping"); return }
+        #expect(
+            pairs[0].value
+                == .sequence(
+                    [
+                        .scalar("a b", plain: true, at: TextPosition(line: 1, column: 9)),
+                        .scalar("it's", plain: false, at: TextPosition(line: 1, column: 14)),
+                        .scalar("c", plain: true, at: TextPosition(line: 1, column: 23)),
+                    ], at: TextPosition(line: 1, column: 7)))
+        #expect(pairs[1].value == .sequence([], at: TextPosition(line: 2, column: 7)))
+        #expect(flat == composed("tags: [ a b ,'it''s', c]\nnone: []"))
+    }
+
+    /// Random flow lists: items good and bad, spaced in every way, compared with Yams.
+    @Test func agreesWithYamsOnGeneratedFlowLists() {
+        var random = SplitMix(seed: 0xF10E)
+        let goodItems = ["a", "tag0", "sci-fi", "a b", "a@b.org", "x.y", "(x)", "~", "null", "'q'", "'it''s'", "''", "'a, b'", "'[x]'", "+1", "_x", "a=b"]
+        let badItems = ["", "-a", "a:b", "a: b", "?a", "[b]", "{b}", "#c", "a #c", "'a", "\"q\"", "&a", "*a", "!t", "é", "a!", "'a'b"]
+        let spaces = ["", "", " ", "  "]
+        var accepted = 0
+        let total = 20_000
+        for _ in 0..<total {
+            var text = "k: [" + spaces[random.next(spaces.count)]
+            let count = random.next(4)
+            for index in 0..<count {
+                if index > 0 { text += spaces[random.next(spaces.count)] + "," + spaces[random.next(spaces.count)] }
+                text += random.next(8) == 0 ? badItems[random.next(badItems.count)] : goodItems[random.next(goodItems.count)]
+            }
+            if random.next(20) == 0 { text += "," }
+            text += spaces[random.next(spaces.count)] + (random.next(30) == 0 ? "" : "]")
+            if random.next(20) == 0 { text += " x" }
+            text += random.next(2) == 0 ? "\nz: 1\n" : ""
+            if FlatYAML.parse(text) != nil { accepted += 1 }
+            expectAgreement(text)
+        }
+        #expect(accepted > total / 3, "accepted \(accepted) of \(total)")
+    }
+
     /// Random near-YAML: pieces of the subset mixed with what lies just outside it.
     @Test func agreesWithYamsOnGeneratedText() {
         var random = SplitMix(seed: 0x5EED)
@@ -109,7 +158,7 @@ import Yams
         let goodScalars = [
             "x", "u1-20250101010000", "2025-01-01T00:00:00Z", "0.175", "~", "null", "true", "a b  c", "a:b",
             "'it''s'", "''", "'a: #b'", "(x)", "x?", "x,y", "a=b", "/p/q", "+1", "_x", ".5", "...", "x ", "  x",
-            "don't", "a!",
+            "don't", "a!", "ann@example.org",
         ]
         let badScalars = [
             "-1", "a: b", "a:", "a #c", "a#c", "'a", "'a'b'", "\"q\"", "[a]", "{a: b}", "&a x", "*a", "!t x", "|",
