@@ -23,7 +23,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 BINARY ?=
 
-.PHONY: all setup check-deps build release site test check-site templates demo fairness bench bench-smoke test-sanitize fuzz fuzz-smoke clean install uninstall stress check-demo
+.PHONY: all setup check-deps build release site test check-site templates demo fairness bench bench-hugo bench-smoke test-sanitize fuzz fuzz-smoke clean install uninstall stress check-demo
 
 all: site
 
@@ -119,6 +119,17 @@ bench: setup
 	$(RELEASE_BUILD) --product prolific
 	$(RELEASE_BUILD) --product prolific-generate
 	SCRATCH=$(SCRATCH) python3 scripts/bench.py --sizes $(BENCH_SIZES) --runs $(BENCH_RUNS) --out docs/performance.md
+
+# Hugo 0.111 (Debian bookworm's, the issue's reference) building an equivalent site from the bench's
+# corpora (docs/performance.md, "Hugo on the same corpus"); `make bench` generates them first.
+HUGO_SIZES ?= medium large
+bench-hugo:
+	@command -v hugo >/dev/null 2>&1 || { echo "bench-hugo: installing hugo" >&2; \
+	  $$( [ "$$(id -u)" -ne 0 ] && echo sudo ) apt-get install -y -qq hugo >/dev/null; }
+	@for size in $(HUGO_SIZES); do \
+	  test -f $(SCRATCH)/bench/$$size/Content/prolific.yml || { echo "bench-hugo: no $$size corpus: run make bench first" >&2; exit 1; }; \
+	  python3 scripts/hugo_reference.py $(SCRATCH)/bench/$$size/Content $(SCRATCH)/bench/hugo/$$size || exit 1; \
+	done
 
 # One run on the small corpus: proves the harness works (CI), measures nothing worth keeping.
 bench-smoke: setup

@@ -3,7 +3,7 @@
 ///
 /// A large game's history holds 850,000 records. In a `Dictionary` each key was hashed with
 /// the process's seeded SipHash, and restoring the history from its cache was a quarter of a
-/// `close` (docs/performance.md). Here a key is spread by one multiplication (Fibonacci
+/// `close` (docs/performance-log.md). Here a key is spread by one multiplication (Fibonacci
 /// hashing), slots are probed in order, and keys and records sit in two arrays. The order of
 /// `forEach` depends only on what was stored, in which order, and on the room reserved: never
 /// on the run (a `Dictionary`'s hashing is seeded per process).

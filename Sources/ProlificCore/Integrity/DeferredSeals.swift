@@ -8,7 +8,7 @@ import Synchronization
 /// kept project found as recorded as the last build vouched for them (only a build without a
 /// stamp it can use asks for every kept project's, each project's read on one thread). Copied out
 /// of each entry's first part they were 14 MB of the large benchmark's 33.5 MB of first parts,
-/// read, checked and copied at every rebuild (docs/performance.md). The packed bytes are read
+/// read, checked and copied at every rebuild (docs/performance-log.md). The packed bytes are read
 /// once, on the first ask, by `load`; a seal whose bytes can't be read or don't hold its files
 /// (the entry was replaced or damaged meanwhile) takes them from what `fromFiles` reads once,
 /// every sealed round's files as the project's round.md files record them then, and none if

@@ -7,7 +7,7 @@ import Synchronization
 /// A rebuild reads of a kept project's closed rounds only each ballot's voter and time (the
 /// explore order, the activity charts): their replay, standings and pages are kept. Making
 /// 180,000 ballots, each with a list of its choices and a copy of its round's origin, was a
-/// third of decoding the kept projects of the large benchmark (docs/performance.md). Equality
+/// third of decoding the kept projects of the large benchmark (docs/performance-log.md). Equality
 /// and hashing are the ballots', so a packed list equals the same ballots made at once.
 public struct BallotList: Hashable, Sendable {
     @usableFromInline enum Storage: Sendable {

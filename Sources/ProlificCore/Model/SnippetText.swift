@@ -5,7 +5,7 @@ import Synchronization
 ///
 /// A rebuild decodes every kept project and shows the text of a handful of them. Making
 /// 100,000 strings that nothing reads was about a tenth of a large rebuild after a ballot, and
-/// 100 MB of its memory (docs/performance.md). Equality and hashing are the string's, so a
+/// 100 MB of its memory (docs/performance-log.md). Equality and hashing are the string's, so a
 /// deferred text equals the same text made at once.
 public struct SnippetText: Hashable, Sendable {
     private enum Storage: Sendable {

@@ -168,7 +168,7 @@ public struct ProjectCache: Sendable {
     /// Text `index` of the `count` texts in `slug`'s entry, read alone: the table that opens
     /// the second part, then the text's own bytes, each checked by its checksum. A rebuild's feeds
     /// show one snippet of each of a player's stories, and reading each story's texts whole
-    /// for it was most of their work after a `close` (docs/performance.md). nil where the entry
+    /// for it was most of their work after a `close` (docs/performance-log.md). nil where the entry
     /// is not the one whose first part's checksum is `checksum`, or anything read is damaged.
     func text(_ slug: Slug, following checksum: [UInt8], count: Int, at index: Int) -> String? {
         textBytes(slug, following: checksum, count: count, at: index).map { String(decoding: $0, as: UTF8.self) }

@@ -75,7 +75,7 @@ enum ReplayCodec {
     /// At least as many bytes as `body` writes for all of `replayed` (every varint counted at
     /// its longest), so the buffer that takes them never grows: grown by doubling, it touched
     /// twice the 19 MB of the large benchmark's replay in fresh memory, which is dear on this
-    /// machine (docs/performance.md). Reserved room that is never written costs no memory.
+    /// machine (docs/performance-log.md). Reserved room that is never written costs no memory.
     static func bodiesBound(_ replayed: [TallyTimeline.Replayed]) -> Int {
         let number = 10
         func id(_ id: SubmissionID) -> Int { 2 * number + id.author.rawValue.utf8.count }
