@@ -42,6 +42,8 @@ import subprocess
 import sys
 import time
 
+from bench import cpu_ticks, steal_share  # scripts/bench.py, beside this file
+
 HUGO = "hugo"
 
 BASEOF = """<!DOCTYPE html>
@@ -270,16 +272,6 @@ def write_site(src, title, users, projects):
 
 # --- Timing -------------------------------------------------------------------------------------
 
-def steal_ticks():
-    """(steal, total) jiffies of all CPUs from /proc/stat, or None (see scripts/bench.py)."""
-    try:
-        with open("/proc/stat") as f:
-            fields = [int(v) for v in f.readline().split()[1:]]
-    except (OSError, ValueError):
-        return None
-    return (fields[7] if len(fields) > 7 else 0), sum(fields[:8])
-
-
 def load_average():
     try:
         with open("/proc/loadavg") as f:
@@ -365,16 +357,13 @@ def main():
     print(f"site source {src}: {pages} pages written in {time.time() - started:.1f} s")
 
     results = []
-    before_load, before_steal = load_average(), steal_ticks()
+    before_load, before_steal = load_average(), cpu_ticks()
     for run in range(args.runs):
         wall, cpu, peak = build_once(src, public, cache, trash)
         results.append((wall, cpu, peak))
         print(f"run {run + 1}: wall {wall:.2f} s, CPU {cpu:.2f} s, peak {peak:.0f} MB", flush=True)
-    after_steal = steal_ticks()
-    steal = ""
-    if before_steal and after_steal and after_steal[1] > before_steal[1]:
-        share = (after_steal[0] - before_steal[0]) / (after_steal[1] - before_steal[1])
-        steal = f", CPU stolen by the host {share:.1%}"
+    share = steal_share(before_steal, cpu_ticks())
+    steal = "" if share is None else f", CPU stolen by the host {share:.1%}"
     print(f"load average before {before_load}, after {load_average()}{steal}")
 
     html, size, du_size = output_counts(public)
