@@ -121,14 +121,16 @@ bench: setup
 	SCRATCH=$(SCRATCH) python3 scripts/bench.py --sizes $(BENCH_SIZES) --runs $(BENCH_RUNS) --out docs/performance.md
 
 # Hugo 0.111 (Debian bookworm's, the issue's reference) building an equivalent site from the bench's
-# corpora (docs/performance.md, "Hugo on the same corpus"); `make bench` generates them first.
-HUGO_SIZES ?= medium large
+# corpora (docs/performance.md, "Hugo on the same corpus"); `make bench` generates them first, in
+# .build/bench whatever SCRATCH is.
+HUGO_SIZES ?= medium,large
 bench-hugo:
 	@command -v hugo >/dev/null 2>&1 || { echo "bench-hugo: installing hugo" >&2; \
-	  $$( [ "$$(id -u)" -ne 0 ] && echo sudo ) apt-get install -y -qq hugo >/dev/null; }
-	@for size in $(HUGO_SIZES); do \
-	  test -f $(SCRATCH)/bench/$$size/Content/prolific.yml || { echo "bench-hugo: no $$size corpus: run make bench first" >&2; exit 1; }; \
-	  python3 scripts/hugo_reference.py $(SCRATCH)/bench/$$size/Content $(SCRATCH)/bench/hugo/$$size || exit 1; \
+	  sudo=$$( [ "$$(id -u)" -ne 0 ] && echo sudo ); \
+	  $$sudo apt-get update -qq && $$sudo apt-get install -y -qq hugo >/dev/null; }
+	@for size in $$(echo $(HUGO_SIZES) | tr , ' '); do \
+	  test -f .build/bench/$$size/Content/prolific.yml || { echo "bench-hugo: no $$size corpus: run make bench first" >&2; exit 1; }; \
+	  python3 scripts/hugo_reference.py .build/bench/$$size/Content .build/bench/hugo/$$size || exit 1; \
 	done
 
 # One run on the small corpus: proves the harness works (CI), measures nothing worth keeping.

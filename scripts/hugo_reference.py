@@ -25,8 +25,9 @@ ids are read from front matter, by line matching (no PyYAML). Draft projects are
 Prolific leaves them out; ballots are not read. Hugo's RSS and sitemap stay at their defaults
 (so every section also gets an index.xml), taxonomies are disabled, raw HTML is not rendered.
 
-Each run is a full build from nothing: `public`, `resources` and the Hugo cache are moved out of
-the way first (into WORK_DIR/trash, emptied after the last run: deleting tens of thousands of
+Each run is a full build from nothing: `public`, `resources` and the Hugo cache (and, before the
+first, the last site source) are moved out of the way first (into WORK_DIR/trash, emptied after
+the last run or a failure: deleting tens of thousands of
 files just before a build would time the file system's inode reuse, see scripts/bench.py), and
 dirty pages are written out (sync). Each build is timed by /usr/bin/time: wall, user + system
 CPU, peak RSS. Sizes are in MB of 2^20 bytes (as `du -h` and bench.py count); the output's
@@ -183,7 +184,7 @@ def read_content(content):
         rounds_dir = os.path.join(projects_dir, slug, "rounds")
         for number in visible_names(rounds_dir, ""):
             folder = os.path.join(rounds_dir, number)
-            if not os.path.isfile(os.path.join(folder, "round.md")):
+            if not number.isdigit() or not os.path.isfile(os.path.join(folder, "round.md")):
                 continue
             round_front, note = read_markdown(os.path.join(folder, "round.md"))
             hidden = hidden_ids(round_front)
@@ -216,9 +217,9 @@ def write_page(path, front, body):
         f.write("\n".join(lines) + body.rstrip("\n") + "\n")
 
 
-def write_site(src, title, users, projects):
+def write_site(src, trash, title, users, projects):
     """Writes the Hugo site source into `src` (removed first). Returns the count of pages."""
-    shutil.rmtree(src, ignore_errors=True)
+    move_aside(src, trash)  # not deleted: that would time the file system's inode reuse
     os.makedirs(src)
     with open(os.path.join(src, "hugo.toml"), "w", encoding="utf-8") as f:
         f.write(f'baseURL = "https://example.org/"\n'
@@ -346,9 +347,17 @@ def main():
     src, public = os.path.join(work, "src"), os.path.join(work, "public")
     cache, trash = os.path.join(work, "hugo-cache"), os.path.join(work, "trash")
 
+    try:
+        measure(args, version, short, content, src, public, cache, trash)
+    finally:
+        shutil.rmtree(trash, ignore_errors=True)
+
+
+def measure(args, version, short, content, src, public, cache, trash):
+    """Writes the Hugo site, times `args.runs` builds and prints the figures."""
     started = time.time()
     title, users, projects = read_content(content)
-    pages = write_site(src, title, users, projects)
+    pages = write_site(src, trash, title, users, projects)
     rounds = sum(len(p["rounds"]) for p in projects)
     snippets = sum(len(r["snippets"]) for p in projects for r in p["rounds"])
     print(f"{version}")
@@ -374,7 +383,6 @@ def main():
         print(f"warning: {html} HTML files for {pages} pages: some pages were not rendered")
     print(f"output {public}: {html} HTML files, {size:.1f} MB in files "
           f"({du_size:.1f} MB by du --apparent-size, which counts directories too)")
-    shutil.rmtree(trash, ignore_errors=True)
     print(f"hugo {short} {args.content}: wall {wall:.2f} s (median of {args.runs}), "
           f"CPU {cpu:.2f} s, peak {peak:.0f} MB, {html} pages, {size:.1f} MB")
 

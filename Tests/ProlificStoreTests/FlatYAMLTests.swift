@@ -70,6 +70,10 @@ import Yams
         "a: [b,\n  c]",  // a flow list over two lines
         "a: [b: c]",  // a colon in a flow list
         "a:\n- [b]",  // a flow list as a list's item
+        "a: []\n  b: c",  // a flow list, then a deeper line
+        "a: [b]\n  c",  // a flow list, then a deeper line
+        "a: @b",  // an indicator that starts a plain scalar
+        "a: [@b]",  // the same in a flow list
         "a: &x b\nc: *x",  // an anchor and an alias
         "a: !tag b",  // a tag
         "a: b\n  c",  // a scalar over two lines

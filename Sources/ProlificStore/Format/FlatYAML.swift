@@ -93,7 +93,7 @@ enum FlatYAML {
             var count = 0
             var scan = next
             while scan < lines.count, lines[scan].indent >= indent {
-                if lines[scan].indent == indent { count += 1 }
+                if lines[scan].indent == indent, !isItem(lines[scan]) { count += 1 }
                 scan += 1
             }
             var pairs: [YAMLValue.Pair] = []

@@ -507,7 +507,7 @@ public struct HistoryCache {
         guard Self.isUsable(layout) else { return }
         let snapshot = history.snapshotLeavingOutRecords
         // Sized exactly: grown by doubling, the buffer touched twice its final size in fresh
-        // memory (27 MB on the large benchmark, where a new page is dear: docs/performance.md).
+        // memory (27 MB on the large benchmark, where a new page is dear: docs/performance-log.md).
         var size = 8 * 6 + 8 * snapshot.strong.count + 32 * history.recordCount
         for e in entries { size += 8 * 4 + e.slug.rawValue.utf8.count + 8 * e.stamp.round.count }
         for handle in snapshot.handles { size += 8 * 5 + handle.rawValue.utf8.count }
