@@ -43,7 +43,7 @@ import subprocess
 import sys
 import time
 
-from bench import cpu_ticks, steal_share  # scripts/bench.py, beside this file
+from bench import cpu_ticks, steal_share, timed  # scripts/bench.py, beside this file
 
 HUGO = "hugo"
 
@@ -293,17 +293,8 @@ def build_once(src, public, cache, trash):
     move_aside(os.path.join(src, "resources"), trash)
     move_aside(cache, trash)
     os.makedirs(cache)
-    os.sync()
-    env = dict(os.environ, HUGO_CACHEDIR=cache)
-    out = subprocess.run(
-        ["/usr/bin/time", "-f", "HUGOREF %e %U %S %M",
-         HUGO, "--source", src, "--destination", public, "--quiet"],
-        env=env, capture_output=True, text=True)
-    match = re.search(r"HUGOREF ([\d.]+) ([\d.]+) ([\d.]+) (\d+)", out.stderr)
-    if out.returncode != 0 or not match:
-        fail(f"hugo failed ({out.returncode}):\n{out.stdout[-2000:]}{out.stderr[-2000:]}")
-    wall, user, system, kb = match.groups()
-    return float(wall), float(user) + float(system), int(kb) / 1024
+    # bench.py's timing: dirty pages written out first, then /usr/bin/time; exits on a failure.
+    return timed([HUGO, "--source", src, "--destination", public, "--cacheDir", cache, "--quiet"])
 
 
 def output_counts(public):

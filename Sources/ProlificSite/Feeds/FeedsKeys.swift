@@ -16,10 +16,10 @@ import ProlificCore
 ///
 /// While `key` is the one recorded and each project credits the players it did, a feed none of
 /// whose stories changed has the inputs it had; a changed story's feed and, for a listed one,
-/// the site's and those of the players it credits are made by their own. When a story credits other players, one who
-/// left it can't be named, and every feed goes by its own inputs. A project whose files are as
-/// recorded credits the players it did, so its part is carried over as recorded: only changed
-/// projects' players are hashed.
+/// the site's and those of the players it credits are made by their own. When a story credits
+/// other players, one who left it can't be named, and every feed goes by its own inputs. A
+/// project whose files are as recorded credits the players it did, so its part is carried over
+/// as recorded: only changed projects' players are hashed.
 ///
 /// The moment is in no key: a feed with no story has it as its `updated` and goes by its own
 /// inputs (`emptyPlayers`, and the site's with no listed story), and a real build's moment is
