@@ -183,24 +183,42 @@ def warm_floor(floor, content):
         sys.exit(f"bench: {floor} {content} failed ({out.returncode}): {(out.stderr or out.stdout).strip()[-2000:]}")
 
 
-# Each size's rebuilds as shares of their own run's full build (`shares`), for the table.
-SHARES = {}
-
-
 def shares(timings):
     """The median, over the runs, of each rebuild's wall time divided by its run's full build's,
-    and of the full build's divided by its run's floor: the targets' terms, each taken within
-    minutes, where medians of all runs of each row can come from different hours."""
+    and of the full build's divided by its run's floor: the targets' terms, each taken within a
+    few minutes, where medians of all runs of each row can come from different hours. Only runs
+    whose full build takes a second or more (and whose floor a tenth or more) count:
+    `/usr/bin/time` counts in hundredths, which say little against less."""
     full = [t[0] for t in timings["full build"]]
     result = {}
     for name in ("no-op rebuild", "rebuild after one ballot", "rebuild after one closed round"):
-        pairs = [(t[0], f) for t, f in zip(timings[name], full) if f > 0]
+        pairs = [(t[0], f) for t, f in zip(timings[name], full) if f >= 1.0]
         if pairs:
             result[name] = statistics.median(w / f for w, f in pairs)
     floors = [(f, t[0]) for f, t in zip(full, timings[FLOOR]) if t[0] >= 0.1]
     if floors:
         result[FLOOR] = statistics.median(f / t for f, t in floors)
     return result
+
+
+# When the bench last freed many inodes (`settle`'s second build links the site's files over the
+# spare's, freeing a site's worth), for `quiet_inodes`.
+LAST_FREED = None
+# ext4 without a journal passes over inodes freed in the last 60 s (`RECENTCY_MIN`, once `sync`
+# has written their table) when it allocates new ones; a little more, to be sure.
+INODE_QUIET = 65
+
+
+# Off for the smoke run (`--smoke`), whose timings nobody reads: it would wait a minute in CI.
+WAIT_FOR_INODES = True
+
+
+def quiet_inodes():
+    """Waits until no inode freed by the bench is recent enough to slow a full build down: the
+    full builds of the second and later runs came seconds after a `settle`, where the first came
+    after none, which would have made the rebuilds' shares of them look better than they are."""
+    if WAIT_FOR_INODES and LAST_FREED is not None:
+        time.sleep(max(0.0, INODE_QUIET - (time.monotonic() - LAST_FREED)))
 
 
 def build(content, site):
@@ -225,6 +243,8 @@ def settle(content, site):
                 f.write("\n")
         time.sleep(2.5)
         subprocess.run([binary("prolific"), "build", "--content", content, "--out", site, "--now", NOW, "--quiet"], check=True)
+    global LAST_FREED
+    LAST_FREED = time.monotonic()
     time.sleep(2.5)
 
 
@@ -249,13 +269,15 @@ def measure(size, runs):
         subprocess.run([prolific, *change, "--content", copy, "--now", NOW], check=True, capture_output=True)
         return build(copy, copy_site)
 
-    # Run by run, each run's floor, full build, no-op and rebuilds minutes apart: the machine's
-    # speed drifts within an hour (a floor of 1.07 s, then 1.17 s, in one bench), and the shares
-    # the targets are stated in (`shares`) compare each rebuild with its own run's full build.
+    # Run by run, each run's floor, full build, no-op and rebuilds one after the other, within a
+    # few minutes: the machine's speed drifts within an hour (a floor of 1.07 s, then 1.17 s, in
+    # one bench), and the shares the targets are stated in (`shares`) compare each rebuild with
+    # its own run's full build.
     floor = floor_binary()
     timings = {name: [] for name in (FLOOR, "full build", "no-op rebuild", "rebuild after one ballot",
                                      "rebuild after one closed round")}
     for _ in range(runs):
+        quiet_inodes()
         # Read once untimed, so that the floor and the full build read the content from memory
         # (the copies of the run before may have pushed it out of the page cache).
         warm_floor(floor, content)
@@ -273,7 +295,6 @@ def measure(size, runs):
         timings["rebuild after one closed round"].append(after(["close", slug]))
     for name, samples in timings.items():
         record(name, samples)
-    SHARES[size] = shares(timings)
 
     def command(args, stdin=None):
         result = []
@@ -293,7 +314,7 @@ def measure(size, runs):
     record("close", command(["close", slug]))
     record("check", [timed([prolific, "check", "--content", content, "--now", NOW]) for _ in range(runs)])
     measure_git(size, runs, record, slug, ids, voters | authors | {voter, author})
-    return rows
+    return rows, shares(timings)
 
 
 def git_repository(size):
@@ -362,6 +383,7 @@ def measure_git(size, runs, record, slug, ids, taken):
     site = os.path.join(repository, "Site")
     samples = []
     for _ in range(runs):
+        quiet_inodes()
         discard(site)
         discard(os.path.join(repository, ".Site.spare"))
         discard(os.path.join(content, ".prolific"))
@@ -390,7 +412,10 @@ def measure_git(size, runs, record, slug, ids, taken):
     record("git: check", [timed([prolific, "check", "--content", content, "--now", NOW]) for _ in range(runs)])
 
 
-def table(results, runs, stolen=None):
+def table(results, runs, stolen=None, shares=None):
+    """The Markdown table of `results` (each size's rows), with the machine and, from `shares`
+    (each size's `shares(...)`), the full build against its floor and the rebuilds' shares."""
+    shares = shares or {}
     sizes = list(results)
     head = "| operation | " + " | ".join(f"{s}: wall s / CPU s / peak MB" for s in sizes) + " |"
     lines = [head, "| --- |" + " --- |" * len(sizes)]
@@ -408,14 +433,14 @@ def table(results, runs, stolen=None):
     if stolen is not None:
         machine += f"; the hypervisor took {stolen * 100:.0f} % of the CPU time during the run (steal)"
     text = "\n".join(lines) + f"\n\nMachine: {machine}.\n"
-    # Only where the floor takes a tenth of a second or more: /usr/bin/time counts in hundredths.
-    ratios = [f"{s} {SHARES[s][FLOOR]:.1f}×" for s in sizes if FLOOR in SHARES.get(s, {})]
+    # Where `shares` found runs long enough to tell (none on small).
+    ratios = [f"{s} {shares[s][FLOOR]:.1f}×" for s in sizes if FLOOR in shares.get(s, {})]
     if ratios:
         text += f"\nFull build against the floor of its run (wall, median of the runs): {', '.join(ratios)}.\n"
     names = {"no-op rebuild": "no-op", "rebuild after one ballot": "after a ballot",
              "rebuild after one closed round": "after a `close`"}
     for s in sizes:
-        parts = [f"{label} {SHARES[s][name] * 100:.1f} %" for name, label in names.items() if name in SHARES.get(s, {})]
+        parts = [f"{label} {shares[s][name] * 100:.1f} %" for name, label in names.items() if name in shares.get(s, {})]
         if parts:
             text += f"\nRebuilds of {s} against the full build of their run (wall, median of the runs): {', '.join(parts)}.\n"
     return text
@@ -463,14 +488,17 @@ def main():
     parser.add_argument("--out", help="a Markdown file whose BENCH block gets the table")
     args = parser.parse_args()
     sizes = ["small"] if args.smoke else args.sizes.split(",")
+    global WAIT_FOR_INODES
+    WAIT_FOR_INODES = not args.smoke
     runs = 1 if args.smoke else args.runs
     if args.out:
         bench_block(args.out)
     check_space(sizes)
     try:
         start = cpu_ticks()
-        results = {size: measure(size, runs) for size in sizes}
-        text = table(results, runs, steal_share(start, cpu_ticks()))
+        measured = {size: measure(size, runs) for size in sizes}
+        results = {size: rows for size, (rows, _) in measured.items()}
+        text = table(results, runs, steal_share(start, cpu_ticks()), {size: s for size, (_, s) in measured.items()})
         print(text)
         if args.out:
             before, rest = bench_block(args.out).split(BENCH_BEGIN, 1)
