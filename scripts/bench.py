@@ -215,8 +215,8 @@ WAIT_FOR_INODES = True
 
 def quiet_inodes():
     """Waits until no inode freed by the bench is recent enough to slow a full build down: the
-    full builds of the second and later runs came seconds after a `settle`, where the first came
-    after none, which would have made the rebuilds' shares of them look better than they are."""
+    full builds of the second and later runs would come seconds after a `settle`, where the first
+    comes after none, and the rebuilds' shares of them would look better than they are."""
     if WAIT_FOR_INODES and LAST_FREED is not None:
         time.sleep(max(0.0, INODE_QUIET - (time.monotonic() - LAST_FREED)))
 
@@ -270,9 +270,9 @@ def measure(size, runs):
         return build(copy, copy_site)
 
     # Run by run, each run's floor, full build, no-op and rebuilds one after the other, within a
-    # few minutes: the machine's speed drifts within an hour (a floor of 1.07 s, then 1.17 s, in
-    # one bench), and the shares the targets are stated in (`shares`) compare each rebuild with
-    # its own run's full build.
+    # few minutes: the machine's speed drifts within an hour (the floor took 1.07 s in place, then
+    # 1.17 s in the bench that followed), and the shares the targets are stated in (`shares`)
+    # compare each rebuild with its own run's full build.
     floor = floor_binary()
     timings = {name: [] for name in (FLOOR, "full build", "no-op rebuild", "rebuild after one ballot",
                                      "rebuild after one closed round")}
