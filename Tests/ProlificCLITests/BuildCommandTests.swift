@@ -438,9 +438,8 @@ import Testing
         // The round closed is added to the last replay, as a whole replay would have it: with
         // the tally `close` made and handed over (`HandedTallies`).
         try expectRebuildIsFresh("a close", replay: "1 closed round added to the last build's replay of 16, as close tallied it", counted: 2)
-        // Again, a minute later (a round closed at the same moment as another is replayed with
-        // the whole game), without the tally handed over: the build tallies the round against
-        // the history `close` keeps, which now lacks the round closed before
+        // Again, a minute later, without the tally handed over: the build tallies the round
+        // against the history `close` keeps, which now lacks the round closed before
         // (`HistoryCache.lagLimit`) and which the build records from what it read.
         now = "2026-11-22T12:01:00Z"
         try act(["close", "the-marmalade-job"])
@@ -464,6 +463,17 @@ import Testing
         try expectRebuildIsFresh("six hours later", counted: 0)
         now = "2026-12-02T12:00:00Z"
         try expectRebuildIsFresh("ten days later", counted: 0)
+        // Rounds closed past their deadlines (Nov 25 and Nov 26), one after the other: each is
+        // tallied as of its deadline, so the second's past lacks the first, closed since. Both
+        // are added to the replay, the second without the tally handed over (against the history
+        // `close` keeps, the first recorded after it), as a whole replay would have them.
+        try act(["close", "long-patience"])
+        try expectRebuildIsFresh("an overdue close", replay: "1 closed round added to the last build's replay of 18, as close tallied it")
+        now = "2026-12-02T12:05:00Z"
+        try act(["close", "what-the-spinner-wanted"])
+        try FileManager.default.removeItem(at: folder.url.appendingPathComponent("Content/.prolific/handed.tallies"))
+        try expectRebuildIsFresh(
+            "a close due before the last one", replay: "1 closed round added to the last build's replay of 19", notSaid: "as close tallied")
     }
 
     /// A build run right after `close` (its files changed in the last two seconds, so the replay

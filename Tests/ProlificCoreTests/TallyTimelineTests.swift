@@ -568,6 +568,57 @@ import Testing
         #expect(timeline.replayAdding(["sun/0009"], to: past(leavingOut: [])) == nil, "not a closed round")
     }
 
+    /// A round closed past its deadline is tallied as of the deadline: rounds that closed
+    /// between the two are not in its past, and a build adds its tally all the same, recording
+    /// them after it. Moon's second round (deadline Nov 15) closed on Nov 19, after sun's second
+    /// (closed Nov 18), which didn't see it: added alone, its tally is the whole replay's.
+    @Test func aRoundClosedPastItsDeadlineIsAddedAgainstItsOwnPast() throws {
+        var content = try Self.played()
+        let m = try #require(content.projects.firstIndex { $0.slug == Make.slug("moon") })
+        content.projects[m].rounds[1].closed = Make.time("2026-11-19T00:00:00Z")
+        let timeline = TallyTimeline(content: content)
+        let (whole, wholeHistory) = timeline.replayExplainedWithHistory()
+        var past = VotingHistory()
+        for key in ["moon/1", "sun/1"] {
+            let (slug, number) = (key.split(separator: "/")[0], Int(key.split(separator: "/")[1]) ?? 0)
+            let round = try #require(content.project(Make.slug(String(slug)))?.rounds[number - 1])
+            past.record(round)
+        }
+        let result = try #require(timeline.replayAdding(["moon/0002"], to: past))
+        let moon2 = try #require(whole.first { $0.slug == Make.slug("moon") && $0.round.number.value == 2 })
+        #expect(result.replayed == [moon2])
+        #expect(result.history.pairs == wholeHistory.pairs)
+        #expect(result.history.habitual == wholeHistory.habitual)
+        #expect(result.history.karma == wholeHistory.karma)
+        #expect(result.history.roundsRecorded == 4)
+        // Given sun's second round in its past too, the tally would differ: the past matters.
+        var tooMuch = past
+        tooMuch.record(try #require(content.project(Make.slug("sun"))?.rounds[1]))
+        #expect(timeline.replayAdding(["moon/0002"], to: tooMuch)?.replayed != [moon2])
+        // Closed before sun's second round's cutoff (Nov 18), it was in that tally's past.
+        content.projects[m].rounds[1].closed = Make.time("2026-11-17T00:00:00Z")
+        #expect(TallyTimeline(content: content).replayAdding(["moon/0002"], to: past) == nil)
+    }
+
+    /// The history kept for `close` may stop short of the last closings: it is the first of the
+    /// rounds in closing order, as the replay recorded them.
+    @Test func theReplaysHistoryCanStopAtAGivenRound() throws {
+        let content = try Self.played()
+        let timeline = TallyTimeline(content: content)
+        let closed = content.projects.flatMap { project in project.closedRounds.map { (project.slug, $0) } }
+            .sorted { a, b in (a.1.closed ?? a.1.closes, a.0, a.1.number) < (b.1.closed ?? b.1.closes, b.0, b.1.number) }
+        for kept in 0...closed.count {
+            var recorded = VotingHistory()
+            for (_, round) in closed.prefix(kept) { recorded.record(round) }
+            let (replayed, history) = timeline.replayExplainedWithHistory(keeping: kept)
+            #expect(replayed == timeline.replayExplained())
+            #expect(history.roundsRecorded == kept)
+            #expect(history.pairs == recorded.pairs, "\(kept)")
+            #expect(history.habitual == recorded.habitual, "\(kept)")
+            #expect(history.karma == recorded.karma, "\(kept)")
+        }
+    }
+
     @Test func replayUsesThePlainCountForPlainRounds() {
         let bob1 = Make.submission("bob", at: "2026-11-02T10:00:00Z")
         let cat1 = Make.submission("cat", at: "2026-11-03T10:00:00Z")
@@ -756,18 +807,17 @@ import Testing
             ])
     }
 
-    /// The rule `replayAdding` and the handed tallies share: each round added must have its
-    /// cutoff after every other closing, the added rounds before it included.
+    /// The rule `replayAdding` and the handed tallies share: no round not added may have its
+    /// cutoff after the closing of one that is (its tally saw that round).
     @Test func roundsAreAddedOnlyWhenNoOtherTallySawThem() {
         func t(_ day: Int) -> Timestamp { Timestamp(secondsSinceEpoch: Int64(day) * 86_400) }
-        #expect(TallyTimeline.noOtherTallySaw([(t(5), t(5))], closingsBefore: nil))
-        #expect(TallyTimeline.noOtherTallySaw([(t(5), t(5))], closingsBefore: t(4)))
-        #expect(!TallyTimeline.noOtherTallySaw([(t(5), t(5))], closingsBefore: t(5)), "a round closed at its cutoff")
-        #expect(!TallyTimeline.noOtherTallySaw([(t(5), t(5))], closingsBefore: t(6)))
-        #expect(TallyTimeline.noOtherTallySaw([(t(5), t(5)), (t(6), t(6))], closingsBefore: t(4)))
-        #expect(!TallyTimeline.noOtherTallySaw([(t(5), t(5)), (t(5), t(5))], closingsBefore: t(4)), "two closed at once")
-        // A deadline before the closing: the next round's cutoff must pass the closing, not the deadline.
-        #expect(!TallyTimeline.noOtherTallySaw([(t(5), t(7)), (t(6), t(6))], closingsBefore: t(4)))
-        #expect(TallyTimeline.noOtherTallySaw([(t(5), t(7)), (t(8), t(8))], closingsBefore: t(4)))
+        #expect(TallyTimeline.noOtherTallySaw([(t(5), t(5))], cutoffsBefore: nil))
+        #expect(TallyTimeline.noOtherTallySaw([(t(5), t(5))], cutoffsBefore: t(4)))
+        #expect(TallyTimeline.noOtherTallySaw([(t(5), t(5))], cutoffsBefore: t(5)), "a cutoff at the closing: closed strictly before it is seen")
+        #expect(!TallyTimeline.noOtherTallySaw([(t(5), t(5))], cutoffsBefore: t(6)))
+        #expect(TallyTimeline.noOtherTallySaw([(t(5), t(5)), (t(5), t(5))], cutoffsBefore: t(4)), "two closed at once")
+        // Closed past its deadline: the tally looks back from the deadline, the others from theirs.
+        #expect(TallyTimeline.noOtherTallySaw([(t(3), t(7))], cutoffsBefore: t(6)), "another closed meanwhile, its cutoff before this closing")
+        #expect(!TallyTimeline.noOtherTallySaw([(t(3), t(7)), (t(8), t(8))], cutoffsBefore: t(8)), "the first was seen")
     }
 }

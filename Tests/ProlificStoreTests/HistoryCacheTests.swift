@@ -139,6 +139,45 @@ import Testing
         return (reference, world, layout, HistoryCache.Stamps.take(layout), try world.reader.loadValid())
     }
 
+    /// A build keeps in the history only the rounds closed before any tally `close` may still
+    /// make can look: before `now` and before the earliest deadline of a round still open (a
+    /// round closed late is tallied as of its deadline), but never more than `lagLimit` fewer
+    /// than every closed round.
+    @Test func aBuildKeepsTheRoundsClosedBeforeAnyTallyStillToCome() {
+        func day(_ d: Int) -> Timestamp { Timestamp(secondsSinceEpoch: Int64(d) * 86_400) }
+        func round(_ number: Int, closes: Int, closed: Int?) -> Round {
+            Round(
+                number: Make.number(number), opened: day(0), closes: day(closes), closed: closed.map(day),
+                origin: Origin(path: "Content/projects/p/rounds/\(number)/round.md", positions: [:]))
+        }
+        // Forty rounds closed on days 1 to 40, one a project.
+        func content(openDeadline: Int?) -> Content {
+            var projects = (1...40).map { d in
+                Project(
+                    slug: Make.slug("p\(d)"), title: "P", owner: Make.handle("ann"), created: day(0), roundLimit: 2,
+                    roundLength: Make.span("7d"), status: .open, starter: "S.", rounds: [round(1, closes: d, closed: d)],
+                    origin: Origin(path: "Content/projects/p\(d)/project.md", positions: [:]))
+            }
+            if let openDeadline { projects[0].rounds.append(round(2, closes: openDeadline, closed: nil)) }
+            return Content(config: Config.defaults(), users: [:], projects: projects)
+        }
+        #expect(HistoryCache.roundsKept(of: content(openDeadline: nil), now: day(50)) == 40)
+        #expect(HistoryCache.roundsKept(of: content(openDeadline: nil), now: day(40)) == 39, "closed at now: not before it")
+        #expect(HistoryCache.roundsKept(of: content(openDeadline: 30), now: day(50)) == 29)
+        #expect(HistoryCache.roundsKept(of: content(openDeadline: 60), now: day(35)) == 34)
+        #expect(HistoryCache.lagLimit == 32)
+        #expect(HistoryCache.roundsKept(of: content(openDeadline: 3), now: day(50)) == 40 - 32, "at most lagLimit left out")
+    }
+
+    /// Warmed with fewer rounds than closed, the cache holds the first of them in closing order,
+    /// and the next close reads the rest and decides as one reading every file.
+    @Test func aBuildMayWarmTheCacheWithTheFirstRoundsOnly() throws {
+        let (reference, world, layout, stamps, content) = try uncachedWorld()
+        HistoryCache.warm(from: content, stamps: stamps, layout: layout, kept: 0)
+        #expect(HistoryCache.loadEntries(layout) == [])
+        #expect(try closeMoon(world) == reference)
+    }
+
     /// `build` reads everything anyway: it saves the cache a `close` would, so the next close
     /// reads only stamps, and that close decides exactly as one reading every file.
     @Test func aBuildWarmsTheCacheForTheNextClose() throws {

@@ -206,11 +206,14 @@ package struct SiteRun {
         // saved one (see below). (Had that build been killed before the cache was saved, the
         // next `close` reads the closed rounds itself, once, and saves it: the cache is only
         // speed, checked against the rounds' stamps.)
-        let replayHistory = Parallel.Handoff<VotingHistory>()
+        // It holds the rounds closed before any tally `close` may still make can look
+        // (`HistoryCache.roundsKept`): a round closed past its deadline is tallied as of that
+        // deadline.
+        let replayHistory = Parallel.Handoff<(rounds: VotingHistory, kept: Int)>()
         let history = contentBefore.map { inventory in
             Parallel.background {
                 guard let replayed = replayHistory.take() else { return }
-                HistoryCache.warm(from: content, stamps: .from(inventory), layout: layout) { replayed }
+                HistoryCache.warm(from: content, stamps: .from(inventory), layout: layout, kept: replayed.kept) { replayed.rounds }
             }
         }
         defer { history?.wait() }
@@ -299,9 +302,10 @@ package struct SiteRun {
                     replayHow.set("\(Self.closedRounds(replayed.count)) replayed")
                     return ReplayedRounds(replayed)
                 }
-                let (replayed, rounds) = timeline.replayExplainedWithHistory()
+                let kept = HistoryCache.roundsKept(of: content, now: game.now)
+                let (replayed, rounds) = timeline.replayExplainedWithHistory(keeping: kept)
                 replayHow.set("\(Self.closedRounds(replayed.count)) replayed")
-                replayHistory.give(rounds)
+                replayHistory.give((rounds, kept))
                 return replayCache?.save(replayed) ?? ReplayCache.encoded(replayed)
             },
             standings: standings)

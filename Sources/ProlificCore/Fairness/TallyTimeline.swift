@@ -111,17 +111,24 @@ public struct TallyTimeline: Sendable {
         replayExplainedRecording().replayed
     }
 
-    /// `replayExplained()`, with the history of every closed round, recorded in the order they
-    /// closed, without the projects started: the history `close` keeps (`HistoryCache`), which
-    /// the replay has all but finished recording.
-    public func replayExplainedWithHistory() -> (replayed: [Replayed], history: VotingHistory) {
-        var (replayed, history, recorded) = replayExplainedRecording()
-        for closed in closedRounds[recorded...] { history.record(closed.round) }
+    /// `replayExplained()`, with the history of the first `kept` closed rounds in the order they
+    /// closed (all of them when nil), recorded so, without the projects started: the history
+    /// `close` keeps (`HistoryCache`, `HistoryCache.roundsKept(of:now:)`), which the replay has
+    /// all but finished recording.
+    public func replayExplainedWithHistory(keeping kept: Int? = nil) -> (replayed: [Replayed], history: VotingHistory) {
+        let kept = min(max(kept ?? closedRounds.count, 0), closedRounds.count)
+        var (replayed, history, recorded, snapshot) = replayExplainedRecording(snapshotAt: kept)
+        if let snapshot { return (replayed, snapshot.withoutProjects()) }
+        for closed in closedRounds[recorded..<kept] { history.record(closed.round) }
         return (replayed, history.withoutProjects())
     }
 
-    /// The replay, the history it ended with and how many of `closedRounds` that history holds.
-    private func replayExplainedRecording() -> (replayed: [Replayed], history: VotingHistory, recorded: Int) {
+    /// The replay, the history it ended with and how many of `closedRounds` that history holds;
+    /// with the history as it was when it held the first `snapshotAt` of them, if the replay
+    /// went past that (a copy, made only then).
+    private func replayExplainedRecording(snapshotAt: Int? = nil)
+        -> (replayed: [Replayed], history: VotingHistory, recorded: Int, snapshot: VotingHistory?)
+    {
         let targets = closedRounds.sorted {
             (TallyContext.cutoff(of: $0.round), $0.slug, $0.round.number)
                 < (TallyContext.cutoff(of: $1.round), $1.slug, $1.round.number)
@@ -131,6 +138,7 @@ public struct TallyTimeline: Sendable {
         let pairs = closedRounds.reduce(0) { $0 + $1.round.ballots.count * $1.round.submissions.count }
         history.reserveCapacity(pairs: min(pairs, 4_000_000), players: joined.count)
         var nextRound = 0, nextProject = 0
+        var snapshot: VotingHistory?
         var results: [Replayed] = []
         results.reserveCapacity(targets.count)
         for target in targets {
@@ -140,12 +148,13 @@ public struct TallyTimeline: Sendable {
                 nextProject += 1
             }
             while nextRound < closedRounds.count, closedRounds[nextRound].closed < cutoff {
+                if nextRound == snapshotAt { snapshot = history }
                 history.record(closedRounds[nextRound].round)
                 nextRound += 1
             }
             results.append(replayed(target, against: &history))
         }
-        return (results, history, nextRound)
+        return (results, history, nextRound, snapshot)
     }
 
     /// One round re-tallied against `history`, the past before its cutoff: with the plain count
@@ -162,28 +171,34 @@ public struct TallyTimeline: Sendable {
             explained: fair)
     }
 
-    /// `replayAdding`'s rule: rounds added to a replay, each given by its cutoff and closing in
-    /// cutoff order, can be tallied after the others when each one's cutoff is later than every
-    /// other round's closing (`latest`, the latest of the rounds not added) and than the
-    /// closings of the rounds added before it: then no earlier tally saw it.
-    public static func noOtherTallySaw(_ added: [(cutoff: Timestamp, closed: Timestamp)], closingsBefore latest: Timestamp?) -> Bool {
-        var latest = latest
-        for round in added {
-            guard latest.map({ $0 < round.cutoff }) ?? true else { return false }
-            if latest.map({ $0 < round.closed }) ?? true { latest = round.closed }
-        }
-        return true
+    /// `replayAdding`'s rule: rounds added to a replay, each given by its cutoff and closing, can
+    /// be tallied after the others when no other round's tally saw them: a tally sees the rounds
+    /// closed before its cutoff, so each added round must have closed at or after `latest`, the
+    /// latest cutoff of the rounds not added. Among themselves, added rounds need no rule: taken
+    /// by cutoff, one that closed before a later one's cutoff is in that one's past, and none can
+    /// be in an earlier one's (a cutoff is never after its own round's closing).
+    ///
+    /// It used to ask more: each added round's cutoff after every other round's closing, so that
+    /// its past was all the others. A round closed past its deadline has the deadline as cutoff,
+    /// so closing two overdue rounds one after the other, with a build between, replayed the
+    /// whole game (1.5 s of a large rebuild's model), as did two closings at the same `--now`.
+    /// The past of each added round is now recorded as it was (`replayAdding`).
+    public static func noOtherTallySaw(_ added: some Sequence<(cutoff: Timestamp, closed: Timestamp)>, cutoffsBefore latest: Timestamp?) -> Bool {
+        guard let latest else { return true }
+        return added.allSatisfy { latest <= $0.closed }
     }
 
     /// The replay of the closed rounds `added` names (by `IdentityEvidence.key`), given
-    /// `history`, that of every other closed round (recorded in the order they closed, without
-    /// the projects started: what `HistoryCache` keeps), for a build whose last replay covered
-    /// every other round: those results are what a whole replay gives, followed by these, with
-    /// the history of every closed round (a build leaves the history cache to `close`, which
-    /// reads the rounds it lacks; tests compare it with a whole replay's). nil unless each added round's
-    /// cutoff is later than every other round's closing, the rounds added before it included:
-    /// then no earlier round's tally saw it, and its own past is all the others. (A round
-    /// closed by `close` has its closing as cutoff, or its deadline when that came first.)
+    /// `history`, that of every other closed round that closed before the earliest cutoff of the
+    /// rounds added (`HistoryCache.history(of:leavingOut:stamps:saved:)`; recorded in the order
+    /// they closed, without the projects started: what `HistoryCache` keeps), for a build whose
+    /// last replay covered every other round: those results are what a whole replay gives, with
+    /// the history of every closed round (a build leaves the history cache to `close`, which reads
+    /// the rounds it lacks; tests compare it with a whole replay's). Each added round is tallied
+    /// in cutoff order against its own past: the rounds, added or not, that closed before its
+    /// cutoff are recorded first, in closing order. nil unless no other round's tally saw an
+    /// added one (`noOtherTallySaw`). (A round closed by `close` has its closing as cutoff, or
+    /// its deadline when that came first.)
     public func replayAdding(
         _ added: Set<String>, to history: consuming VotingHistory
     ) -> (replayed: [Replayed], history: VotingHistory)? {
@@ -192,8 +207,9 @@ public struct TallyTimeline: Sendable {
         for closed in closedRounds {
             if added.contains(IdentityEvidence.key(closed.slug, closed.round.number)) {
                 targets.append(closed)
-            } else if latest.map({ $0 < closed.closed }) ?? true {
-                latest = closed.closed
+            } else {
+                let cutoff = TallyContext.cutoff(of: closed.round)
+                if latest.map({ $0 < cutoff }) ?? true { latest = cutoff }
             }
         }
         guard targets.count == added.count else { return nil }
@@ -202,15 +218,19 @@ public struct TallyTimeline: Sendable {
             (TallyContext.cutoff(of: $0.round), $0.slug, $0.round.number)
                 < (TallyContext.cutoff(of: $1.round), $1.slug, $1.round.number)
         }
-        guard Self.noOtherTallySaw(byCutoff.map { (TallyContext.cutoff(of: $0.round), $0.closed) }, closingsBefore: latest) else {
-            return nil
-        }
-        var nextRound = 0, nextProject = 0
+        guard let first = byCutoff.first, Self.noOtherTallySaw(targets.lazy.map { (TallyContext.cutoff(of: $0.round), $0.closed) }, cutoffsBefore: latest)
+        else { return targets.isEmpty ? ([], history.withoutProjects()) : nil }
+        // `history` holds the rounds that closed before the earliest cutoff, none of them added
+        // (an added round closes at or after its own cutoff): the rest are recorded in closing
+        // order as each tally's cutoff passes them.
+        let earliest = TallyContext.cutoff(of: first.round)
+        var nextRound = closedRounds.firstIndex { $0.closed >= earliest } ?? closedRounds.count
+        var nextProject = 0
         var results: [Replayed] = []
         for target in byCutoff {
             let cutoff = TallyContext.cutoff(of: target.round)
-            while nextRound < targets.count, targets[nextRound].closed < cutoff {
-                history.record(targets[nextRound].round)
+            while nextRound < closedRounds.count, closedRounds[nextRound].closed < cutoff {
+                history.record(closedRounds[nextRound].round)
                 nextRound += 1
             }
             while nextProject < projectStarts.count, projectStarts[nextProject].created < cutoff {
@@ -219,7 +239,7 @@ public struct TallyTimeline: Sendable {
             }
             results.append(replayed(target, against: &history))
         }
-        for closed in targets[nextRound...] { history.record(closed.round) }
+        for closed in closedRounds[nextRound...] { history.record(closed.round) }
         return (results, history.withoutProjects())
     }
 }

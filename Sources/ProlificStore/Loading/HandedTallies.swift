@@ -260,15 +260,15 @@ public struct HandedTallies: Sendable {
     /// handed over; nil unless each of them was handed over and reads what this build would
     /// read: the same round and context (`inputs`) and the same past (checked only for projects
     /// whose folder's key in `inventory` is not the one `recorded`, the build stamp's), and
-    /// unless `replayAdding` would take them: each one's cutoff later than every other round's
-    /// closing, the rounds added before it (by cutoff) included, so that no other tally saw it.
+    /// unless `replayAdding` would take them: no other round's tally saw one of them
+    /// (`TallyTimeline.noOtherTallySaw`).
     public func replayed(
         _ added: Set<String>, content: Content, inventory: FileInventory, recorded: [String: SubtreeKeys],
         evidence: IdentityEvidence
     ) -> [TallyTimeline.Replayed]? {
         var byRound: [String: Entry] = [:]
         for entry in entries { byRound[entry.round] = entry }
-        // The rounds added, where they are, and the latest closing of every other round.
+        // The rounds added, where they are, and the latest cutoff of every other round.
         var targets: [(project: Int, round: Int, cutoff: Timestamp, closed: Timestamp, entry: Entry)] = []
         var latest: Timestamp?
         for p in content.projects.indices {
@@ -279,8 +279,9 @@ public struct HandedTallies: Sendable {
                 if added.contains(name) {
                     guard let entry = byRound[name] else { return nil }
                     targets.append((p, r, TallyContext.cutoff(of: rounds[r]), closed, entry))
-                } else if latest.map({ $0 < closed }) ?? true {
-                    latest = closed
+                } else {
+                    let cutoff = TallyContext.cutoff(of: rounds[r])
+                    if latest.map({ $0 < cutoff }) ?? true { latest = cutoff }
                 }
             }
         }
@@ -290,7 +291,7 @@ public struct HandedTallies: Sendable {
             (t.cutoff, content.projects[t.project].slug, content.projects[t.project].rounds[t.round].number)
         }
         targets.sort { order($0) < order($1) }
-        guard TallyTimeline.noOtherTallySaw(targets.map { ($0.cutoff, $0.closed) }, closingsBefore: latest) else { return nil }
+        guard TallyTimeline.noOtherTallySaw(targets.lazy.map { ($0.cutoff, $0.closed) }, cutoffsBefore: latest) else { return nil }
         // Projects whose folder changed since the build stamp `close` saw: their part of each
         // past is worked out again, from their rounds' stamps as this build's inventory has them.
         let changed = content.projects.indices.filter { p in

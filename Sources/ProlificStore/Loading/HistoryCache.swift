@@ -215,15 +215,40 @@ public struct HistoryCache {
         static let racy = Stamp(round: [-2, -2])
     }
 
+    /// How many of `content`'s closed rounds, in closing order, a saved history holds when a
+    /// build saves it at `now`: those that closed before any tally `close` may still make can
+    /// look. A round `close` tallies has its deadline as cutoff when that came first, and a
+    /// history holding a round closed at or after a cutoff can't serve it: `close` then read
+    /// every closed round again (2.7 s on large), and the build after it replayed the whole game.
+    /// So rounds that closed at or after `now`, or after the earliest deadline of a round still
+    /// open, are left to the rounds `close` reads on top of the history (`lagLimit`), but never
+    /// more than `lagLimit` of them: a round left open long past its deadline would otherwise
+    /// keep every later closing out of the history.
+    public static func roundsKept(of content: Content, now: Timestamp) -> Int {
+        var horizon = now
+        var closings: [Timestamp] = []
+        // By index: a copy of each round retained all it holds.
+        for p in content.projects.indices {
+            let rounds = content.projects[p].rounds
+            for r in rounds.indices {
+                if let closed = rounds[r].closed { closings.append(closed) } else if rounds[r].closes < horizon { horizon = rounds[r].closes }
+            }
+        }
+        let before = closings.lazy.filter { $0 < horizon }.count
+        return max(before, closings.count - lagLimit)
+    }
+
     /// Saves the cache `close` would build, from content a build has read in full, unless the
     /// cache on disk already covers exactly those rounds: the next `close` then reads only the
-    /// stamps. Rounds are recorded in the order `close` records them (closing time, slug, number).
-    /// `stamps` were taken before the content was read; without a stamp for every project and
-    /// round, nothing is saved. `replayed` gives the history of every closed round of `content`
-    /// when the build's replay recorded it (`TallyTimeline.replayExplainedWithHistory`), or nil:
-    /// only then are the rounds recorded here.
+    /// stamps. Rounds are recorded in the order `close` records them (closing time, slug, number),
+    /// the first `kept` of them (`roundsKept(of:now:)`; all when nil). `stamps` were taken before
+    /// the content was read; without a stamp for every project and round, nothing is saved.
+    /// `replayed` gives the history of those rounds when the build's replay recorded it
+    /// (`TallyTimeline.replayExplainedWithHistory(keeping:)`), or nil: only then are the rounds
+    /// recorded here.
     public static func warm(
-        from content: Content, stamps taken: Stamps, layout: ContentLayout, replayed: () -> VotingHistory? = { nil }
+        from content: Content, stamps taken: Stamps, layout: ContentLayout, kept: Int? = nil,
+        replayed: () -> VotingHistory? = { nil }
     ) {
         guard isUsable(layout) else { return }
         var entries: [Entry] = []
@@ -240,6 +265,7 @@ public struct HistoryCache {
             }
         }
         entries.sort { ($0.closed, $0.slug, $0.number) < ($1.closed, $1.slug, $1.number) }
+        if let kept, kept < entries.count { entries.removeSubrange(max(kept, 0)...) }
         // A round stamped racy (changed less than 2 s before the build's inventory: a build right
         // after `close`) vouches for nothing, so no `close` could take a history that lists it:
         // it would record every round again (on the large benchmark, that `close` took 5.35 s
@@ -294,10 +320,11 @@ public struct HistoryCache {
 
     /// The history `saved(_:)` read, when it covers the first of the closed rounds of `content`
     /// but those `added` names (by `IdentityEvidence.key`), in order, with the stamps `taken`
-    /// gives them (before the content was read), followed by the rest of those rounds recorded
-    /// from `content`: the rounds closed since it was saved, which `close` leaves for later
-    /// (`lagLimit`). The past a build adds the `added` rounds' tallies to
-    /// (`TallyTimeline.replayAdding`); nil when the saved history is not such a start.
+    /// gives them (before the content was read), followed by the rest of those rounds that closed
+    /// before the earliest cutoff of the rounds `added`, recorded from `content`: the rounds
+    /// closed since it was saved, which `close` leaves for later (`lagLimit`). The past a build
+    /// adds the `added` rounds' tallies to (`TallyTimeline.replayAdding`, which records the
+    /// rounds closed later as their cutoffs pass); nil when the saved history is not such a start.
     ///
     /// `saved` is consumed: its history is added to in place, not copied (27 MB on large).
     public static func history(
@@ -305,13 +332,19 @@ public struct HistoryCache {
     ) -> VotingHistory? {
         guard let saved = consume saved else { return nil }
         var entries: [(entry: Entry, project: Int, round: Int)] = []
+        // The rounds added are tallied against what closed before their cutoffs, the earliest first.
+        var earliest: Timestamp?
         for p in content.projects.indices {
             let project = content.projects[p]
             for r in project.rounds.indices {
                 guard let closed = project.rounds[r].closed else { continue }
                 let number = project.rounds[r].number
                 let key = "\(project.slug)/\(number.folderName)"
-                guard !added.contains(key) else { continue }
+                guard !added.contains(key) else {
+                    let cutoff = TallyContext.cutoff(of: project.rounds[r])
+                    if earliest.map({ cutoff < $0 }) ?? true { earliest = cutoff }
+                    continue
+                }
                 // A racy stamp vouches for nothing: the saved history may hold another version. A
                 // missing or racy one matches no saved entry; such a round can only be read anew.
                 let stamp = taken.stamps[key]?.asKept(for: project.rounds[r]) ?? Stamps.racy
@@ -319,6 +352,7 @@ public struct HistoryCache {
             }
         }
         entries.sort { ($0.entry.closed, $0.entry.slug, $0.entry.number) < ($1.entry.closed, $1.entry.slug, $1.entry.number) }
+        if let earliest { entries.removeSubrange((entries.firstIndex { $0.entry.closed >= earliest } ?? entries.count)...) }
         guard saved.entries.count <= entries.count,
             zip(saved.entries, entries).allSatisfy({ $0 == $1.entry && !$0.stamp.isRacy })
         else { return nil }
