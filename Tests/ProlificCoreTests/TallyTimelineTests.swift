@@ -591,13 +591,49 @@ import Testing
         #expect(result.history.habitual == wholeHistory.habitual)
         #expect(result.history.karma == wholeHistory.karma)
         #expect(result.history.roundsRecorded == 4)
-        // Given sun's second round in its past too, the tally would differ: the past matters.
+        // Sun's second round in its past too: that history is refused, and against it the tally
+        // would differ (the past matters).
         var tooMuch = past
         tooMuch.record(try #require(content.project(Make.slug("sun"))?.rounds[1]))
-        #expect(timeline.replayAdding(["moon/0002"], to: tooMuch)?.replayed != [moon2])
+        #expect(timeline.replayAdding(["moon/0002"], to: tooMuch) == nil)
+        let round = moon2.round
+        func tally(against history: VotingHistory) -> FairTally.Outcome {
+            var history = history
+            for project in content.projects where project.created < TallyContext.cutoff(of: round) { history.recordProject(owner: project.owner) }
+            var context = timeline.context(for: round, of: Make.slug("moon"), history: history)
+            context.mutualGroups = history.mutualGroups
+            return FairTally.count(round, slug: Make.slug("moon"), context: context)
+        }
+        #expect(tally(against: past).record == moon2.explained?.record)
+        #expect(tally(against: tooMuch).record != moon2.explained?.record)
         // Closed before sun's second round's cutoff (Nov 18), it was in that tally's past.
         content.projects[m].rounds[1].closed = Make.time("2026-11-17T00:00:00Z")
         #expect(TallyTimeline(content: content).replayAdding(["moon/0002"], to: past) == nil)
+    }
+
+    /// Rounds not added that closed between the added rounds' cutoffs are recorded between their
+    /// tallies: sun's first round closed late (Nov 16, due Nov 11) is in the past of sun's second
+    /// (cutoff Nov 18), not of moon's second (closed late, cutoff Nov 15). Both added at once,
+    /// from a history of moon's first round alone, they are the whole replay's.
+    @Test func roundsClosedBetweenTheAddedCutoffsAreRecordedBetweenTheirTallies() throws {
+        var content = try Self.played()
+        let m = try #require(content.projects.firstIndex { $0.slug == Make.slug("moon") })
+        let s = try #require(content.projects.firstIndex { $0.slug == Make.slug("sun") })
+        content.projects[m].rounds[1].closed = Make.time("2026-11-19T00:00:00Z")
+        content.projects[s].rounds[0].closed = Make.time("2026-11-16T00:00:00Z")
+        let timeline = TallyTimeline(content: content)
+        let (whole, wholeHistory) = timeline.replayExplainedWithHistory()
+        var past = VotingHistory()
+        past.record(content.projects[m].rounds[0])
+        let result = try #require(timeline.replayAdding(["moon/0002", "sun/0002"], to: past))
+        let key = { (r: TallyTimeline.Replayed) in "\(r.slug)/\(r.round.number.value)" }
+        #expect(result.replayed.map(key) == ["moon/2", "sun/2"])
+        #expect(result.replayed == whole.filter { ["moon/2", "sun/2"].contains(key($0)) })
+        #expect(result.history.pairs == wholeHistory.pairs && result.history.karma == wholeHistory.karma)
+        #expect(result.history.roundsRecorded == 4)
+        // Either alone too; but sun's first round alone, no: sun's second (cutoff Nov 18) saw it.
+        #expect(timeline.replayAdding(["moon/0002"], to: past)?.replayed == whole.filter { key($0) == "moon/2" })
+        #expect(timeline.replayAdding(["sun/0001"], to: past) == nil)
     }
 
     /// The history kept for `close` may stop short of the last closings: it is the first of the

@@ -141,8 +141,8 @@ import Testing
 
     /// A build keeps in the history only the rounds closed before any tally `close` may still
     /// make can look: before `now` and before the earliest deadline of a round still open (a
-    /// round closed late is tallied as of its deadline), but never more than `lagLimit` fewer
-    /// than every closed round.
+    /// round closed late is tallied as of its deadline), but fewer than `lagLimit` left out (a
+    /// `close` reading that many saves the history again).
     @Test func aBuildKeepsTheRoundsClosedBeforeAnyTallyStillToCome() {
         func day(_ d: Int) -> Timestamp { Timestamp(secondsSinceEpoch: Int64(d) * 86_400) }
         func round(_ number: Int, closes: Int, closed: Int?) -> Round {
@@ -166,7 +166,7 @@ import Testing
         #expect(HistoryCache.roundsKept(of: content(openDeadline: 30), now: day(50)) == 29)
         #expect(HistoryCache.roundsKept(of: content(openDeadline: 60), now: day(35)) == 34)
         #expect(HistoryCache.lagLimit == 32)
-        #expect(HistoryCache.roundsKept(of: content(openDeadline: 3), now: day(50)) == 40 - 32, "at most lagLimit left out")
+        #expect(HistoryCache.roundsKept(of: content(openDeadline: 3), now: day(50)) == 40 - 31, "fewer than lagLimit left out")
     }
 
     /// Warmed with fewer rounds than closed, the cache holds the first of them in closing order,
@@ -176,6 +176,39 @@ import Testing
         HistoryCache.warm(from: content, stamps: stamps, layout: layout, kept: 0)
         #expect(HistoryCache.loadEntries(layout) == [])
         #expect(try closeMoon(world) == reference)
+        // Sun's round 1 (Nov 4) and moon's (Nov 7) closed: one kept, the first.
+        let closed = try world.reader.loadValid()
+        HistoryCache.warm(from: closed, stamps: HistoryCache.Stamps.take(layout), layout: layout, kept: 1)
+        #expect(HistoryCache.loadEntries(layout)?.map { "\($0.slug)/\($0.number.value)" } == ["sun/1"])
+        HistoryCache.warm(from: closed, stamps: HistoryCache.Stamps.take(layout), layout: layout, kept: 2)
+        #expect(HistoryCache.loadEntries(layout)?.map { "\($0.slug)/\($0.number.value)" } == ["sun/1", "moon/1"])
+    }
+
+    /// The past a build adds a round to stops before that round's cutoff: a saved history holding
+    /// a round closed at or after it is no start of that past.
+    @Test func aSavedHistoryPastTheAddedRoundsCutoffIsNoStart() throws {
+        let (_, world, layout, _, _) = try uncachedWorld()
+        _ = try closeMoon(world)
+        _ = try world.game("2026-11-08T00:00:00Z").submit(to: Make.slug("sun"), by: Make.handle("cat"), ending: false, body: "Two.")
+        _ = try world.game("2026-11-09T00:00:00Z").vote(in: Make.slug("sun"), by: Make.handle("dan"), for: ["cat-20261108000000"])
+        _ = try world.game("2026-11-10T00:00:00Z").close(Make.slug("sun"))
+        var closed = try world.reader.loadValid()
+        let stamps = HistoryCache.Stamps.take(layout)
+        // Sun's round 2 as if it had been due on Nov 5: tallied as of then, after sun's round 1
+        // (Nov 4) and before moon's (Nov 7).
+        let s = try #require(closed.projects.firstIndex { $0.slug == Make.slug("sun") })
+        closed.projects[s].rounds[1].closes = Make.time("2026-11-05T00:00:00Z")
+        let sunRound1 = try #require(closed.projects[s].rounds.first)
+        HistoryCache.warm(from: closed, stamps: stamps, layout: layout, kept: 2)
+        #expect(HistoryCache.history(of: closed, leavingOut: ["sun/0002"], stamps: stamps, saved: HistoryCache.saved(layout)) == nil)
+        HistoryCache.warm(from: closed, stamps: stamps, layout: layout, kept: 1)
+        var expected = VotingHistory()
+        expected.record(sunRound1)
+        let past = try #require(HistoryCache.history(of: closed, leavingOut: ["sun/0002"], stamps: stamps, saved: HistoryCache.saved(layout)))
+        #expect(past.roundsRecorded == 1 && past.pairs == expected.pairs && past.karma == expected.karma)
+        // With no saved round past the cutoff, the rounds closed before it are recorded from the content.
+        HistoryCache.warm(from: closed, stamps: stamps, layout: layout, kept: 0)
+        #expect(HistoryCache.history(of: closed, leavingOut: ["sun/0002"], stamps: stamps, saved: HistoryCache.saved(layout))?.roundsRecorded == 1)
     }
 
     /// `build` reads everything anyway: it saves the cache a `close` would, so the next close

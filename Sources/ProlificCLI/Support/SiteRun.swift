@@ -199,16 +199,16 @@ package struct SiteRun {
         // from what was read, beside the stages to come, which leave a core idle at times.
         // From the inventory taken while reading: stamps taken now could vouch for files read
         // before they changed. Without one, the history cache is left as it is.
-        // The replay's history of every closed round is the one the cache keeps: it is handed
+        // The replay's history of the closed rounds is the one the cache keeps: it is handed
         // over rather than recorded twice, when the whole game was replayed. A kept replay means
         // no closed round changed since the build that replayed and warmed the cache, so the
         // cache is then left alone; so does a replay that added the rounds closed since to the
         // saved one (see below). (Had that build been killed before the cache was saved, the
         // next `close` reads the closed rounds itself, once, and saves it: the cache is only
         // speed, checked against the rounds' stamps.)
-        // It holds the rounds closed before any tally `close` may still make can look
-        // (`HistoryCache.roundsKept`): a round closed past its deadline is tallied as of that
-        // deadline.
+        // It holds the first of them, those closed before any tally `close` may still make can
+        // look (`HistoryCache.roundsKept`): a round closed past its deadline is tallied as of
+        // that deadline.
         let replayHistory = Parallel.Handoff<(rounds: VotingHistory, kept: Int)>()
         let history = contentBefore.map { inventory in
             Parallel.background {

@@ -219,11 +219,13 @@ public struct HistoryCache {
     /// build saves it at `now`: those that closed before any tally `close` may still make can
     /// look. A round `close` tallies has its deadline as cutoff when that came first, and a
     /// history holding a round closed at or after a cutoff can't serve it: `close` then read
-    /// every closed round again (2.7 s on large), and the build after it replayed the whole game.
-    /// So rounds that closed at or after `now`, or after the earliest deadline of a round still
-    /// open, are left to the rounds `close` reads on top of the history (`lagLimit`), but never
-    /// more than `lagLimit` of them: a round left open long past its deadline would otherwise
-    /// keep every later closing out of the history.
+    /// every closed round again (2.88 s on large), and the build after it replayed the whole
+    /// game. So rounds that closed at or after `now`, or after the earliest deadline of a round
+    /// still open, are left to the rounds `close` reads on top of the history, but fewer than
+    /// `lagLimit` of them (a `close` that reads that many saves the history again): a round left
+    /// open long past its deadline would otherwise keep every later closing out of the history.
+    /// Such a round, once more than that many others closed after its deadline, is closed as
+    /// before: reading every closed round, once.
     public static func roundsKept(of content: Content, now: Timestamp) -> Int {
         var horizon = now
         var closings: [Timestamp] = []
@@ -235,7 +237,7 @@ public struct HistoryCache {
             }
         }
         let before = closings.lazy.filter { $0 < horizon }.count
-        return max(before, closings.count - lagLimit)
+        return max(before, closings.count - (lagLimit - 1))
     }
 
     /// Saves the cache `close` would build, from content a build has read in full, unless the

@@ -20,10 +20,13 @@ import ProlificCore
 ///
 /// Closing a round adds a round to the replay and changes nothing else it reads: the files
 /// the cache doesn't cover are those of the rounds closed since, and with them left out, the
-/// digest is the one saved. When each of those rounds has a cutoff later than every other
-/// round's closing (as a round `close` just closed does), no other tally saw it: the replay is
-/// the saved one followed by those rounds' tallies, against the history `close` keeps
-/// (`HistoryCache`, `TallyTimeline.replayAdding`). Anything else replays the game.
+/// digest is the one saved. When no other round's cutoff is later than one of those rounds'
+/// closing (as a round `close` just closed has it), no other tally saw it: the replay is the
+/// saved one followed by those rounds' tallies, each against its own past from the history
+/// `close` keeps (`HistoryCache`, `TallyTimeline.replayAdding`). Anything else replays the game.
+/// The file then lists those rounds last, where a whole replay would list a round closed past
+/// its deadline (a cutoff before other rounds' cutoffs) among them: what each round's bytes
+/// hold is the same, and rounds are only ever looked up by project and number.
 ///
 /// Like the other caches it is only speed: a missing, torn, unreadable or mismatched file is a
 /// miss, an entry naming a round the content doesn't have closed is a miss, a racy entry among
