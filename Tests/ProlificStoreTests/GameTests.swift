@@ -133,6 +133,40 @@ import Testing
         #expect(next?.opened == Make.time("2026-11-08T00:00:00Z"))
     }
 
+    /// `close --due` reads whole only the projects a glance at project.md and the latest
+    /// round.md can't set aside: a broken snippet in a round not yet due is left to `check` (and
+    /// to `close` of that project), and reported once the round is due.
+    @Test func closeDueReadsWholeOnlyTheProjectsThatMayBeDue() throws {
+        let world = try Playground()
+        _ = try world.standardSetup(rounds: 1)
+        let sun = Make.slug("sun")
+        _ = try world.game("2026-11-05T00:00:00Z").newProject(
+            Game.ProjectRequest(slug: sun, title: "Sun", owner: Make.handle("bob"), rounds: 3, roundLength: Make.span("7d"), starter: "Hot."))
+        _ = try world.game("2026-11-02T00:00:00Z").submit(to: moon, by: Make.handle("bob"), ending: false, body: "Bob's part.")
+        _ = try world.game("2026-11-06T00:00:00Z").submit(to: sun, by: Make.handle("cat"), ending: false, body: "Cat's part.")
+        let snippet = "Content/projects/sun/rounds/0001/submissions/cat-20261106000000.md"
+        try world.directory.write("no front matter at all\n", to: snippet)
+        #expect(world.reader.glance(at: moon) == .openUntil(Make.time("2026-11-08T00:00:00Z")))
+        #expect(world.reader.glance(at: sun) == .openUntil(Make.time("2026-11-12T00:00:00Z")))
+
+        let result = try world.game("2026-11-08T00:00:00Z").closeDue()
+        #expect(result.problems.isEmpty, "sun's round is not due: its snippets are not read")
+        #expect(result.reports.map(\.project.slug) == [moon])
+        #expect(world.reader.glance(at: moon) == .complete, "its one round closed")
+        let refusal = thrown { () throws(Diagnostics) in try world.game("2026-11-08T00:00:00Z").close(sun) }
+        #expect(refusal?.first?.contains(snippet) == true, "\(String(describing: refusal))")
+
+        let due = try world.game("2026-11-12T00:00:00Z").closeDue()
+        #expect(due.reports.isEmpty && due.problems.map(\.path).contains(world.directory.path(snippet)), "\(due.problems)")
+        // Anything a glance can't read is read whole: a stray entry among the rounds, a broken project.md.
+        try world.directory.write("", to: "Content/projects/sun/rounds/notes.txt")
+        #expect(world.reader.glance(at: sun) == .unknown)
+        try FileManager.default.removeItem(atPath: world.directory.path("Content/projects/sun/rounds/notes.txt"))
+        #expect(world.reader.glance(at: sun) == .openUntil(Make.time("2026-11-12T00:00:00Z")))
+        try world.directory.write("---\ntitle: [\n---\n", to: "Content/projects/sun/project.md")
+        #expect(world.reader.glance(at: sun) == .unknown)
+    }
+
     @Test func aCloseInterruptedBeforeTheNextRoundIsFinishedByTheNextCommand() throws {
         let world = try Playground()
         try world.standardSetup()

@@ -72,6 +72,9 @@ extension Game {
     ///
     /// Projects are closed in the order of their deadlines, so each tally's history extends the
     /// previous one's. A project that can't be read or written is reported; the others still close.
+    /// Only projects that may have something to do are read whole: one whose latest round is open
+    /// until later, or that is complete, is set aside at a glance (`ContentReader.glance`), its
+    /// other files unread (`check` reads them).
     public func closeDue() throws(Diagnostics) -> (reports: [CloseReport], problems: [Diagnostic]) {
         try locked { () throws(Diagnostics) in
             var reports: [CloseReport] = []
@@ -81,9 +84,20 @@ extension Game {
             do throws(FileSystem.Failure) { entries = try FileSystem.list(layout.projectsFolder) ?? [] } catch {
                 throw Diagnostics([Diagnostic(path: error.path, message: error.message)])
             }
+            // Every tally reads the configuration: a broken one refuses the run, due rounds or not.
+            _ = try reader.loadConfig()
             // A linked project folder is read as a project so that its refusal is reported.
-            for entry in entries where entry.kind == .directory || entry.kind == .symlink {
-                guard let slug = Slug(entry.name) else { continue }
+            let slugs = entries.compactMap { entry in entry.kind == .directory || entry.kind == .symlink ? Slug(entry.name) : nil }
+            // Safe on every core: the game's reader records no inventory, and the file system,
+            // the layout and the parsers keep no state.
+            assert(reader.recorder == nil)
+            let glances = Parallel.map(slugs) { reader.glance(at: $0) }
+            for (slug, glance) in zip(slugs, glances) {
+                switch glance {
+                case .complete: continue
+                case .openUntil(let deadline) where deadline > now: continue
+                default: break
+                }
                 do throws(Diagnostics) {
                     let project = try settle(try reader.loadProjectStrictly(slug))
                     if Schedule.isDue(project, now: now) { due.append(project) }

@@ -364,6 +364,43 @@ public struct ContentReader: Sendable {
         return project
     }
 
+    /// What a glance at a project tells `close --due`: whether it has nothing to do there.
+    public enum Glance: Sendable, Equatable {
+        /// Its latest round is open until this deadline.
+        case openUntil(Timestamp)
+        /// Marked complete, its latest round closed.
+        case complete
+        /// Anything else (no round, a round closed and the next not opened, a file that can't be
+        /// read or parsed, a link): only reading the project whole tells.
+        case unknown
+    }
+
+    /// Project `slug` at a glance: its project.md, its rounds folder's names and its latest
+    /// round's round.md, parsed as `loadProject` parses them, and nothing else. `close --due` reads whole only the projects
+    /// a glance can't set aside (a due round, one to settle, or an unknown): reading every
+    /// project took it 1.54 s on the large benchmark with nothing due.
+    public func glance(at slug: Slug) -> Glance {
+        do { try requireRealFolders(layout.projectsFolder, layout.projectFolder(slug), layout.roundsFolder(slug)) } catch {
+            return .unknown
+        }
+        let path = layout.projectFile(slug)
+        guard let text = try? FileSystem.readText(path), let project = try? ProjectFile.parse(text, path: path, slug: slug),
+            let entries = try? FileSystem.list(layout.roundsFolder(slug))
+        else { return .unknown }
+        // An entry that is no round folder is a problem `loadProject` reports (dot files aside).
+        var numbers: [RoundNumber] = []
+        for entry in entries where !entry.name.hasPrefix(".") {
+            guard entry.kind == .directory, let number = RoundNumber(folderName: entry.name) else { return .unknown }
+            numbers.append(number)
+        }
+        guard let latest = numbers.max(), let round = try? roundFile(slug, latest) else { return .unknown }
+        switch (project.status, round.closed) {
+        case (.open, nil): return .openUntil(round.closes)
+        case (.complete, .some): return .complete
+        default: return .unknown
+        }
+    }
+
     /// Whether the folder of round `number` holds nothing but dot files: no round at all.
     ///
     /// Opening a round makes its folder, then links round.md into it; a command killed between

@@ -50,6 +50,10 @@ struct HostileRun: Sendable, CustomStringConvertible {
         check, build, audit, status, statusMoon, submitCy, voteCy, newSubmissionCy, newBallotCy, close, closeDue, hide,
         unhide,
     ]
+    /// The same but `close --due`, which reads of a project whose round is not due only its
+    /// project.md and its latest round's round.md (`ContentReader.glance`): not the files beside
+    /// them, nor the closed rounds, nor the open round's snippets and ballots.
+    static let projectAtAGlance: [HostileRun] = project.filter { $0.description != "close --due" }
     /// Commands that read only what the closed rounds hold: everything, or moderation.
     static let closedRound: [HostileRun] = whole + [hide, unhide]
 }
@@ -262,8 +266,8 @@ extension HostileFileKind {
             key: "owner", wrongValue: "[ann, bo]", tolerant: [.check, .build, .submitCy],
             // `close --due` passes over a linked project folder without reading it: see docs/reliability.md.
             folder: "Content/projects/moon",
-            folderReaders: HostileRun.project.filter { $0.description != "close --due" } + [.removeCy],
-            oddNames: ["project.MD", "Project.md", "project.md.orig"], oddReaders: HostileRun.project,
+            folderReaders: HostileRun.projectAtAGlance + [.removeCy],
+            oddNames: ["project.MD", "Project.md", "project.md.orig"], oddReaders: HostileRun.projectAtAGlance,
             values: [
                 ("a title of 5000 characters", "title", "title: " + String(repeating: "T", count: 5000)),
                 ("a look-alike owner", "owner", "owner: \u{0430}nn"),
@@ -279,7 +283,7 @@ extension HostileFileKind {
             readers: HostileRun.project + [.removeCy],
             key: "closes", wrongValue: "{in: two days}", tolerant: [.check, .build, .submitCy],
             folder: "Content/projects/moon/rounds/0002", folderReaders: HostileRun.project + [.removeCy],
-            oddNames: ["Round.md", "round.md.orig"], oddReaders: HostileRun.project,
+            oddNames: ["Round.md", "round.md.orig"], oddReaders: HostileRun.projectAtAGlance,
             values: [
                 ("a date that doesn't exist", "closes", "closes: 2026-02-30T00:00:00Z"),
                 ("a year past 9999", "closes", "closes: 99999-01-01T00:00:00Z"),
@@ -290,19 +294,19 @@ extension HostileFileKind {
             ]),
         HostileFileKind(
             name: "closed round", path: "Content/projects/moon/rounds/0001/round.md",
-            readers: HostileRun.project + [.removeCy],
+            readers: HostileRun.projectAtAGlance + [.removeCy],
             key: "opened", wrongValue: "[2026-01-01T00:00:00Z]", tolerant: [.check, .build, .submitCy],
-            folder: "Content/projects/moon/rounds/0001", folderReaders: HostileRun.project + [.removeCy],
+            folder: "Content/projects/moon/rounds/0001", folderReaders: HostileRun.projectAtAGlance + [.removeCy],
             values: [
                 ("a look-alike winner", "winner", "winner: b\u{043E}-20260101010000"),
                 ("scores that are not keys and values", "winner", "winner: bo-20260101010000\nscores: 3"),
             ]),
         HostileFileKind(
             name: "open snippet", path: "Content/projects/moon/rounds/0002/submissions/ann-20260103030000.md",
-            readers: HostileRun.project, key: "author", wrongValue: "[ann]", tolerant: [.check, .build, .voteCy],
-            folder: "Content/projects/moon/rounds/0002/submissions", folderReaders: HostileRun.project,
+            readers: HostileRun.projectAtAGlance, key: "author", wrongValue: "[ann]", tolerant: [.check, .build, .voteCy],
+            folder: "Content/projects/moon/rounds/0002/submissions", folderReaders: HostileRun.projectAtAGlance,
             oddNames: ["ANN-20260103030000.md", "\u{0430}nn-20260103030000.md", "ann-20260103030000.MD", "ann-2026010303000.md"],
-            oddReaders: HostileRun.project,
+            oddReaders: HostileRun.projectAtAGlance,
             values: [
                 ("an author in capitals", "author", "author: Ann"),
                 ("a look-alike author", "author", "author: \u{0430}nn"),
@@ -310,9 +314,9 @@ extension HostileFileKind {
             ]),
         HostileFileKind(
             name: "open ballot", path: "Content/projects/moon/rounds/0002/votes/bo.yml",
-            readers: HostileRun.project, key: "cast", wrongValue: "[2026-01-03T04:00:00Z]", tolerant: [.check, .build, .voteCy],
-            folder: "Content/projects/moon/rounds/0002/votes", folderReaders: HostileRun.project,
-            oddNames: ["Bo.yml", "b\u{043E}.yml", "bo.yaml", "bo.yml.orig"], oddReaders: HostileRun.project,
+            readers: HostileRun.projectAtAGlance, key: "cast", wrongValue: "[2026-01-03T04:00:00Z]", tolerant: [.check, .build, .voteCy],
+            folder: "Content/projects/moon/rounds/0002/votes", folderReaders: HostileRun.projectAtAGlance,
+            oddNames: ["Bo.yml", "b\u{043E}.yml", "bo.yaml", "bo.yml.orig"], oddReaders: HostileRun.projectAtAGlance,
             values: [
                 ("a choice with a path", "for", "for:\n- ../../../../etc/passwd"),
                 ("a look-alike choice", "for", "for:\n- \u{0430}nn-20260103030000"),
