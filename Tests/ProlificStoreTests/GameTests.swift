@@ -199,6 +199,33 @@ import Testing
         #expect(ContentCheck.problems(in: try #require(after)) == [])
     }
 
+    /// `close --due` finishes an interrupted close too, though no round is due: a glance finds the
+    /// latest round closed in a project still open (or a round folder holding only a temporary
+    /// file, as an interrupted opening leaves it) and reads the project whole.
+    @Test func closeDueFinishesAnInterruptedCloseThoughNothingIsDue() throws {
+        for vacant in [false, true] {
+            let world = try Playground()
+            try world.standardSetup()
+            _ = try world.game("2026-11-02T00:00:00Z").submit(to: moon, by: Make.handle("bob"), ending: false, body: "Bob's part.")
+            let (loaded, _) = world.reader.loadProject(moon, depth: .all)
+            guard case .close(let closed)? = try Closing.plan(try #require(loaded), trigger: .now, now: Make.time("2026-11-04T06:00:00Z"))
+            else {
+                Issue.record("expected a close plan")
+                return
+            }
+            try AtomicFile.write(try RoundFile.render(closed), to: "\(world.root)/projects/moon/rounds/0001/round.md")
+            if vacant { try world.directory.write("", to: "Content/projects/moon/rounds/0002/.round.md.tmp") }
+            #expect(world.reader.glance(at: moon) == .unknown)
+
+            let result = try world.game("2026-11-06T00:00:00Z").closeDue()
+            #expect(result.reports.isEmpty && result.problems.isEmpty, "\(result.problems)")
+            #expect(world.reader.glance(at: moon) == .openUntil(Make.time("2026-11-11T06:00:00Z")), "vacant: \(vacant)")
+            let (after, problems) = world.reader.loadAll()
+            let checked = ContentCheck.problems(in: try #require(after))
+            #expect(problems == [] && checked == [])
+        }
+    }
+
     @Test func anInterruptedLastCloseIsMarkedCompleteByTheNextCommand() throws {
         let world = try Playground()
         try world.standardSetup(rounds: 1)

@@ -84,8 +84,6 @@ extension Game {
             do throws(FileSystem.Failure) { entries = try FileSystem.list(layout.projectsFolder) ?? [] } catch {
                 throw Diagnostics([Diagnostic(path: error.path, message: error.message)])
             }
-            // Every tally reads the configuration: a broken one refuses the run, due rounds or not.
-            _ = try reader.loadConfig()
             // A linked project folder is read as a project so that its refusal is reported.
             let slugs = entries.compactMap { entry in entry.kind == .directory || entry.kind == .symlink ? Slug(entry.name) : nil }
             // Safe on every core: the game's reader records no inventory, and the file system,

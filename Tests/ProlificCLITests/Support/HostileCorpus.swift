@@ -264,9 +264,8 @@ extension HostileFileKind {
             name: "project", path: "Content/projects/moon/project.md",
             readers: HostileRun.project + [.removeCy],
             key: "owner", wrongValue: "[ann, bo]", tolerant: [.check, .build, .submitCy],
-            // `close --due` passes over a linked project folder without reading it: see docs/reliability.md.
             folder: "Content/projects/moon",
-            folderReaders: HostileRun.projectAtAGlance + [.removeCy],
+            folderReaders: HostileRun.project + [.removeCy],
             oddNames: ["project.MD", "Project.md", "project.md.orig"], oddReaders: HostileRun.projectAtAGlance,
             values: [
                 ("a title of 5000 characters", "title", "title: " + String(repeating: "T", count: 5000)),
@@ -296,7 +295,8 @@ extension HostileFileKind {
             name: "closed round", path: "Content/projects/moon/rounds/0001/round.md",
             readers: HostileRun.projectAtAGlance + [.removeCy],
             key: "opened", wrongValue: "[2026-01-01T00:00:00Z]", tolerant: [.check, .build, .submitCy],
-            folder: "Content/projects/moon/rounds/0001", folderReaders: HostileRun.projectAtAGlance + [.removeCy],
+            // Linked away, the folder is no round folder to a glance: `close --due` reads the project whole.
+            folder: "Content/projects/moon/rounds/0001", folderReaders: HostileRun.project + [.removeCy],
             values: [
                 ("a look-alike winner", "winner", "winner: b\u{043E}-20260101010000"),
                 ("scores that are not keys and values", "winner", "winner: bo-20260101010000\nscores: 3"),
