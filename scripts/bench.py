@@ -312,6 +312,8 @@ def measure(size, runs):
     record("submit", command(["submit", slug, "--author", author], stdin="A benchmark snippet.\n"))
     record("vote", command(["vote", slug, "--voter", voter, ids[0]]))
     record("close", command(["close", slug]))
+    # The hourly command of the example workflows: every round is open until 2100, so none is due.
+    record("close --due, nothing due", command(["close", "--due"]))
     record("check", [timed([prolific, "check", "--content", content, "--now", NOW]) for _ in range(runs)])
     measure_git(size, runs, record, slug, ids, voters | authors | {voter, author})
     return rows, shares(timings)
