@@ -384,12 +384,14 @@ public struct ContentReader: Sendable {
             return .unknown
         }
         let path = layout.projectFile(slug)
-        guard let text = try? FileSystem.readText(path), let project = try? ProjectFile.parse(text, path: path, slug: slug),
-            let entries = try? FileSystem.list(layout.roundsFolder(slug))
+        // Read and listed as `loadProject` reads and lists them: any problem is left to it.
+        var problems: [Diagnostic] = []
+        let entries = listing(layout.roundsFolder(slug), into: &problems)
+        guard let text = try? read(path), let project = try? ProjectFile.parse(text, path: path, slug: slug), problems.isEmpty
         else { return .unknown }
-        // An entry that is no round folder is a problem `loadProject` reports (dot files aside).
+        // An entry that is no round folder is a problem `loadProject` reports.
         var numbers: [RoundNumber] = []
-        for entry in entries where !entry.name.hasPrefix(".") {
+        for entry in entries {
             guard entry.kind == .directory, let number = RoundNumber(folderName: entry.name) else { return .unknown }
             numbers.append(number)
         }
