@@ -61,6 +61,23 @@ import Testing
         #expect(handed.replayed([moon, "sun/0001"], content: content, inventory: inventory, recorded: [:], evidence: IdentityEvidence()) == nil)
     }
 
+    /// A build counts the handed rounds its content has closed (`closedRounds`) in their own
+    /// projects only, told by the slug before each key's last slash: another project whose slug
+    /// starts the same has none of them.
+    @Test func theRoundsHandedOverAreCountedInTheirOwnProjectsOnly() throws {
+        let world = try world()
+        _ = try world.game("2026-11-06T00:00:00Z").close(Make.slug("moon"))
+        let handed = try #require(try handed(world))
+        let (content, _) = try now(world)
+        // sun's round 1 closed too, but was not handed over.
+        #expect(handed.closedRounds(in: content) == 1)
+        var renamed = content
+        let m = try #require(renamed.projects.firstIndex { $0.slug == Make.slug("moon") })
+        renamed.projects[m].slug = Make.slug("moon-2")
+        #expect(handed.closedRounds(in: renamed) == 0)
+        #expect(HandedTallies.slugs(of: ["moon/0001", "moon-2/0003", "sun"]) == ["moon", "moon-2", "sun"])
+    }
+
     /// What the round's tally reads, changed after `close`: the build tallies it itself.
     @Test func aRoundOrVoterChangedSinceTheCloseIsTalliedAgain() throws {
         let world = try world()

@@ -172,6 +172,28 @@ import Testing
         #expect(shown(kept(cacheValue.load(for: content)), replayed) == other)
     }
 
+    /// A build reads the file's bytes aside, before the content has loaded (`sealedBytes`), and
+    /// hands them to `load`: what it finds is what reading them there finds; bytes whose seal
+    /// doesn't hold are none, and a stale file's bytes still answer only for their own files.
+    @Test func theBytesReadAsideLoadAsTheFileDoes() throws {
+        let world = try world()
+        let marked = try saveMarked(world)
+        let layout = ContentLayout(root: world.root)
+        let (content, cache) = try cache(world)
+        let cacheValue = try #require(cache)
+        let bytes = try #require(ReplayCache.sealedBytes(layout))
+        #expect(holds(kept(cacheValue.load(for: content, sealed: bytes)), marked))
+        #expect(holds(kept(cacheValue.load(for: content)), marked))
+        let path = "\(world.root)/\(ReplayCache.file)"
+        try Data(bytes.dropLast()).write(to: URL(fileURLWithPath: path))
+        #expect(ReplayCache.sealedBytes(layout) == nil, "cut short")
+        #expect(holds(kept(cacheValue.load(for: content, sealed: bytes)), marked), "the bytes read aside, not the file")
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        _ = try world.game("2026-11-05T02:00:00Z").close(Make.slug("moon"))
+        let (later, laterCache) = try self.cache(world)
+        #expect(kept(try #require(laterCache).load(for: later, sealed: bytes)) == nil, "a round closed since")
+    }
+
     @Test func changedExplanationsGiveChangedBytes() throws {
         let world = try world()
         let (content, cache) = try cache(world)

@@ -103,6 +103,9 @@ package struct SiteRun {
                 pages: saved.pages, files: saved.files, seconds: Date().timeIntervalSince(start), written: 0,
                 phases: phases, upToDate: true)
         }
+        // The saved replay's bytes are read beside the load (`ReplayCache.sealedBytes`).
+        let replayBytes = Parallel.Handoff<[UInt8]>()
+        _ = Parallel.background { if let bytes = ReplayCache.sealedBytes(layout) { replayBytes.give(bytes) } else { replayBytes.giveNothing() } }
         let stamp = saved?.decoded()
         // Pages whose values are those the last build rendered keep their file. What the last
         // build recorded of them (25,000 fingerprints and the site's files, by path, on large) is
@@ -245,8 +248,10 @@ package struct SiteRun {
                 // With rounds closed since, the timeline is wanted: it is made while the cache loads.
                 let (found, timelineMade) =
                     early?.isReading == true
-                    ? Parallel.beside({ replayCache?.load(for: content) }, { TallyTimeline(content: content, evidence: evidence) })
-                    : (replayCache?.load(for: content), nil)
+                    ? Parallel.beside(
+                        { replayCache?.load(for: content, sealed: replayBytes.take()) }, { TallyTimeline(content: content, evidence: evidence) })
+                    : (replayCache?.load(for: content, sealed: replayBytes.take()), nil)
+                replayBytes.discard()
                 if case .adding = found {} else { early?.discard() }
                 if case .kept(let kept) = found {
                     replayHistory.giveNothing()

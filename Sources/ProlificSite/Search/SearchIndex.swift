@@ -200,15 +200,18 @@ struct SearchIndex {
                 var depth = 0
                 var inString = false
                 repeat {
+                    if inString {
+                        // To the string's closing quote: the next quote after an even run of
+                        // backslashes (an odd run escapes it), found by `memchr`. Byte by byte,
+                        // this loop took 11 ms of a large rebuild after a `close` (3 MB).
+                        guard let closing = Self.closingQuote(in: bytes, from: index, before: bytes.count - 1) else { return nil }
+                        index = closing + 1
+                        inString = false
+                        continue
+                    }
                     let byte = bytes[index]
                     index += 1
-                    if inString {
-                        if byte == UInt8(ascii: "\\") {
-                            index += 1
-                        } else if byte == UInt8(ascii: "\"") {
-                            inString = false
-                        }
-                    } else if byte == UInt8(ascii: "\"") {
+                    if byte == UInt8(ascii: "\"") {
                         inString = true
                     } else if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") {
                         depth += 1
@@ -224,6 +227,21 @@ struct SearchIndex {
                 guard index < bytes.count - 1 else { return nil }
             }
         }
+    }
+
+    /// Where the string whose text starts at `start` ends: its first quote before `end` that
+    /// follows an even run of backslashes (counted back to `start`); nil when there is none.
+    private static func closingQuote(in bytes: UnsafeBufferPointer<UInt8>, from start: Int, before end: Int) -> Int? {
+        guard let base = bytes.baseAddress else { return nil }
+        var from = start
+        while from < end, let found = memchr(base + from, Int32(UInt8(ascii: "\"")), end - from) {
+            let quote = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            var backslashes = 0
+            while quote - backslashes - 1 >= start, bytes[quote - backslashes - 1] == UInt8(ascii: "\\") { backslashes += 1 }
+            if backslashes % 2 == 0 { return quote }
+            from = quote + 1
+        }
+        return nil
     }
 
     /// `entries` as JSON, byte for byte what `JSONEncoder` writes with sorted keys and slashes

@@ -246,13 +246,24 @@ public struct HandedTallies: Sendable {
     /// lacks (`ReplayCache.roundsLacking`), and the build needs no history to add them.
     public func closedRounds(in content: Content) -> Int {
         let names = Set(entries.map(\.round))
+        let slugs = Self.slugs(of: names)
         var count = 0
-        for project in content.projects {
+        // Only the projects a round was handed over for: a key formatted and hashed for each of
+        // a large game's 18,000 closed rounds took 12 ms of a rebuild after a `close`.
+        for p in content.projects.indices where slugs.contains(content.projects[p].slug.rawValue) {
+            let project = content.projects[p]
             for round in project.rounds where round.closed != nil {
                 if names.contains(IdentityEvidence.key(project.slug, round.number)) { count += 1 }
             }
         }
         return count
+    }
+
+    /// The projects' slugs in rounds' keys (`IdentityEvidence.key`: the slug, a slash, the
+    /// round's folder name), as they are spelt: a project whose slug is not among them has none
+    /// of the rounds.
+    static func slugs(of keys: some Sequence<String>) -> Set<String> {
+        Set(keys.map { key in key.lastIndex(of: "/").map { String(key[..<$0]) } ?? key })
     }
 
     /// The replay of the rounds `added` names (by `IdentityEvidence.key`: the rounds closed
@@ -271,12 +282,16 @@ public struct HandedTallies: Sendable {
         // The rounds added, where they are, and the latest cutoff of every other round.
         var targets: [(project: Int, round: Int, cutoff: Timestamp, closed: Timestamp, entry: Entry)] = []
         var latest: Timestamp?
+        // Keys are formatted only for the projects of the rounds added, not for each of a
+        // large game's 18,000 closed rounds.
+        let addedSlugs = Self.slugs(of: added)
         for p in content.projects.indices {
             let rounds = content.projects[p].rounds
+            let mayHaveAdded = addedSlugs.contains(content.projects[p].slug.rawValue)
             for r in rounds.indices {
                 guard let closed = rounds[r].closed else { continue }
-                let name = IdentityEvidence.key(content.projects[p].slug, rounds[r].number)
-                if added.contains(name) {
+                let name = mayHaveAdded ? IdentityEvidence.key(content.projects[p].slug, rounds[r].number) : nil
+                if let name, added.contains(name) {
                     guard let entry = byRound[name] else { return nil }
                     targets.append((p, r, TallyContext.cutoff(of: rounds[r]), closed, entry))
                 } else {

@@ -291,8 +291,11 @@ public struct ReplayCache: Sendable {
     /// The replay an earlier build saved for the same files, each round decoded when a page asks
     /// for it (`ReplayedRounds`), or the part of it that still holds when rounds closed since;
     /// nil when there is none, or when it names a round `content` doesn't have closed.
-    public func load(for content: Content) -> Found? {
-        guard let bytes = try? FileSystem.readBytes(path(), limit: 1 << 31), CacheSeal.body(of: bytes) != nil else { return nil }
+    ///
+    /// `sealed`: the file's bytes as `sealedBytes` read them earlier in the same build, when
+    /// they were; read here otherwise.
+    public func load(for content: Content, sealed: [UInt8]? = nil) -> Found? {
+        guard let bytes = sealed ?? Self.sealedBytes(layout) else { return nil }
         // The whole file: the index's ranges are places in it, and `trailer` leaves out the seal.
         var r = BinaryReader(bytes)
         guard r.integer() == Self.magic, r.text() == key, let digest = r.text(), let kept = Self.parts(from: &r),
@@ -335,6 +338,18 @@ public struct ReplayCache: Sendable {
         guard savedDigest(files: before, rounds: savedRounds) == digest else { return nil }
         return .adding(
             Base(added: added, files: now, parts: parts, rounds: rounds, bytes: bytes, ranges: ranges, identities: identities))
+    }
+
+    /// The file's bytes, when its seal holds (what `load` reads), read on their own: a build
+    /// reads them on a thread aside while the content loads, when a core is often idle, not on
+    /// the model stage's path (19 MB read and checksummed, about 30 ms of CPU on large). Only
+    /// the same build reads them: no other command writes the cache while it runs (the
+    /// content directory's lock), and `load` still checks what they hold against the content.
+    public static func sealedBytes(_ layout: ContentLayout) -> [UInt8]? {
+        guard HistoryCache.isUsable(layout), let bytes = try? FileSystem.readBytes("\(layout.root)/\(file)", limit: 1 << 31),
+            CacheSeal.body(of: bytes) != nil
+        else { return nil }
+        return bytes
     }
 
     /// Whether the saved replay has fewer rounds than `content` has closed: the sign of a
