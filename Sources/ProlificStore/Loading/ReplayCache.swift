@@ -258,7 +258,10 @@ public struct ReplayCache: Sendable {
     private static let rounds = Array("rounds".utf8)
     private static let projectFile = Array("project.md".utf8)
 
-    func path() -> String { "\(layout.root)/\(Self.file)" }
+    func path() -> String { Self.path(layout) }
+
+    /// Where the cache of the content at `layout` is.
+    static func path(_ layout: ContentLayout) -> String { "\(layout.root)/\(file)" }
 
     /// What a build finds in the cache.
     public enum Found: Sendable {
@@ -346,7 +349,7 @@ public struct ReplayCache: Sendable {
     /// the same build reads them: no other command writes the cache while it runs (the
     /// content directory's lock), and `load` still checks what they hold against the content.
     public static func sealedBytes(_ layout: ContentLayout) -> [UInt8]? {
-        guard HistoryCache.isUsable(layout), let bytes = try? FileSystem.readBytes("\(layout.root)/\(file)", limit: 1 << 31),
+        guard HistoryCache.isUsable(layout), let bytes = try? FileSystem.readBytes(path(layout), limit: 1 << 31),
             CacheSeal.body(of: bytes) != nil
         else { return nil }
         return bytes
