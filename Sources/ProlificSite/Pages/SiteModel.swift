@@ -98,8 +98,7 @@ final class SiteModel {
         (snippetsByAuthor, users, names, followers) = (derived.snippetsByAuthor, derived.users, derived.names, derived.followers)
         (listedTagKeys, withImages, participants) = (derived.listedTagKeys, derived.withImages, derived.participants)
         (standing, inProgress, exploreRanking) = (derived.standing, derived.inProgress, derived.exploreRanking)
-        completed = Self.orderCompleted(derived.listed)
-        deadlines = Deadline.upcoming(in: derived.listed, now: now)
+        (completed, deadlines) = (derived.completed, derived.deadlines)
     }
 
     var config: Config { content.config }
@@ -242,9 +241,12 @@ private struct Derived {
     let standing: Standing
     let inProgress: [Project]
     let exploreRanking: Explore.Ranking
+    let completed: [Project]
+    let deadlines: [Deadline]
 
-    /// Ends by counting the standings (on every core) and ordering the stories in progress, then
-    /// renders the texts the pages will show into `cache` until `replayDone` is raised.
+    /// Counts the standings (on every core) and orders the stories in progress while the
+    /// look-ups and lists are made aside (`Lists`), then renders the texts the pages will show
+    /// into `cache` until `replayDone` is raised.
     init(
         _ recorded: Content, now: Timestamp, standings: SiteBuilder.Standings?, cache: HTMLCache, html: (String) -> String,
         until replayDone: HTMLCache.Flag
@@ -254,32 +256,35 @@ private struct Derived {
         let content = SiteModel.shown(recorded)
         self.content = content
         media = Media(files: content.media)
-        built = content.projects.filter { $0.visibility != .draft }.sorted { $0.slug < $1.slug }
-        listed = built.filter { $0.visibility == .listed }
-        listedIndex = Dictionary(listed.enumerated().map { ($1.slug, $0) }, uniquingKeysWith: { first, _ in first })
-        var snippets: [Handle: [(project: Int, round: Int, submission: Int)]] = [:]
-        // By index: copying each project, round and snippet out of its array retained all it holds.
-        for p in listed.indices {
-            for r in listed[p].rounds.indices {
-                for s in listed[p].rounds[r].submissions.indices {
-                    snippets[listed[p].rounds[r].submissions[s].author, default: []].append((p, r, s))
-                }
-            }
-        }
-        snippetsByAuthor = snippets
-        users = content.sortedUsers
-        names = content.users.mapValues(\.name)
-        var followers: [Handle: [Handle]] = [:]
-        for user in users {
-            for followed in Set(user.follows.users) { followers[followed, default: []].append(user.handle) }
-        }
-        self.followers = followers
-        listedTagKeys = Set(listed.flatMap(\.tags).map(TagPages.key))
-        let listed = listed, built = built
-        // Each project's people gathered, sorted and told apart in a row: a set of handles,
-        // each hashed at every snippet, then sorted, took twice as long (30 ms of CPU in a
-        // large rebuild).
-        let scanned = Parallel.map(built) { project -> (images: Bool, participants: [Handle]) in
+        let built = content.projects.filter { $0.visibility != .draft }.sorted { $0.slug < $1.slug }
+        let listed = built.filter { $0.visibility == .listed }
+        (self.built, self.listed) = (built, listed)
+        // The look-ups and lists pages share are made on a thread aside while this one finds
+        // each project's people, counts the standings and orders the stories: made one after
+        // the other on this thread, they left the other core idle for much of the model stage
+        // of a large rebuild, whose replay, kept, ends early.
+        let (lists, (scanned, standing, explore)) = Parallel.beside(
+            { Lists(listed: listed, content: content, now: now) },
+            { () -> ([(images: Bool, participants: [Handle])], Standing, (order: [Project], ranking: Explore.Ranking)) in
+                let scanned = Self.scan(built)
+                let standing = standings?(content) ?? Standing(content: content, badges: content.config.badges)
+                return (scanned, standing, SiteModel.exploreOrder(of: listed, content: content, standing: standing, now: now))
+            })
+        (listedIndex, snippetsByAuthor, users, names, followers) = (lists.listedIndex, lists.snippetsByAuthor, lists.users, lists.names, lists.followers)
+        (listedTagKeys, completed, deadlines) = (lists.listedTagKeys, lists.completed, lists.deadlines)
+        withImages = Set(built.indices.lazy.filter { scanned[$0].images }.map { built[$0].slug })
+        participants = Dictionary(
+            zip(built.lazy.map(\.slug), scanned.lazy.map(\.participants)), uniquingKeysWith: { first, _ in first })
+        (self.standing, inProgress, exploreRanking) = (standing, explore.order, explore.ranking)
+        cache.warm(SiteModel.texts(of: built), render: html, until: replayDone)
+    }
+
+    /// Whether each project's texts have images or `data:` links, and its people (owner and
+    /// authors), sorted, on every core. Each project's people gathered, sorted and told apart
+    /// in a row: a set of handles, each hashed at every snippet, then sorted, took twice as
+    /// long (30 ms of CPU in a large rebuild).
+    private static func scan(_ built: [Project]) -> [(images: Bool, participants: [Handle])] {
+        Parallel.map(built) { project -> (images: Bool, participants: [Handle]) in
             var people: [Handle] = [project.owner]
             var images = MarkdownScan.mayNeedRewriting(project.starter)
             // By index: a copy of each round and snippet retained all it holds.
@@ -299,12 +304,41 @@ private struct Derived {
             people.removeLast(people.count - distinct)
             return (images, people)
         }
-        withImages = Set(built.indices.lazy.filter { scanned[$0].images }.map { built[$0].slug })
-        participants = Dictionary(
-            zip(built.lazy.map(\.slug), scanned.lazy.map(\.participants)), uniquingKeysWith: { first, _ in first })
-        let standing = standings?(content) ?? Standing(content: content, badges: content.config.badges)
-        (inProgress, exploreRanking) = SiteModel.exploreOrder(of: listed, content: content, standing: standing, now: now)
-        self.standing = standing
-        cache.warm(SiteModel.texts(of: built), render: html, until: replayDone)
+    }
+
+    /// The look-ups and lists the model makes of the players and the listed projects alone.
+    private struct Lists {
+        let listedIndex: [Slug: Int]
+        let snippetsByAuthor: [Handle: [(project: Int, round: Int, submission: Int)]]
+        let users: [User]
+        let names: [Handle: String]
+        let followers: [Handle: [Handle]]
+        let listedTagKeys: Set<String>
+        let completed: [Project]
+        let deadlines: [Deadline]
+
+        init(listed: [Project], content: Content, now: Timestamp) {
+            listedIndex = Dictionary(listed.enumerated().map { ($1.slug, $0) }, uniquingKeysWith: { first, _ in first })
+            var snippets: [Handle: [(project: Int, round: Int, submission: Int)]] = [:]
+            // By index: copying each project, round and snippet out of its array retained all it holds.
+            for p in listed.indices {
+                for r in listed[p].rounds.indices {
+                    for s in listed[p].rounds[r].submissions.indices {
+                        snippets[listed[p].rounds[r].submissions[s].author, default: []].append((p, r, s))
+                    }
+                }
+            }
+            snippetsByAuthor = snippets
+            users = content.sortedUsers
+            names = content.users.mapValues(\.name)
+            var followers: [Handle: [Handle]] = [:]
+            for user in users {
+                for followed in Set(user.follows.users) { followers[followed, default: []].append(user.handle) }
+            }
+            self.followers = followers
+            listedTagKeys = Set(listed.flatMap(\.tags).map(TagPages.key))
+            completed = SiteModel.orderCompleted(listed)
+            deadlines = Deadline.upcoming(in: listed, now: now)
+        }
     }
 }
