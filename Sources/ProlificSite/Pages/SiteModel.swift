@@ -94,11 +94,12 @@ final class SiteModel {
         // Nothing else uses the cache now; pages and feeds read what it holds without a lock.
         cache.settle()
         self.replayed = replayed
-        (content, media, built, listed, listedIndex) = (derived.content, derived.media, derived.built, derived.listed, derived.listedIndex)
-        (snippetsByAuthor, users, names, followers) = (derived.snippetsByAuthor, derived.users, derived.names, derived.followers)
-        (listedTagKeys, withImages, participants) = (derived.listedTagKeys, derived.withImages, derived.participants)
+        (content, media, built, listed) = (derived.content, derived.media, derived.built, derived.listed)
+        let lists = derived.lists
+        (listedIndex, snippetsByAuthor, users, names, followers) = (lists.listedIndex, lists.snippetsByAuthor, lists.users, lists.names, lists.followers)
+        (listedTagKeys, completed, deadlines) = (lists.listedTagKeys, lists.completed, lists.deadlines)
+        (withImages, participants) = (derived.withImages, derived.participants)
         (standing, inProgress, exploreRanking) = (derived.standing, derived.inProgress, derived.exploreRanking)
-        (completed, deadlines) = (derived.completed, derived.deadlines)
     }
 
     var config: Config { content.config }
@@ -230,19 +231,12 @@ private struct Derived {
     let media: Media
     let built: [Project]
     let listed: [Project]
-    let listedIndex: [Slug: Int]
-    let snippetsByAuthor: [Handle: [(project: Int, round: Int, submission: Int)]]
-    let users: [User]
-    let names: [Handle: String]
-    let followers: [Handle: [Handle]]
-    let listedTagKeys: Set<String>
+    let lists: Lists
     let withImages: Set<Slug>
     let participants: [Slug: [Handle]]
     let standing: Standing
     let inProgress: [Project]
     let exploreRanking: Explore.Ranking
-    let completed: [Project]
-    let deadlines: [Deadline]
 
     /// Counts the standings (on every core) and orders the stories in progress while the
     /// look-ups and lists are made aside (`Lists`), then renders the texts the pages will show
@@ -270,8 +264,7 @@ private struct Derived {
                 let standing = standings?(content) ?? Standing(content: content, badges: content.config.badges)
                 return (scanned, standing, SiteModel.exploreOrder(of: listed, content: content, standing: standing, now: now))
             })
-        (listedIndex, snippetsByAuthor, users, names, followers) = (lists.listedIndex, lists.snippetsByAuthor, lists.users, lists.names, lists.followers)
-        (listedTagKeys, completed, deadlines) = (lists.listedTagKeys, lists.completed, lists.deadlines)
+        self.lists = lists
         withImages = Set(built.indices.lazy.filter { scanned[$0].images }.map { built[$0].slug })
         participants = Dictionary(
             zip(built.lazy.map(\.slug), scanned.lazy.map(\.participants)), uniquingKeysWith: { first, _ in first })
@@ -307,7 +300,7 @@ private struct Derived {
     }
 
     /// The look-ups and lists the model makes of the players and the listed projects alone.
-    private struct Lists {
+    struct Lists {
         let listedIndex: [Slug: Int]
         let snippetsByAuthor: [Handle: [(project: Int, round: Int, submission: Int)]]
         let users: [User]
