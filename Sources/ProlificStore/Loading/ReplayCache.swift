@@ -345,7 +345,7 @@ public struct ReplayCache: Sendable {
 
     /// The file's bytes, when its seal holds (what `load` reads), read on their own: a build
     /// reads them on a thread aside while the content loads, when a core is often idle, not on
-    /// the model stage's path (19 MB read and checksummed, about 30 ms of CPU on large). Only
+    /// the model stage's path (19 MB read and checksummed, about 20 ms of CPU on large). Only
     /// the same build reads them: no other command writes the cache while it runs (the
     /// content directory's lock), and `load` still checks what they hold against the content.
     public static func sealedBytes(_ layout: ContentLayout) -> [UInt8]? {
