@@ -448,6 +448,24 @@ import Testing
         #expect(intact("b.html") == nil, "edited since")
     }
 
+    /// Two names that differ only in Unicode normalization are two files (ext4 compares bytes),
+    /// and `intactEntries` looks each up as itself (`PathText`): as `String` keys they were one.
+    @Test func namesEqualOnlyAsUnicodeAreTwoFiles() throws {
+        let folder = try TemporaryDirectory()
+        let composed = "caf\u{E9}.html", decomposed = "cafe\u{301}.html"
+        #expect(composed == decomposed && Array(composed.utf8) != Array(decomposed.utf8))
+        try folder.write("composed\n", to: "site/" + composed)
+        let site = try #require(FileInventory.take(of: folder.path("site"), skipping: [], racyAfter: .max))
+        let intact = site.intactEntries()
+        #expect(intact(composed) != nil)
+        #expect(intact(decomposed) == nil, "no file has that name")
+        #expect(PathText(composed) != PathText(decomposed))
+        #expect(PathText(composed) == PathText(String(decoding: Array(composed.utf8), as: UTF8.self)))
+        #expect(
+            PathText(composed)._rawHashValue(seed: 9)
+                == PathText(String(decoding: Array(composed.utf8), as: UTF8.self))._rawHashValue(seed: 9))
+    }
+
     /// `forEachNUL` names every NUL, in order, and nothing else.
     @Test func everyNULIsFound() {
         func nuls(_ bytes: [UInt8]) -> [Int] {

@@ -15,5 +15,10 @@ public struct PathKey: Hashable, Sendable {
         bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
     }
 
+    /// What a `Dictionary` or `Set` of paths hashes with (`KeyHash`).
+    public func _rawHashValue(seed: Int) -> Int {
+        bytes.withUnsafeBufferPointer { KeyHash.hash($0, seed: seed) }
+    }
+
     public static func == (a: PathKey, b: PathKey) -> Bool { a.bytes == b.bytes }
 }

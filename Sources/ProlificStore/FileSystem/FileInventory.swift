@@ -321,21 +321,21 @@ public struct FileInventory: Sendable, Equatable {
     /// at it again), and whether `spare`, the record of the site this one replaced, has the same
     /// file (inode) at that path.
     public func intactEntries(spare: FileInventory? = nil) -> @Sendable (String) -> (info: stat, inSpare: Bool)? {
-        var recorded: [String: (stamp: Stamp, inSpare: Bool)] = [:]
+        var recorded: [PathText: (stamp: Stamp, inSpare: Bool)] = [:]
         recorded.reserveCapacity(stamps.count)
         forEachStamped { path, stamp in
-            if stamp != .never { recorded[String(decoding: path, as: UTF8.self)] = (stamp, false) }
+            if stamp != .never { recorded[PathText(String(decoding: path, as: UTF8.self))] = (stamp, false) }
         }
         spare?.forEachStamped { path, stamp in
             guard stamp.kind == Int64(S_IFREG) else { return }
-            let key = String(decoding: path, as: UTF8.self)
+            let key = PathText(String(decoding: path, as: UTF8.self))
             if let entry = recorded[key], entry.stamp.inode == stamp.inode { recorded[key]?.inSpare = true }
         }
         // Looked at relative to the root, held open: the site's 37,000 kept files of a large
         // rebuild were each looked up from `/` by a path made for the purpose.
         let folder = OpenFolder(root)
         return { [recorded] path in
-            guard let entry = recorded[path] else { return nil }
+            guard let entry = recorded[PathText(path)] else { return nil }
             var info = stat()
             guard folder.metadata(of: path, into: &info), Stamp(info) == entry.stamp else { return nil }
             return (info, entry.inSpare)

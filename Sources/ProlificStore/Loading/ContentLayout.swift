@@ -37,7 +37,12 @@ public struct ContentLayout: Sendable {
     public func projectFile(_ slug: Slug) -> String { "\(projectFolder(slug))/project.md" }
     public func roundsFolder(_ slug: Slug) -> String { "\(projectFolder(slug))/rounds" }
     public func roundFolder(_ slug: Slug, _ number: RoundNumber) -> String {
-        "\(roundsFolder(slug))/\(number.folderName)"
+        Self.roundFolder(in: roundsFolder(slug), number)
+    }
+    /// Round `number`'s folder in a project's rounds folder (`roundsFolder(_:)`), which a
+    /// caller spelling every round's folder spells once.
+    public static func roundFolder(in roundsFolder: String, _ number: RoundNumber) -> String {
+        roundsFolder + "/" + number.folderName
     }
     public func roundFile(_ slug: Slug, _ number: RoundNumber) -> String { "\(roundFolder(slug, number))/round.md" }
     public func submissionsFolder(_ slug: Slug, _ number: RoundNumber) -> String {

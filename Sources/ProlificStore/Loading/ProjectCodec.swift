@@ -134,8 +134,11 @@ struct ProjectCodec {
         flags.reserveCapacity(8 * roundCount)
         var seals: [PendingSeal] = []
         var sealBytes = 0
+        let roundsFolder = layout.roundsFolder(slug)
         for index in 0..<roundCount {
-            guard let round = decodeRound(of: slug, &r, table, flags: &flags, round: index, seals: &seals, sealBytes: &sealBytes)
+            guard
+                let round = decodeRound(
+                    in: roundsFolder, &r, table, flags: &flags, round: index, seals: &seals, sealBytes: &sealBytes)
             else { return nil }
             project.rounds.append(round)
         }
@@ -340,7 +343,7 @@ struct ProjectCodec {
     /// Round `index` of the project; a seal whose files are packed after the texts is left out,
     /// noted in `seals`, its files placed at `sealBytes`, which it moves past them.
     private func decodeRound(
-        of slug: Slug, _ r: inout BinaryReader, _ table: PositionsTable.Read, flags: inout [Bool], round index: Int,
+        in roundsFolder: String, _ r: inout BinaryReader, _ table: PositionsTable.Read, flags: inout [Bool], round index: Int,
         seals: inout [PendingSeal], sealBytes: inout Int
     ) -> Round? {
         guard let number = r.varint().flatMap({ RoundNumber(Int(clamping: $0)) }), let opened = r.time(),
@@ -379,7 +382,7 @@ struct ProjectCodec {
                 }
                 return Seal(digest: digest, files: files)
             }),
-            let note = r.text(), case let roundFolder = layout.roundFolder(slug, number),
+            let note = r.text(), case let roundFolder = ContentLayout.roundFolder(in: roundsFolder, number),
             let origin = readOrigin(&r, table, { Origin(folder: roundFolder, name: "round", suffix: ".md", positions: $0) }),
             let submissionCount = r.shortCount(minimumSize: 6)
         else { return nil }
