@@ -3,12 +3,14 @@
 /// `Hasher` is SipHash-1-3: a handle, at most 39 bytes and usually under 16, paid for setting
 /// up its state and finalizing it (four rounds) more than for its bytes. A rebuild of the large
 /// benchmark after a `close` looks players up by handle (the explore order, the profiles'
-/// inputs, the standings) in 62–65 of its 1,850–1,970 `perf` samples, 42 with this hash. Here
-/// each 8-byte word is mixed into a 64-bit state started from the dictionary's seed, by one
-/// multiplication and shift, then the state is scrambled once.
+/// inputs, the standings) in 62–91 of its 1,746–1,921 `perf` samples (four runs), 42 with this
+/// hash (two runs). Here each 8-byte word is mixed into a 64-bit state started from the
+/// dictionary's seed and the key's length, by one multiplication and shift, then the state is
+/// scrambled once.
 ///
 /// Still keyed: a dictionary's seed differs between processes, and each step is a bijection of
-/// the state, so keys of one word never collide and longer ones collide only by the seed.
+/// the state, so two keys of the same length up to 8 bytes never share a hash, and whether
+/// longer ones do depends on the seed, which content can't know.
 public enum KeyHash {
     /// The hash of `bytes` under `seed`, for `Hashable._rawHashValue(seed:)`.
     @inline(__always)
