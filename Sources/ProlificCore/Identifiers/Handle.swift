@@ -21,13 +21,9 @@ public struct Handle: Hashable, Comparable, Sendable, CustomStringConvertible {
     public var description: String { rawValue }
     public static func < (a: Handle, b: Handle) -> Bool { a.rawValue < b.rawValue }
 
-    public static func == (a: Handle, b: Handle) -> Bool { a.rawValue == b.rawValue }
-
-    public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
-
     /// What a `Dictionary` or `Set` of handles hashes with: `KeyHash` over the handle's
     /// bytes, which are ASCII, so equal handles have equal bytes. A handle inside another key
-    /// (a snippet's id) is hashed by `hash(into:)`, as before.
+    /// (a snippet's id) is hashed by the synthesized `hash(into:)`, as before.
     public func _rawHashValue(seed: Int) -> Int {
         var bytes = rawValue
         return bytes.withUTF8 { KeyHash.hash($0, seed: seed) }
