@@ -1,4 +1,5 @@
 import Foundation
+import ProlificCore
 import Testing
 
 @testable import ProlificStore
@@ -449,7 +450,7 @@ import Testing
     }
 
     /// Two names that differ only in Unicode normalization are two files (ext4 compares bytes),
-    /// and `intactEntries` looks each up as itself (`PathText`): as `String` keys they were one.
+    /// and `intactEntries` looks each up as itself (`PathIndex`): as `String` keys they were one.
     @Test func namesEqualOnlyAsUnicodeAreTwoFiles() throws {
         let folder = try TemporaryDirectory()
         let composed = "caf\u{E9}.html", decomposed = "cafe\u{301}.html"
@@ -459,11 +460,52 @@ import Testing
         let intact = site.intactEntries()
         #expect(intact(composed) != nil)
         #expect(intact(decomposed) == nil, "no file has that name")
-        #expect(PathText(composed) != PathText(decomposed))
-        #expect(PathText(composed) == PathText(String(decoding: Array(composed.utf8), as: UTF8.self)))
-        #expect(
-            PathText(composed)._rawHashValue(seed: 9)
-                == PathText(String(decoding: Array(composed.utf8), as: UTF8.self))._rawHashValue(seed: 9))
+        let index = PathIndex(Array((composed + "\0" + decomposed + "\0").utf8), count: 2) { _ in true }
+        #expect(index.entry(composed) == 0 && index.entry(decomposed) == 1)
+    }
+
+    /// `PathIndex` finds each included path by its bytes, with its entry's number, and nothing
+    /// else: not an excluded one, a prefix, a longer path or the empty one; many paths (the
+    /// table grows, and probes past slots taken by others).
+    @Test func aPathIndexFindsExactlyTheIncludedPaths() {
+        let names = (0..<3_000).map { "projects/p\($0 % 97)/rounds/\($0).html" }
+        let index = PathIndex(Array(names.map { $0 + "\0" }.joined().utf8), count: names.count) { $0 % 3 != 0 }
+        for (entry, name) in names.enumerated() {
+            #expect(index.entry(name) == (entry % 3 != 0 ? entry : nil), "\(name)")
+        }
+        #expect(index.entry("projects/p1/rounds/1.htm") == nil && index.entry("projects/p1/rounds/1.html5") == nil)
+        #expect(index.entry("") == nil)
+        let root = PathIndex(Array("\0a\0".utf8), count: 2) { _ in true }
+        #expect(root.entry("") == 0 && root.entry("a") == 1 && root.entry("b") == nil)
+        #expect(PathIndex([], count: 0) { _ in true }.entry("a") == nil, "an empty index")
+    }
+
+    /// Two paths of the same length whose hashes share the upper half a slot keeps, and start
+    /// probing at the same slot, are told apart by their bytes.
+    @Test func pathsWhoseHashesShareTheirSlotTagAreTwo() throws {
+        let seed = 42
+        func hash(_ path: String) -> UInt64 {
+            UInt64(bitPattern: Int64(Array(path.utf8).withUnsafeBufferPointer { KeyHash.hash($0, seed: seed) }))
+        }
+        // The tag and the first of an index's 8 slots: 35 bits, which two of 2^20 paths of one
+        // length share but with a chance of about e^-16 not to (a birthday search).
+        func meeting(_ path: String) -> UInt64 { (hash(path) >> 32) << 3 | hash(path) & 7 }
+        var seen: [UInt64: String] = [:]
+        var pair: (String, String)?
+        for n in 0..<(1 << 20) {
+            let number = String(n)
+            let path = "p/" + String(repeating: "0", count: 7 - number.count) + number
+            if let other = seen.updateValue(path, forKey: meeting(path)) {
+                pair = (other, path)
+                break
+            }
+        }
+        let (a, b) = try #require(pair)
+        #expect(a != b && a.utf8.count == b.utf8.count && meeting(a) == meeting(b))
+        let one = PathIndex(Array((a + "\0" + b + "\0").utf8), count: 2, seed: seed) { $0 == 0 }
+        #expect(one.entry(a) == 0 && one.entry(b) == nil)
+        let both = PathIndex(Array((a + "\0" + b + "\0").utf8), count: 2, seed: seed) { _ in true }
+        #expect(both.entry(a) == 0 && both.entry(b) == 1)
     }
 
     /// `forEachNUL` names every NUL, in order, and nothing else.

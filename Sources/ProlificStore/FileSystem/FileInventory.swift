@@ -321,24 +321,25 @@ public struct FileInventory: Sendable, Equatable {
     /// at it again), and whether `spare`, the record of the site this one replaced, has the same
     /// file (inode) at that path.
     public func intactEntries(spare: FileInventory? = nil) -> @Sendable (String) -> (info: stat, inSpare: Bool)? {
-        var recorded: [PathText: (stamp: Stamp, inSpare: Bool)] = [:]
-        recorded.reserveCapacity(stamps.count)
-        forEachStamped { path, stamp in
-            if stamp != .never { recorded[PathText(String(decoding: path, as: UTF8.self))] = (stamp, false) }
-        }
+        // Found by their bytes where they are (`PathIndex`): the root (entry 0) and racy entries
+        // are never intact.
+        let stamps = stamps
+        let index = PathIndex(paths, count: stamps.count) { $0 > 0 && stamps[$0] != .never }
+        var inSpare = [Bool](repeating: false, count: stamps.count)
         spare?.forEachStamped { path, stamp in
             guard stamp.kind == Int64(S_IFREG) else { return }
-            let key = PathText(String(decoding: path, as: UTF8.self))
-            if let entry = recorded[key], entry.stamp.inode == stamp.inode { recorded[key]?.inSpare = true }
+            path.withUnsafeBufferPointer { path in
+                if let entry = index.entry(path), stamps[entry].inode == stamp.inode { inSpare[entry] = true }
+            }
         }
         // Looked at relative to the root, held open: the site's 37,000 kept files of a large
         // rebuild were each looked up from `/` by a path made for the purpose.
         let folder = OpenFolder(root)
-        return { [recorded] path in
-            guard let entry = recorded[PathText(path)] else { return nil }
+        return { [inSpare] path in
+            guard let entry = index.entry(path) else { return nil }
             var info = stat()
-            guard folder.metadata(of: path, into: &info), Stamp(info) == entry.stamp else { return nil }
-            return (info, entry.inSpare)
+            guard folder.metadata(of: path, into: &info), Stamp(info) == stamps[entry] else { return nil }
+            return (info, inSpare[entry])
         }
     }
 
