@@ -21,6 +21,9 @@ public struct OutputFile: Sendable, Hashable {
     /// The previous site's file a kept file is, when the check that found it intact looked at
     /// its device and inode: the writer then links or leaves it without looking again.
     public var previous: Previous?
+    /// Where the last build's `PageFingerprints` hold a kept file's fingerprint: recorded
+    /// again there without looking the path up (`PageFingerprints.Recorder`).
+    public var recordedEntry: Int?
     /// Fingerprints to record for the next build besides the file's own, under paths that
     /// name no file: a project's page carries the key of its round pages and the shortcut to
     /// it (`SiteBuilder.keptGroups`).
@@ -61,10 +64,11 @@ public struct OutputFile: Sendable, Hashable {
     }
 
     /// The previous site's file at `path`, kept.
-    static func kept(_ path: String, fingerprint: [UInt8], previous: Previous? = nil) -> OutputFile {
+    static func kept(_ path: String, fingerprint: [UInt8], previous: Previous? = nil, entry: Int? = nil) -> OutputFile {
         var file = OutputFile(path: path, contents: [], fingerprint: fingerprint)
         file.keepsPrevious = true
         file.previous = previous
+        file.recordedEntry = entry
         return file
     }
 
@@ -77,7 +81,7 @@ public struct OutputFile: Sendable, Hashable {
 /// fingerprint, by path, and whether the previous site's file at a path is still the one that
 /// build wrote (not edited or replaced since).
 public struct PageMemory: Sendable {
-    public var fingerprints: [String: [UInt8]]
+    public var fingerprints: PageFingerprints
     /// The previous site's file at a path when it is still the one the last build wrote (nil
     /// when it was edited, replaced or removed since), by its device and inode when known.
     private var intact: @Sendable (String) -> OutputFile.Previous??
@@ -86,7 +90,7 @@ public struct PageMemory: Sendable {
     private var contents: @Sendable (String) -> [UInt8]?
 
     public init(
-        fingerprints: [String: [UInt8]], isIntact: @escaping @Sendable (String) -> Bool,
+        fingerprints: PageFingerprints, isIntact: @escaping @Sendable (String) -> Bool,
         contents: @escaping @Sendable (String) -> [UInt8]? = { _ in nil }
     ) {
         self.fingerprints = fingerprints
@@ -96,7 +100,7 @@ public struct PageMemory: Sendable {
 
     /// With the device and inode of each intact file: the writer needn't look at it again.
     public init(
-        fingerprints: [String: [UInt8]], intact: @escaping @Sendable (String) -> OutputFile.Previous?,
+        fingerprints: PageFingerprints, intact: @escaping @Sendable (String) -> OutputFile.Previous?,
         contents: @escaping @Sendable (String) -> [UInt8]? = { _ in nil }
     ) {
         self.fingerprints = fingerprints
@@ -108,23 +112,25 @@ public struct PageMemory: Sendable {
     func previousContents(_ path: String) -> [UInt8]? { contents(path) }
 
     /// Adds what `file` records for the next build to `fingerprints`.
-    public static func record(_ file: OutputFile, into fingerprints: inout [String: [UInt8]]) {
-        if let fingerprint = file.fingerprint { fingerprints[file.path] = fingerprint }
-        for also in file.alsoRecorded { fingerprints[also.path] = also.fingerprint }
+    public static func record(_ file: OutputFile, into fingerprints: inout PageFingerprints.Recorder) {
+        if let fingerprint = file.fingerprint { fingerprints.record(file.path, fingerprint, at: file.recordedEntry) }
+        for also in file.alsoRecorded { fingerprints.record(also.path, also.fingerprint) }
     }
 
     /// The previous site's file at `path`, kept, if it may be: its fingerprint is the recorded
     /// one and the file is intact.
     func kept(_ path: String, _ fingerprint: [UInt8]?) -> OutputFile? {
-        guard let fingerprint, fingerprints[path] == fingerprint else { return nil }
-        return keptAsRecorded(path)
+        guard let fingerprint, let entry = fingerprints.entry(path, recording: fingerprint), let previous = intact(path) else {
+            return nil
+        }
+        return OutputFile.kept(path, fingerprint: fingerprint, previous: previous, entry: entry)
     }
 
     /// The previous site's file at `path`, kept with the fingerprint recorded for it, if it has
     /// one and is intact: for a page whose group's key (`SiteBuilder.keptGroups`) vouches for it.
     func keptAsRecorded(_ path: String) -> OutputFile? {
-        guard let fingerprint = fingerprints[path], let previous = intact(path) else { return nil }
-        return OutputFile.kept(path, fingerprint: fingerprint, previous: previous)
+        guard let entry = fingerprints.entry(path), let previous = intact(path) else { return nil }
+        return OutputFile.kept(path, fingerprint: fingerprints.fingerprint(at: entry), previous: previous, entry: entry)
     }
 }
 

@@ -485,7 +485,7 @@ import Testing
         func fingerprints() -> [String: [UInt8]] {
             let stamp = BuildStamp.load(ContentLayout(root: folder.url.appendingPathComponent("Content").path))
             // Round pages, and each project's round pages together (`SiteBuilder.keptGroups`).
-            return (stamp?.fingerprints ?? [:]).filter { $0.key.contains("/rounds/") }
+            return (stamp?.fingerprints.dictionary ?? [:]).filter { $0.key.contains("/rounds/") }
         }
         try Self.build("site", in: folder)
         let before = fingerprints()

@@ -27,8 +27,16 @@ extension PageMemory {
     /// What `files` record for the next build, as `build` records it (`record(_:into:)`): each
     /// file's fingerprint by its path, and what they carry besides (`OutputFile.alsoRecorded`).
     static func recorded(by files: some Sequence<OutputFile>) -> [String: [UInt8]] {
-        var fingerprints: [String: [UInt8]] = [:]
+        var fingerprints = PageFingerprints.Recorder()
         for file in files { record(file, into: &fingerprints) }
-        return fingerprints
+        return fingerprints.finished().dictionary
+    }
+
+    /// A memory of `fingerprints`, given as a dictionary.
+    init(
+        fingerprints: [String: [UInt8]], isIntact: @escaping @Sendable (String) -> Bool,
+        contents: @escaping @Sendable (String) -> [UInt8]? = { _ in nil }
+    ) {
+        self.init(fingerprints: PageFingerprints(fingerprints), isIntact: isIntact, contents: contents)
     }
 }

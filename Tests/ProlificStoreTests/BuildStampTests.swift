@@ -27,7 +27,7 @@ import Testing
                 "projects/sun": SubtreeKeys(key: Array(repeating: 4, count: 32)),
             ],
             site: site, pages: 2, files: 2,
-            fingerprints: ["index.html": Array(repeating: 7, count: 16), "users/ann/index.html": Array(repeating: 9, count: 16)],
+            fingerprints: PageFingerprints(["index.html": Array(repeating: 7, count: 16), "users/ann/index.html": Array(repeating: 9, count: 16)]),
             spare: site)
         return (folder, layout, stamp)
     }
@@ -71,11 +71,11 @@ import Testing
         let (folder, layout, stamp) = try stamp()
         let file = layout.root + "/" + BuildStamp.file
         for spare in [stamp.spare, nil] {
-            var fingerprints = stamp.fingerprints
+            var fingerprints = stamp.fingerprints.dictionary
             fingerprints["short.html"] = [1, 2, 3]
             let saved = BuildStamp(
                 key: stamp.key, content: stamp.content, templates: nil, subtreeKeys: stamp.subtreeKeys, site: stamp.site, pages: 2,
-                files: 3, fingerprints: fingerprints, spare: spare)
+                files: 3, fingerprints: PageFingerprints(fingerprints), spare: spare)
             saved.save(layout)
             var w = BinaryWriter()
             // The inputs without keys end with none: a length of 1 and a count of 0.
@@ -130,8 +130,8 @@ import Testing
             w.text(path)
             w.raw(fingerprints[path] ?? [])
         }
-        #expect(BuildStamp.encode(fingerprints) == w.bytes)
-        #expect(BuildStamp.encode([String: [UInt8]]()) == [0, 0, 0, 0, 0, 0, 0, 0])
+        #expect(BuildStamp.encode(PageFingerprints(fingerprints)) == w.bytes)
+        #expect(BuildStamp.encode(.empty) == [0, 0, 0, 0, 0, 0, 0, 0])
     }
 
     /// Sealed: a file cut short or with a byte changed anywhere is not loaded (the next build

@@ -325,7 +325,8 @@ package struct SiteRun {
         let staging = try SiteWriter.Staging(output: folder, spare: recordedSpare)
         let memory = recordedPages.take()
         var pages = 0, count = 0
-        var fingerprints: [String: [UInt8]] = [:]
+        // The last build's fingerprints recorded again unchanged are only marked (`Recorder`).
+        var fingerprints = PageFingerprints.Recorder(previous: memory?.fingerprints ?? .empty)
         let earlyFingerprints = Parallel.Handoff<BuildStamp.EncodedFingerprints>()
         let report: SiteWriter.Report
         // Batches are written on a thread of their own: the next ones render while the last is
@@ -374,7 +375,7 @@ package struct SiteRun {
             // writer's last batches and the swap, which leave a core idle, when a stamp is saved.
             let encodingFingerprints =
                 inputsRecorded
-                ? Parallel.background { [fingerprints] in earlyFingerprints.give(BuildStamp.EncodedFingerprints(fingerprints)) }
+                ? Parallel.background { [fingerprints] in earlyFingerprints.give(BuildStamp.EncodedFingerprints(fingerprints.finished())) }
                 : nil
             if encodingFingerprints == nil { earlyFingerprints.giveNothing() }
             defer { encodingFingerprints?.wait() }
@@ -407,7 +408,7 @@ package struct SiteRun {
                 sealed: inputs?.sealed ?? SealedRounds(content) { !contentBefore.isAsRecorded("projects/\($0)") },
                 templates: templatesBefore, subtreeKeys: subtreeKeys,
                 site: site, pages: pages, files: count,
-                fingerprints: earlyFingerprints.take() ?? BuildStamp.EncodedFingerprints(fingerprints), spare: replacedSite)
+                fingerprints: earlyFingerprints.take() ?? BuildStamp.EncodedFingerprints(fingerprints.finished()), spare: replacedSite)
             if let inputs { stamp.save(layout, inputs: inputs) } else { stamp.save(layout) }
             Parallel.release(stamp)
         }

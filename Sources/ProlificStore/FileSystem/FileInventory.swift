@@ -1548,3 +1548,15 @@ public struct RecordedParts: Sendable {
         return unchanged ? part : nil
     }
 }
+extension PathIndex {
+    /// The entries of an inventory's `paths` (`count` paths, each followed by a NUL) for which
+    /// `including` is true.
+    init(_ paths: [UInt8], count: Int, seed: Int = .random(in: .min ... .max), including: (Int) -> Bool) {
+        var starts: [Int] = []
+        starts.reserveCapacity(count + 1)
+        starts.append(0)
+        paths.withUnsafeBufferPointer { bytes in FileInventory.forEachNUL(in: bytes) { starts.append($0 + 1) } }
+        if starts.count > count + 1 { starts.removeLast(starts.count - count - 1) }
+        self.init(paths, starts: starts, trailing: 1, seed: seed, including: including)
+    }
+}

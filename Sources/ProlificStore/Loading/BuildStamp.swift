@@ -46,7 +46,7 @@ public struct BuildStamp: Sendable {
     /// Each page's fingerprint (`PageFingerprint`), by path: a page whose values are the same at
     /// the next build keeps its file in `site`, if that file is intact. Kept in the stamp so the
     /// two always describe the same build.
-    public var fingerprints: [String: [UInt8]] { tail.value.fingerprints }
+    public var fingerprints: PageFingerprints { tail.value.fingerprints }
     /// The site the build replaced, as the build before recorded it: that site is now the spare
     /// the next build rewrites (`SiteWriter.RecordedSpare`). nil when there was none.
     public var spare: FileInventory? { tail.value.spare }
@@ -57,7 +57,7 @@ public struct BuildStamp: Sendable {
     public init(
         key: [String], content: FileInventory, sealed: SealedRounds = .empty, templates: FileInventory?,
         subtreeKeys: [String: SubtreeKeys] = [:], site: FileInventory, pages: Int, files: Int,
-        fingerprints: [String: [UInt8]] = [:], spare: FileInventory? = nil
+        fingerprints: PageFingerprints = .empty, spare: FileInventory? = nil
     ) {
         self.init(
             key: key, content: content, sealed: sealed, templates: templates, subtreeKeys: subtreeKeys, site: site,
@@ -80,46 +80,24 @@ public struct BuildStamp: Sendable {
     /// page is made, while the writer still works: sorting 25,000 paths was 20–30 ms on one core
     /// at the very end of every rebuild of the large site, with nothing beside it.
     public struct EncodedFingerprints: Sendable {
-        public let fingerprints: [String: [UInt8]]
+        public let fingerprints: PageFingerprints
         let bytes: [UInt8]
 
-        public init(_ fingerprints: [String: [UInt8]]) {
+        public init(_ fingerprints: PageFingerprints) {
             self.fingerprints = fingerprints
             bytes = BuildStamp.encode(fingerprints)
         }
     }
 
     /// The fingerprints' part: each page's path and fingerprint, in the byte order of the paths
-    /// (the file's bytes depend only on what it records).
-    ///
-    /// The paths are copied into one buffer, each with its fingerprint after it, and their
-    /// places sorted there with `memcmp`: sorting the 37,000 paths of a large site as strings
-    /// went through `String`'s comparison, and each fingerprint was then looked up again
-    /// (`EncodedFingerprints` took 40 of the 1,959 `perf` samples of a rebuild after a ballot,
-    /// 27 of them sorting; 20–23 since).
-    static func encode(_ fingerprints: [String: [UInt8]]) -> [UInt8] {
-        var buffer: [UInt8] = []
-        var entries: [(start: Int, count: Int)] = []
-        entries.reserveCapacity(fingerprints.count)
-        buffer.reserveCapacity(64 * fingerprints.count)
-        for (path, fingerprint) in fingerprints where fingerprint.count == 16 {
-            let start = buffer.count
-            buffer += path.utf8
-            entries.append((start, buffer.count - start))
-            buffer += fingerprint
-        }
-        buffer.withUnsafeBufferPointer { bytes in
-            guard let base = bytes.baseAddress else { return }
-            entries.sort { a, b in
-                let order = memcmp(base + a.start, base + b.start, min(a.count, b.count))
-                return order != 0 ? order < 0 : a.count < b.count
-            }
-        }
-        var w = BinaryWriter(capacity: 80 * entries.count + 16)
-        w.integer(Int64(entries.count))
-        for (start, count) in entries {
-            w.varint(UInt64(count))
-            w.raw(buffer[start..<(start + count + 16)])
+    /// (`PageFingerprints` keeps them so: the file's bytes depend only on what it records).
+    static func encode(_ fingerprints: PageFingerprints) -> [UInt8] {
+        var w = BinaryWriter(capacity: 80 * fingerprints.count + 16)
+        w.integer(Int64(fingerprints.count))
+        fingerprints.forEach { path, fingerprint in
+            w.varint(UInt64(path.count))
+            w.raw(path)
+            w.raw(fingerprint)
         }
         return w.bytes
     }
@@ -140,7 +118,7 @@ public struct BuildStamp: Sendable {
     /// The end of a loaded stamp, as its bytes until first asked for (the checksum vouched for
     /// them; what can't be decoded keeps no page and has no spare).
     private final class Tail: Sendable {
-        typealias Value = (fingerprints: [String: [UInt8]], spare: FileInventory?)
+        typealias Value = (fingerprints: PageFingerprints, spare: FileInventory?)
 
         private enum State {
             case encoded(file: MappedFile, range: Range<Int>)
@@ -160,21 +138,25 @@ public struct BuildStamp: Sendable {
                     return value
                 case .encoded(let file, let range):
                     var r = ByteReader(file.bytes, range: range)
-                    let value = Self.decode(&r) ?? ([:], nil)
+                    let value = Self.decode(&r) ?? (.empty, nil)
                     state = .decoded(value)
                     return value
                 }
             }
         }
 
-        static func decode<Bytes>(_ r: inout ByteReader<Bytes>) -> (fingerprints: [String: [UInt8]], spare: FileInventory?)? {
+        static func decode<Bytes>(_ r: inout ByteReader<Bytes>) -> Value? {
             guard let fingerprintCount = r.count(minimumSize: 17) else { return nil }
-            var fingerprints: [String: [UInt8]] = [:]
-            fingerprints.reserveCapacity(fingerprintCount)
+            // Each entry's path and fingerprint, copied into one buffer as they lie.
+            var entries: [UInt8] = []
+            var starts = [0]
+            starts.reserveCapacity(fingerprintCount + 1)
             for _ in 0..<fingerprintCount {
-                guard let path = r.text(), let fingerprint = r.raw(16) else { return nil }
-                fingerprints[path] = fingerprint
+                guard let count = r.varint(), count <= UInt64(r.remaining), let range = r.skip(Int(count) + 16) else { return nil }
+                r.withAll { entries.append(contentsOf: UnsafeBufferPointer(rebasing: $0[range])) }
+                starts.append(entries.count)
             }
+            guard let fingerprints = PageFingerprints(entries: entries, starts: starts) else { return nil }
             guard let hasSpare = r.integer() else { return nil }
             var spare: FileInventory? = nil
             if hasSpare == 1 {
@@ -220,7 +202,7 @@ public struct BuildStamp: Sendable {
     /// as the stamp's build spelt it), or holds no fingerprints.
     public func pageMemory(
         isOut: (String) -> Bool, key: [String]
-    ) -> (fingerprints: [String: [UInt8]], intact: @Sendable (String) -> (info: stat, inSpare: Bool)?)? {
+    ) -> (fingerprints: PageFingerprints, intact: @Sendable (String) -> (info: stat, inSpare: Bool)?)? {
         guard !fingerprints.isEmpty, Self.isOfKnownBinary(key), key.first == self.key.first, isOut(site.root) else { return nil }
         return (fingerprints, site.intactEntries(spare: spare.flatMap { isOut($0.root) ? $0 : nil }))
     }
