@@ -1548,6 +1548,7 @@ public struct RecordedParts: Sendable {
         return unchanged ? part : nil
     }
 }
+
 extension PathIndex {
     /// The entries of an inventory's `paths` (`count` paths, each followed by a NUL) for which
     /// `including` is true.

@@ -78,7 +78,8 @@ public struct BuildStamp: Sendable {
 
     /// The pages' fingerprints with their part of the stamp file, encoded as soon as the last
     /// page is made, while the writer still works: sorting 25,000 paths was 20–30 ms on one core
-    /// at the very end of every rebuild of the large site, with nothing beside it.
+    /// at the very end of every rebuild of the large site, with nothing beside it. (A rebuild now
+    /// sorts only the fingerprints that changed, `PageFingerprints.Recorder`; a full build, all.)
     public struct EncodedFingerprints: Sendable {
         public let fingerprints: PageFingerprints
         let bytes: [UInt8]
