@@ -65,7 +65,7 @@ import Testing
             for path in paths {
                 #expect(finished[path] == expected[path], "\(path)")
                 #expect(
-                    finished.records(path, Self.fingerprint(7)) == (expected[path] == Self.fingerprint(7)),
+                    (finished.entry(path, recording: Self.fingerprint(7)) != nil) == (expected[path] == Self.fingerprint(7)),
                     "\(path)")
             }
         }
@@ -150,9 +150,9 @@ import Testing
             "users/ann/index.html": Self.fingerprint(1), "short.html": [1, 2, 3],
         ])
         #expect(fingerprints.count == 1 && fingerprints["short.html"] == nil)
-        #expect(fingerprints.records("users/ann/index.html", Self.fingerprint(1)))
-        #expect(!fingerprints.records("users/ann/index.html", Self.fingerprint(2)))
-        #expect(!fingerprints.records("users/ann/index.html", Array(Self.fingerprint(1).prefix(8))))
+        #expect(fingerprints.entry("users/ann/index.html", recording: Self.fingerprint(1)) == 0)
+        #expect(fingerprints.entry("users/ann/index.html", recording: Self.fingerprint(2)) == nil)
+        #expect(fingerprints.entry("users/ann/index.html", recording: Array(Self.fingerprint(1).prefix(8))) == nil)
         #expect(
             fingerprints["users/ann/index.htm"] == nil && fingerprints["users/ann/index.html5"] == nil)
         #expect(PageFingerprints.empty.isEmpty && PageFingerprints.empty["a"] == nil)

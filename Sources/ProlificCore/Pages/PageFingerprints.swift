@@ -76,15 +76,11 @@ public struct PageFingerprints: Sendable, Equatable {
     /// The fingerprint recorded for `path`, if any.
     public subscript(path: String) -> [UInt8]? { entry(path).map(fingerprint(at:)) }
 
-    /// Whether `fingerprint` is the one recorded for `path`, compared where it lies.
-    public func records(_ path: String, _ fingerprint: [UInt8]) -> Bool {
-        entry(path, recording: fingerprint) != nil
-    }
-
     /// The number of `path`'s entry, if it has one.
     public func entry(_ path: String) -> Int? { index.entry(path) }
 
-    /// The number of `path`'s entry, if it has one and its fingerprint is `fingerprint`.
+    /// The number of `path`'s entry, if it has one and its fingerprint is `fingerprint`
+    /// (compared where it lies).
     public func entry(_ path: String, recording fingerprint: [UInt8]) -> Int? {
         guard fingerprint.count == Self.size, let entry = index.entry(path), matches(entry, fingerprint)
         else { return nil }
