@@ -9,8 +9,9 @@ import ProlificCore
 
 /// Thin, fast wrappers over POSIX file calls.
 ///
-/// Foundation's directory enumeration costs several times the whole build floor on large content
-/// (see docs/performance.md); plain `readdir` and `read` cost what C does. Paths are plain strings.
+/// Foundation's directory enumeration cost several times the whole build floor on large content
+/// when the project began (the first session's measurement, not kept in docs/); plain `readdir`
+/// and `read` cost what C does. Paths are plain strings.
 public enum FileSystem {
     /// Content files larger than this are refused rather than read: nothing a player writes is that big.
     public static let maximumFileSize = 4 << 20
