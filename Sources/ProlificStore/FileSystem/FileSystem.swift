@@ -9,9 +9,10 @@ import ProlificCore
 
 /// Thin, fast wrappers over POSIX file calls.
 ///
-/// Foundation's directory enumeration cost several times the whole build floor on large content
-/// when the project began (the first session's measurement, not kept in docs/); plain `readdir`
-/// and `read` cost what C does. Paths are plain strings.
+/// Plain `readdir` and `read`, not Foundation's directory enumeration and file reading: the
+/// project was begun on the judgement that Foundation's per-entry overhead would cost several
+/// times the build floor on large content (no measurement of it is kept in docs/). Paths are
+/// plain strings.
 public enum FileSystem {
     /// Content files larger than this are refused rather than read: nothing a player writes is that big.
     public static let maximumFileSize = 4 << 20
