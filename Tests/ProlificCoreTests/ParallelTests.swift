@@ -67,6 +67,21 @@ import Testing
         #expect(results[0] || Parallel.workers == 1)
     }
 
+    /// `whenIdle` runs its work on a thread of its own at the idle policy (SCHED_IDLE, 5), and
+    /// leaves the caller's thread at its own.
+    @Test func workWhenIdleRunsAtTheIdlePolicyOnItsOwnThread() {
+        final class Box: @unchecked Sendable { var policy: Int32? }
+        let box = Box(), ran = DispatchSemaphore(value: 0)
+        #expect(Parallel.whenIdle {
+            box.policy = sched_getscheduler(0)
+            ran.signal()
+        })
+        // Not run at all where the kernel refuses the policy: waited for a while, not forever.
+        #expect(ran.wait(timeout: .now() + 60) == .success)
+        #expect(box.policy == 5)
+        #expect(sched_getscheduler(0) != 5, "the caller's policy is its own")
+    }
+
     @Test func aHandoffGivesItsValueOnce() {
         let handoff = Parallel.Handoff<[Int]>()
         // Taken on another thread, which waits for it; checked here, where the test runs.

@@ -452,6 +452,69 @@ import Testing
         #expect(intact("b.html") == nil, "edited since")
     }
 
+    /// `LookAhead` finds each regular file of the inventory intact (with its metadata) or
+    /// changed as it is when it looks, in entry order, and leaves the root, folders and racy
+    /// entries to be looked at by whoever asks.
+    @Test func theLookAheadSeesEachFileAsItIsWhenItLooks() throws {
+        let folder = try TemporaryDirectory()
+        try folder.write("a\n", to: "site/a.html")
+        try folder.write("b\n", to: "site/sub/b.html")
+        try folder.write("c\n", to: "site/c.html")
+        let site = try #require(FileInventory.take(of: folder.path("site"), skipping: [], racyAfter: .max))
+        try folder.write("edited c\n", to: "site/c.html")
+        let open = FileInventory.OpenFolder(folder.path("site"))
+        let ahead = LookAhead(count: site.count)
+        #expect(ahead.look(1) ~= .notYet, "nothing is looked at before it runs")
+        ahead.run(paths: site.paths, stamps: site.stamps, in: open)
+        let index = PathIndex(site.paths, count: site.count) { _ in true }
+        func look(_ path: String) throws -> LookAhead.Look { ahead.look(try #require(index.entry(path))) }
+        var info = stat()
+        #expect(lstat(folder.path("site/a.html"), &info) == 0)
+        guard case .intact(let a) = try look("a.html") else {
+            Issue.record("a.html is intact")
+            return
+        }
+        #expect(a.st_ino == info.st_ino && a.st_size == info.st_size)
+        #expect(try look("sub/b.html") ~= .intact)
+        #expect(try look("c.html") ~= .changed, "edited after the inventory")
+        #expect(try look("sub") ~= .notYet, "a folder is left to the asker")
+        #expect(ahead.look(0) ~= .notYet, "the root too")
+        #expect(ahead.look(site.count) ~= .notYet && ahead.look(-1) ~= .notYet, "past the entries")
+        let racy = try #require(FileInventory.take(of: folder.path("site"), skipping: [], racyAfter: 0))
+        let racyAhead = LookAhead(count: racy.count)
+        racyAhead.run(paths: racy.paths, stamps: racy.stamps, in: open)
+        #expect((1..<racy.count).allSatisfy { racyAhead.look($0) ~= .notYet }, "racy entries are left to the asker")
+        let stopped = LookAhead(count: site.count)
+        stopped.stop()
+        stopped.run(paths: site.paths, stamps: site.stamps, in: open)
+        #expect((0..<site.count).allSatisfy { stopped.look($0) ~= .notYet }, "stopped before it began")
+    }
+
+    /// With the look-ahead, `intactEntries` answers as without it, whether or not the files were
+    /// looked at by the time it is asked.
+    @Test func intactEntriesLookingAheadAnswerAsWithout() throws {
+        let folder = try TemporaryDirectory()
+        for name in 0..<200 { try folder.write("\(name)\n", to: "site/\(name % 7)/\(name).html") }
+        let site = try #require(FileInventory.take(of: folder.path("site"), skipping: [], racyAfter: .max))
+        try folder.write("edited\n", to: "site/3/3.html")
+        let plain = site.intactEntries(), ahead = site.intactEntries(lookingAhead: true)
+        for name in 0..<200 {
+            let path = "\(name % 7)/\(name).html"
+            #expect(plain(path)?.info.st_ino == ahead(path)?.info.st_ino && (plain(path) == nil) == (ahead(path) == nil), "\(path)")
+        }
+        #expect(ahead("3/3.html") == nil && ahead("missing.html") == nil, "edited since, and never there")
+        #expect((plain("3") == nil) == (ahead("3") == nil), "a folder as without")
+        // A look-ahead that has looked at every file: its answers are taken, as the files were.
+        let open = FileInventory.OpenFolder(folder.path("site"))
+        let done = LookAhead(count: site.count)
+        done.run(paths: site.paths, stamps: site.stamps, in: open)
+        try folder.write("edited after the look\n", to: "site/4/4.html")
+        let taken = site.intactEntries(spare: nil, in: open, ahead: done)
+        #expect(taken("4/4.html") != nil && plain("4/4.html") == nil, "as looked at, before the edit")
+        #expect(taken("3/3.html") == nil, "edited before the look")
+        #expect(taken("5/5.html")?.info.st_ino == plain("5/5.html")?.info.st_ino && taken("5/5.html") != nil)
+    }
+
     /// Two names that differ only in Unicode normalization are two files (ext4 compares bytes),
     /// and `intactEntries` looks each up as itself (`PathIndex`): as `String` keys they were one.
     @Test func namesEqualOnlyAsUnicodeAreTwoFiles() throws {
@@ -562,5 +625,15 @@ import Testing
             #expect(FileInventory.decode(from: &truncated) == nil)
         }
         _ = folder
+    }
+}
+
+/// Matches a look by its case alone, for `#expect(look ~= .intact)`.
+private enum LookKind { case intact, changed, notYet }
+
+private func ~= (look: LookAhead.Look, kind: LookKind) -> Bool {
+    switch (look, kind) {
+    case (.intact, .intact), (.changed, .changed), (.notYet, .notYet): true
+    default: false
     }
 }

@@ -136,6 +136,37 @@ public enum Parallel {
         return pending
     }
 
+    /// Starts `work` on a thread of its own that the kernel runs only while a core would
+    /// otherwise be idle (Linux's `SCHED_IDLE`): work done ahead that the stages would do anyway
+    /// when they need it, such as looking at the site's files, fills the gaps in their work
+    /// without taking a core from them. False, and `work` never run, where no such thread can
+    /// be had: the work is optional.
+    @discardableResult
+    public static func whenIdle(_ work: @escaping @Sendable () -> Void) -> Bool {
+        #if os(Linux)
+            let job = Job {
+                var none = sched_param()
+                // SCHED_IDLE (5), which Swift's Glibc module doesn't name. If the kernel refuses
+                // it the work is skipped: at the normal priority it would take a core from the
+                // stages it means to serve.
+                guard pthread_setschedparam(pthread_self(), 5, &none) == 0 else { return }
+                work()
+            }
+            var thread = pthread_t()
+            let started = pthread_create(&thread, nil, { argument in
+                guard let argument else { return nil }
+                Unmanaged<Job>.fromOpaque(argument).takeRetainedValue().run()
+                return nil
+            }, Unmanaged.passRetained(job).toOpaque())
+            if started == 0 {
+                pthread_detach(thread)
+                return true
+            }
+            Unmanaged.passUnretained(job).release()
+        #endif
+        return false
+    }
+
     /// A closure for a thread to run.
     private final class Job: @unchecked Sendable {
         let run: () -> Void

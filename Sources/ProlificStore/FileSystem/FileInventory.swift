@@ -320,7 +320,25 @@ public struct FileInventory: Sendable, Equatable {
     /// metadata of one that is (the site's writer then links or leaves that file without looking
     /// at it again), and whether `spare`, the record of the site this one replaced, has the same
     /// file (inode) at that path.
-    public func intactEntries(spare: FileInventory? = nil) -> @Sendable (String) -> (info: stat, inSpare: Bool)? {
+    ///
+    /// `lookingAhead` looks at the files in the moments a core is idle, from now on
+    /// (`LookAhead`): an entry is then as it was when looked at, which may be before the check
+    /// is asked for (the site is then taken as it was when the build began).
+    public func intactEntries(
+        spare: FileInventory? = nil, lookingAhead: Bool = false
+    ) -> @Sendable (String) -> (info: stat, inSpare: Bool)? {
+        // Looked at relative to the root, held open: the site's 37,000 kept files of a large
+        // rebuild were each looked up from `/` by a path made for the purpose.
+        let folder = OpenFolder(root)
+        return intactEntries(
+            spare: spare, in: folder, ahead: lookingAhead ? LookAhead.start(paths: paths, stamps: stamps, in: folder) : nil)
+    }
+
+    /// `intactEntries(spare:lookingAhead:)`, looking at entries in `folder` (the root, open),
+    /// and taking what `ahead` found of those it looked at.
+    func intactEntries(
+        spare: FileInventory?, in folder: OpenFolder, ahead: LookAhead?
+    ) -> @Sendable (String) -> (info: stat, inSpare: Bool)? {
         // Found by their bytes where they are (`PathIndex`): the root (entry 0) and racy entries
         // are never intact.
         let stamps = stamps
@@ -332,11 +350,14 @@ public struct FileInventory: Sendable, Equatable {
                 if let entry = index.entry(path), stamps[entry].inode == stamp.inode { inSpare[entry] = true }
             }
         }
-        // Looked at relative to the root, held open: the site's 37,000 kept files of a large
-        // rebuild were each looked up from `/` by a path made for the purpose.
-        let folder = OpenFolder(root)
+        let ahead = ahead.map(LookAhead.Holder.init)
         return { [inSpare] path in
             guard let entry = index.entry(path) else { return nil }
+            switch ahead?.lookAhead.look(entry) {
+            case .intact(let info): return (info, inSpare[entry])
+            case .changed: return nil
+            case .notYet, nil: break
+            }
             var info = stat()
             guard folder.metadata(of: path, into: &info), Stamp(info) == stamps[entry] else { return nil }
             return (info, inSpare[entry])
@@ -345,7 +366,7 @@ public struct FileInventory: Sendable, Equatable {
 
     /// A folder held open for looking at entries under it, closed with the last
     /// closure that holds it; paths are joined to its own when it couldn't be opened.
-    private final class OpenFolder: Sendable {
+    final class OpenFolder: Sendable {
         let path: String
         let descriptor: Int32
 
@@ -362,6 +383,14 @@ public struct FileInventory: Sendable, Equatable {
                 ? fstatat(descriptor, relative, &info, AT_SYMLINK_NOFOLLOW) == 0
                 : lstat("\(path)/\(relative)", &info) == 0
         }
+
+        /// `metadata(of:into:)` for a path given as a C string; false, without looking, when
+        /// the folder isn't open.
+        func metadata(ofCString relative: UnsafePointer<CChar>, into info: inout stat) -> Bool {
+            descriptor >= 0 && fstatat(descriptor, relative, &info, AT_SYMLINK_NOFOLLOW) == 0
+        }
+
+        var isOpen: Bool { descriptor >= 0 }
     }
 
     /// Calls `body` with the path (relative to `root`) of every regular file, and of every racy

@@ -205,7 +205,7 @@ public struct BuildStamp: Sendable {
         isOut: (String) -> Bool, key: [String]
     ) -> (fingerprints: PageFingerprints, intact: @Sendable (String) -> (info: stat, inSpare: Bool)?)? {
         guard !fingerprints.isEmpty, Self.isOfKnownBinary(key), key.first == self.key.first, isOut(site.root) else { return nil }
-        return (fingerprints, site.intactEntries(spare: spare.flatMap { isOut($0.root) ? $0 : nil }))
+        return (fingerprints, site.intactEntries(spare: spare.flatMap { isOut($0.root) ? $0 : nil }, lookingAhead: true))
     }
 
     /// The keys this stamp's build worked out of each project's folder (`subtreeKeys`), for a
