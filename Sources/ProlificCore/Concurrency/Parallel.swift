@@ -118,40 +118,35 @@ public enum Parallel {
             work()
             pending.group.leave()
         }
-        #if canImport(Glibc)
-            var thread = pthread_t()
-            let started = pthread_create(&thread, nil, { argument in
-                guard let argument else { return nil }
-                Unmanaged<Job>.fromOpaque(argument).takeRetainedValue().run()
-                return nil
-            }, Unmanaged.passRetained(job).toOpaque())
-            if started == 0 {
-                pthread_detach(thread)
-                return pending
-            }
-            // No thread to be had: a worker, as before.
-            Unmanaged.passUnretained(job).release()
-        #endif
-        DispatchQueue.global().async { job.run() }
+        // No thread to be had: a worker, as before.
+        if !startThread(job) { DispatchQueue.global().async { job.run() } }
         return pending
     }
 
     /// Starts `work` on a thread of its own that the kernel runs only while a core would
     /// otherwise be idle (Linux's `SCHED_IDLE`): work done ahead that the stages would do anyway
     /// when they need it, such as looking at the site's files, fills the gaps in their work
-    /// without taking a core from them. False, and `work` never run, where no such thread can
-    /// be had: the work is optional.
+    /// without taking a core from them. The work is optional: false, and `work` never run, where
+    /// no thread can be started; skipped too if the kernel refuses the thread that policy.
     @discardableResult
     public static func whenIdle(_ work: @escaping @Sendable () -> Void) -> Bool {
         #if os(Linux)
-            let job = Job {
-                var none = sched_param()
-                // SCHED_IDLE (5), which Swift's Glibc module doesn't name. If the kernel refuses
-                // it the work is skipped: at the normal priority it would take a core from the
-                // stages it means to serve.
-                guard pthread_setschedparam(pthread_self(), 5, &none) == 0 else { return }
-                work()
-            }
+            return startThread(
+                Job {
+                    var none = sched_param()
+                    // SCHED_IDLE (5), which Swift's Glibc module doesn't name. At the normal
+                    // priority the work would take a core from the stages it means to serve.
+                    guard pthread_setschedparam(pthread_self(), 5, &none) == 0 else { return }
+                    work()
+                })
+        #else
+            return false
+        #endif
+    }
+
+    /// Runs `job` on a new, detached thread; false if none could be started.
+    private static func startThread(_ job: Job) -> Bool {
+        #if canImport(Glibc)
             var thread = pthread_t()
             let started = pthread_create(&thread, nil, { argument in
                 guard let argument else { return nil }

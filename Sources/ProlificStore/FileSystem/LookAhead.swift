@@ -17,7 +17,9 @@ import Synchronization
 /// (fifty-seventh session), on the two cores the pages keep busy. Yet a fifth of the two cores'
 /// time went idle, in short stretches from the load's tail to the end. Looked at from the load
 /// on, on a thread the kernel runs only in such stretches, most of the files are known by the
-/// time their pages ask; the others are looked at by the page, as before.
+/// time their pages ask; the others are looked at by the page, as before. Fifty-eighth session,
+/// two such rebuilds: the look-ahead took 56 and 60 samples, nearly all in the load's tail and
+/// the model, and the pages' own checks fell to 11 and 17.
 final class LookAhead: @unchecked Sendable {
     /// What the look-ahead found of an entry.
     enum Look {
