@@ -79,16 +79,16 @@ final class LookAhead: @unchecked Sendable {
         let file = Int64(S_IFREG)
         // Published every few entries: each publication is a store other cores must see.
         let step = 32
+        var entry = 0, start = 0, isStopped = stopped.load(ordering: .relaxed)
         paths.withUnsafeBufferPointer { bytes in
-            guard let base = bytes.baseAddress, !stopped.load(ordering: .relaxed) else { return }
-            var offset = 0
-            var entry = 0
-            while entry < count, offset < bytes.count, let nul = memchr(base + offset, 0, bytes.count - offset) {
-                let end = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(nul))
+            // Once stopped, the rest of the paths are only passed over.
+            FileInventory.forEachNUL(in: bytes) { end in
+                defer { (entry, start) = (entry + 1, end + 1) }
+                guard !isStopped, entry < count, let base = bytes.baseAddress else { return }
                 let stamp = stamps[entry]
                 if entry > 0, stamp.kind == file {
                     var info = stat()
-                    let found = UnsafeRawPointer(base + offset).withMemoryRebound(to: CChar.self, capacity: end - offset + 1) {
+                    let found = UnsafeRawPointer(base + start).withMemoryRebound(to: CChar.self, capacity: end - start + 1) {
                         folder.metadata(ofCString: $0, into: &info)
                     }
                     if found, FileInventory.Stamp(info) == stamp {
@@ -98,15 +98,13 @@ final class LookAhead: @unchecked Sendable {
                         states[entry] = 2
                     }
                 }
-                entry += 1
-                offset = end + 1
-                if entry % step == 0 {
-                    reached.store(entry, ordering: .releasing)
-                    if stopped.load(ordering: .relaxed) { return }
+                if (entry + 1) % step == 0 {
+                    reached.store(entry + 1, ordering: .releasing)
+                    isStopped = stopped.load(ordering: .relaxed)
                 }
             }
-            reached.store(entry, ordering: .releasing)
         }
+        if !isStopped { reached.store(min(entry, count), ordering: .releasing) }
     }
 
     /// Holds a look-ahead for the closure that asks it, and stops it when the closure is let go.
