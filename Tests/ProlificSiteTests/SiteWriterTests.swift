@@ -285,6 +285,62 @@ import Testing
             ])
     }
 
+    /// Rewriting a spare found as recorded, the writer takes a folder's recorded metadata for
+    /// the stamp when the build added nothing to it and removed nothing from it, and looks at
+    /// every other folder. Shown by moving a folder's time by hand during the build: the record
+    /// of a folder left alone still says the old time (the next build will look again), the
+    /// record of a folder written in, or removed from, or holding a new folder, says the new.
+    @Test(arguments: ["none", "a", "b", "f", "f/g", "k", "k/n"])
+    func foldersTheRebuildLeftAloneAreTakenFromTheRecord(touchedByHand: String) throws {
+        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("prolific-site-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: parent) }
+        try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+        let out = parent.appendingPathComponent("Site").path, spare = parent.appendingPathComponent(".Site.spare").path
+        func file(_ path: String, _ text: String) -> OutputFile { OutputFile(path: path, contents: Array(text.utf8)) }
+        let site = [
+            file("a/x.html", "x"), file("b/y.html", "y"), file("c/z.html", "z"), file("f/g/h.html", "h"),
+            file("f/i.html", "i"), file("k/m.html", "m"),
+        ]
+        let one = try SiteWriter.Staging(output: out)
+        try one.write(site)
+        _ = try one.finish()
+        let record = try #require(one.entries.flatMap { FileInventory(root: out, written: $0) })
+        try SiteWriter.write(site, to: out)
+        let (folders, others) = record.recordedEntries()
+        let recorded = SiteWriter.RecordedSpare(folders: folders.map(\.path), folderInfo: folders.map(\.info), others: others) {
+            record.foldersAreUnchanged(at: $0)
+        }
+        // Kept files the spare holds, as the intact check hands them over.
+        func kept(_ path: String) throws -> OutputFile {
+            var info = stat()
+            #expect(lstat("\(spare)/\(path)", &info) == 0)
+            return OutputFile.kept(
+                path, fingerprint: Array(repeating: 1, count: 16),
+                previous: OutputFile.Previous(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), inSpare: info))
+        }
+        // a and f/g are left alone; b is written in; c goes; f loses a file; k gets a new folder.
+        let third = [
+            try kept("a/x.html"), file("b/y.html", "y2"), try kept("f/g/h.html"), try kept("k/m.html"), file("k/n/o.html", "o"),
+        ]
+        let staging = try SiteWriter.Staging(output: out, spare: recorded)
+        #expect(staging.known != nil)
+        try staging.write(third)
+        if touchedByHand != "none" {
+            let folder = "\(staging.staging)/\(touchedByHand)"
+            var times = [timespec(tv_sec: 1_000_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000_000, tv_nsec: 0)]
+            #expect(utimensat(AT_FDCWD, folder, &times, AT_SYMLINK_NOFOLLOW) == 0, "\(folder)")
+        }
+        _ = try staging.finish()
+        let written = try #require(staging.entries.flatMap { FileInventory(root: out, written: $0) })
+        let leftAlone = ["a", "f/g"].contains(touchedByHand)
+        #expect(written.isUnchanged() == !leftAlone, "\(touchedByHand)")
+        #expect(
+            Self.tree(out) == [
+                "a": "(folder)", "a/x.html": "x", "b": "(folder)", "b/y.html": "y2", "f": "(folder)", "f/g": "(folder)",
+                "f/g/h.html": "h", "k": "(folder)", "k/m.html": "m", "k/n": "(folder)", "k/n/o.html": "o",
+            ])
+    }
+
     /// Every entry under `folder` (links not followed): a regular file with its text, a folder
     /// as "(folder)".
     static func tree(_ folder: String) -> [String: String] {

@@ -22,6 +22,26 @@ import Testing
         return (folder, inventory)
     }
 
+    /// A stamp made into a `stat` (`Stamp.info`, how a rebuild hands on a folder's recorded
+    /// metadata without looking at it) gives the same stamp back, and valid times, those
+    /// before 1970 included; a racy entry's stamp has none.
+    @Test func aStampMadeIntoAStatGivesItselfBack() throws {
+        var info = stat()
+        #expect(lstat(FileManager.default.temporaryDirectory.path, &info) == 0)
+        let stamps = [
+            FileInventory.Stamp(info),
+            FileInventory.Stamp(kind: Int64(S_IFDIR), inode: 7, size: 4096, modified: -1, changed: -1_999_999_999),
+            FileInventory.Stamp(kind: Int64(S_IFREG), inode: -3, size: 0, modified: 1_700_000_000_123_456_789, changed: 0),
+        ]
+        for stamp in stamps {
+            let made = try #require(stamp.info)
+            #expect(FileInventory.Stamp(made) == stamp)
+            // A valid `timespec`: the nanoseconds are never negative.
+            #expect((0..<1_000_000_000).contains(made.st_mtim.tv_nsec) && (0..<1_000_000_000).contains(made.st_ctim.tv_nsec))
+        }
+        #expect(FileInventory.Stamp.never.info == nil)
+    }
+
     @Test func anUntouchedTreeIsUnchanged() throws {
         let (folder, inventory) = try tree()
         #expect(inventory.count == 11, "the root, 4 files and 6 folders below it (not .prolific/)")

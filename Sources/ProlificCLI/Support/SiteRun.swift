@@ -319,8 +319,10 @@ package struct SiteRun {
         // the site the last build replaced, as the build before recorded it.
         let recordedSpare = stamp?.spare.flatMap { spare -> SiteWriter.RecordedSpare? in
             guard isOut(spare.root) else { return nil }
-            let (folders, others) = spare.entryPaths()
-            return SiteWriter.RecordedSpare(folders: folders, others: others) { spare.foldersAreUnchanged(at: $0) }
+            let (folders, others) = spare.recordedEntries()
+            return SiteWriter.RecordedSpare(folders: folders.map(\.path), folderInfo: folders.map(\.info), others: others) {
+                spare.foldersAreUnchanged(at: $0)
+            }
         }
         let staging = try SiteWriter.Staging(output: folder, spare: recordedSpare)
         let memory = recordedPages.take()

@@ -36,12 +36,16 @@ public enum SiteWriter {
     /// cache.
     public struct RecordedSpare: Sendable {
         public var folders: [String]
+        /// Each of `folders`' metadata as recorded, where it is known (`Staging.finish`).
+        public var folderInfo: [stat?]
         /// Files and links.
         public var others: [String]
         public var isAsRecorded: @Sendable (String) -> Bool
 
-        public init(folders: [String], others: [String], isAsRecorded: @escaping @Sendable (String) -> Bool) {
-            (self.folders, self.others, self.isAsRecorded) = (folders, others, isAsRecorded)
+        public init(
+            folders: [String], folderInfo: [stat?] = [], others: [String], isAsRecorded: @escaping @Sendable (String) -> Bool
+        ) {
+            (self.folders, self.folderInfo, self.others, self.isAsRecorded) = (folders, folderInfo, others, isAsRecorded)
         }
     }
 
@@ -72,8 +76,12 @@ public enum SiteWriter {
         /// the new site lacks is then removed by the record (`finish`).
         let known: RecordedSpare?
         /// The folders `staging` has, when it is `known`, by their bytes (a decomposed `é` is
-        /// not the composed one).
-        private let existing: Set<PathKey>
+        /// not the composed one), each with its recorded metadata where known.
+        private let existing: [PathKey: stat?]
+        /// Folders of `staging` this build may have added an entry to or removed one from, when
+        /// it is `known`: those of the files it put there (all but the ones left in place) and of
+        /// the entries it removed. The folders made new are found by `existing`.
+        private var touched: Set<String> = []
         /// Folders known to exist inside `staging`: every folder of the new site written so far.
         private var folders: Set<String> = []
         /// The files of the new site written so far, when `staging` was reused, by their bytes
@@ -111,7 +119,14 @@ public enum SiteWriter {
             let taken = SiteWriter.reuse(into: staging, output: output)
             reused = taken != nil
             known = taken == .spare && recorded?.isAsRecorded(staging) == true ? recorded : nil
-            existing = Set((known?.folders ?? []).map(PathKey.init))
+            var existing: [PathKey: stat?] = [:]
+            if let known {
+                existing.reserveCapacity(known.folders.count)
+                for (index, path) in known.folders.enumerated() {
+                    existing.updateValue(index < known.folderInfo.count ? known.folderInfo[index] : nil, forKey: PathKey(path))
+                }
+            }
+            self.existing = existing
             SiteWriter.removeLeftovers(of: url.lastPathComponent, in: parent)
             guard reused || mkdir(staging, 0o755) == 0 else {
                 throw Diagnostics([Diagnostic(path: output, message: "cannot write the site: \(staging): \(String(cString: strerror(errno)))")])
@@ -124,6 +139,11 @@ public enum SiteWriter {
         /// Writes `files` (paths unique across all batches) into the staging folder.
         public func write(_ files: [OutputFile]) throws(Diagnostics) {
             if reused { self.files.formUnion(files.lazy.map { PathKey($0.path) }) }
+            if known != nil {
+                for file in files where !SiteWriter.isLeftInPlace(file, reused: reused, spareAsRecorded: true) {
+                    touched.insert(SiteWriter.folder(of: file.path))
+                }
+            }
             do {
                 var stamped: [Entry]? = []
                 let batch = try SiteWriter.fill(
@@ -141,10 +161,12 @@ public enum SiteWriter {
         /// `discard` it).
         public func finish() throws(Diagnostics) -> Report {
             let keptFolders = Set(folders.map(PathKey.init))
+            var gone: [String] = []
             let removed =
                 !reused
-                || (known.map { StaleEntries.remove($0, from: staging, keepingFiles: files, folders: keptFolders) }
+                || (known.map { StaleEntries.remove($0, from: staging, keepingFiles: files, folders: keptFolders, removing: &gone) }
                     ?? StaleEntries.remove(from: staging, keepingFiles: files, folders: keptFolders))
+            touched.formUnion(gone.lazy.map(SiteWriter.folder(of:)))
             if !removed {
                 throw Diagnostics([
                     Diagnostic(path: output, message: "cannot remove the old pages from \(staging), the site this build rewrote; the next build starts afresh")
@@ -155,7 +177,10 @@ public enum SiteWriter {
             // from each file it shared with the new one, which moves those files' ctime: the new
             // site is then walked for the stamp instead.
             replacedASite = previous != nil && spareKept
-            entries = spareKept ? written.flatMap { SiteWriter.withFolders($0, folders: folders, at: output) } : nil
+            entries =
+                spareKept
+                ? written.flatMap { SiteWriter.withFolders($0, folders: folders, at: output, recorded: known != nil ? existing : [:], touched: touched) }
+                : nil
             written = nil
             return report
         }
@@ -216,25 +241,57 @@ public enum SiteWriter {
     /// folder's times. nil if one can't be looked at. The root comes first, the rest in no
     /// particular order: the stamp's inventory sorts every entry by its bytes (sorting the
     /// folders here too, 27,000 then, cost 15 ms on one core at the end of every rebuild).
-    static func withFolders(_ files: [Entry], folders: Set<String>, at output: String) -> [Entry]? {
+    ///
+    /// A folder of `recorded` (the spare's, found as recorded) that is not `touched` and holds
+    /// no folder made new has had no entry added or removed since: its recorded metadata is
+    /// taken without looking (a large rebuild keeps 25,000 folders; their `fstatat`s were 1-2 %
+    /// of its samples). Should anything else have changed it, the next build finds it unlike
+    /// its record and looks again.
+    static func withFolders(
+        _ files: [Entry], folders: Set<String>, at output: String, recorded: [PathKey: stat?] = [:], touched: Set<String> = []
+    ) -> [Entry]? {
         var root = stat()
         guard lstat(output, &root) == 0 else { return nil }
         let base = open(output, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard base >= 0 else { return nil }
         defer { close(base) }
-        let paths = Array(folders)
+        var entries: [Entry] = [("", root)]
+        entries.reserveCapacity(1 + folders.count + files.count)
+        var paths = Array(folders)
+        if !recorded.isEmpty {
+            // A folder made new is an entry added to its parent.
+            let found = paths.map { recorded[PathKey($0)] }
+            var touched = touched
+            for (path, info) in zip(paths, found) where info == nil { touched.insert(folder(of: path)) }
+            var looked: [String] = []
+            for (path, info) in zip(paths, found) {
+                if let info = info ?? nil, !touched.contains(path) { entries.append((path, info)) } else { looked.append(path) }
+            }
+            paths = looked
+        }
         let stamped = Parallel.map(paths) { path -> stat? in
             var info = stat()
             return fstatat(base, path, &info, AT_SYMLINK_NOFOLLOW) == 0 ? info : nil
         }
-        var entries: [Entry] = [("", root)]
-        entries.reserveCapacity(1 + paths.count + files.count)
         for (path, info) in zip(paths, stamped) {
             guard let info else { return nil }
             entries.append((path, info))
         }
         entries.append(contentsOf: files)
         return entries
+    }
+
+    /// The folder holding the entry at `path` (relative to a site's root, "" for the root).
+    static func folder(of path: String) -> String {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "" }
+        return String(Substring(path)[..<slash])
+    }
+
+    /// Whether `fill` leaves `file` where it is without looking at it: a kept file the recorded
+    /// spare holds (`Previous.inSpare`), when the folder being filled is that spare (`reused`)
+    /// and its folders are as recorded.
+    static func isLeftInPlace(_ file: OutputFile, reused: Bool, spareAsRecorded: Bool) -> Bool {
+        file.keepsPrevious && reused && spareAsRecorded && file.previous?.inSpare != nil
     }
 
     /// `.NAME.spare` beside `output`: the site the last build replaced, which the next build
@@ -357,7 +414,7 @@ public enum SiteWriter {
     /// removed or renamed), so a kept file the spare's record holds (`Previous.inSpare`) is there.
     static func fill(
         _ folder: String, with files: [OutputFile], previous: String?, made: inout Set<String>, reused: Bool,
-        existing: Set<PathKey> = [], spareAsRecorded: Bool = false, stamped: inout [Entry]?
+        existing: [PathKey: stat?] = [:], spareAsRecorded: Bool = false, stamped: inout [Entry]?
     ) throws(Failure) -> Report {
         // Each file's folders, found in its UTF-8 (`String.lastIndex(of:)` steps by characters:
         // a large rebuild's 37,000 kept files spent 1 % of its samples there); a file in the same
@@ -398,7 +455,7 @@ public enum SiteWriter {
             levels[depth].append(path)
         }
         for level in levels {
-            _ = try Parallel.map(level.filter { !existing.contains(PathKey($0)) }.sorted()) { (path: String) throws(Failure) in
+            _ = try Parallel.map(level.filter { existing.index(forKey: PathKey($0)) == nil }.sorted()) { (path: String) throws(Failure) in
                 if let problem = makeFolder("\(folder)/\(path)") { throw Failure(message: problem) }
             }
             made.formUnion(level)
@@ -421,7 +478,7 @@ public enum SiteWriter {
             }
             for index in stride(from: worker, to: files.count, by: workers) {
                 let file = files[index]
-                if file.keepsPrevious, reused, spareAsRecorded, let info = file.previous?.inSpare {
+                if isLeftInPlace(file, reused: reused, spareAsRecorded: spareAsRecorded), let info = file.previous?.inSpare {
                     // Already in place, as the spare's record and the intact check found it:
                     // nothing to do but record it (most files of a rebuild).
                     report.unchanged += 1

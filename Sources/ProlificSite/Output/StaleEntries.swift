@@ -50,9 +50,11 @@ enum StaleEntries {
     /// Removes from `root` (the spare, found as `recorded` says it is) the recorded entries that
     /// are neither one of `files` nor one of `folders`: files and links, then folders, deepest
     /// first. An entry gone already is fine; a folder that is not empty (the writer put nothing
-    /// there, so something else did) is removed whole. Whether all of them are gone.
+    /// there, so something else did) is removed whole. Whether all of them are gone; `removing`
+    /// gets the path of each entry it went for.
     static func remove(
-        _ recorded: SiteWriter.RecordedSpare, from root: String, keepingFiles files: Set<PathKey>, folders: Set<PathKey>
+        _ recorded: SiteWriter.RecordedSpare, from root: String, keepingFiles files: Set<PathKey>, folders: Set<PathKey>,
+        removing: inout [String]
     ) -> Bool {
         var complete = true
         /// Removes what is at `full` whole, the quick way having failed: whether it is gone.
@@ -65,6 +67,8 @@ enum StaleEntries {
         // Looked for on every core: the spare's 46,000 entries, one after the other, kept one core
         // busy alone for 10 ms at the end of every large rebuild, to find the few to remove.
         let (staleOthers, gone) = (stale(recorded.others, files, folders), stale(recorded.folders, folders, files))
+        removing += staleOthers
+        removing += gone
         for path in staleOthers {
             let full = "\(root)/\(path)"
             if unlink(full) == 0 || errno == ENOENT || errno == ENOTDIR { continue }

@@ -102,6 +102,25 @@ public struct FileInventory: Sendable, Equatable {
 
         var isDirectory: Bool { kind == Int64(S_IFDIR) }
 
+        /// A `stat` holding these five numbers, the rest zero: `Stamp(_:)` gives this stamp back.
+        /// nil for `never`.
+        var info: stat? {
+            guard self != .never, let mode = mode_t(exactly: kind) else { return nil }
+            func time(_ nanoseconds: Int64) -> timespec {
+                // Floored: a time before 1970 has a negative second and a positive nanosecond.
+                var (seconds, rest) = nanoseconds.quotientAndRemainder(dividingBy: 1_000_000_000)
+                if rest < 0 { (seconds, rest) = (seconds - 1, rest + 1_000_000_000) }
+                return timespec(tv_sec: Int(seconds), tv_nsec: Int(rest))
+            }
+            var info = stat()
+            info.st_mode = mode
+            info.st_ino = ino_t(UInt64(bitPattern: inode))
+            info.st_size = off_t(size)
+            info.st_mtim = time(modified)
+            info.st_ctim = time(changed)
+            return info
+        }
+
         /// Its five numbers, little-endian, for keys and digests.
         func append(to bytes: inout [UInt8]) {
             withUnsafeBytes(of: kind.littleEndian) { bytes += $0 }
@@ -736,9 +755,20 @@ public struct FileInventory: Sendable, Equatable {
 
     /// Every recorded entry but the root, by path relative to `root`: the folders, and the rest.
     public func entryPaths() -> (folders: [String], others: [String]) {
-        var folders: [String] = [], others: [String] = []
+        let (folders, others) = recordedEntries()
+        return (folders.map(\.path), others)
+    }
+
+    /// The same, each folder with its recorded metadata as a `stat` (`Stamp.info`: only what a
+    /// stamp holds), nil for one recorded as racy.
+    public func recordedEntries() -> (folders: [(path: String, info: stat?)], others: [String]) {
+        var folders: [(path: String, info: stat?)] = [], others: [String] = []
         forEachStamped { path, stamp in
-            if stamp.isDirectory { folders.append(String(decoding: path, as: UTF8.self)) } else { others.append(String(decoding: path, as: UTF8.self)) }
+            if stamp.isDirectory {
+                folders.append((String(decoding: path, as: UTF8.self), stamp.info))
+            } else {
+                others.append(String(decoding: path, as: UTF8.self))
+            }
         }
         return (folders, others)
     }
