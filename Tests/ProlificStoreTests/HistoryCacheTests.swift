@@ -81,7 +81,7 @@ import Testing
     func touch(_ world: Playground, _ path: String) {
         let folder = world.directory.path(path)
         Thread.sleep(forTimeInterval: 0.01)
-        FileManager.default.createFile(atPath: "\(folder)/.scratch", contents: Data())
+        #expect(FileManager.default.createFile(atPath: "\(folder)/.scratch", contents: Data()), "the folder's times are moved")
         try? FileManager.default.removeItem(atPath: "\(folder)/.scratch")
     }
 
