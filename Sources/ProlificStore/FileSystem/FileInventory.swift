@@ -760,7 +760,7 @@ public struct FileInventory: Sendable, Equatable {
     }
 
     /// The same, each folder with its recorded metadata as a `stat` (`Stamp.info`: only what a
-    /// stamp holds), nil for one recorded as racy.
+    /// stamp holds). A racy entry, its kind unknown, is among the others.
     public func recordedEntries() -> (folders: [(path: String, info: stat?)], others: [String]) {
         var folders: [(path: String, info: stat?)] = [], others: [String] = []
         forEachStamped { path, stamp in
