@@ -238,11 +238,9 @@ import Testing
     /// put back, is swept whole. Either way the new site is exactly the new files, even where a
     /// recorded folder is now a file and a recorded file a folder.
     @Test(arguments: ["none", "deep", "top"]) func aRecordedSpareIsRewrittenByItsRecord(tampering: String) throws {
-        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("prolific-site-\(UUID().uuidString)")
+        let (parent, out, spare) = try Self.siteAndSpareFolders()
         defer { try? FileManager.default.removeItem(at: parent) }
-        try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
-        let out = parent.appendingPathComponent("Site").path, spare = parent.appendingPathComponent(".Site.spare").path
-        func file(_ path: String, _ text: String) -> OutputFile { OutputFile(path: path, contents: Array(text.utf8)) }
+        let file = Self.file
         let first = [
             file("a/x.html", "x"), file("b/y.html", "y"), file("gone/deep/z.html", "z"), file("now-a-folder", "f"),
             file("a/old.html", "old"),
@@ -292,11 +290,9 @@ import Testing
     /// record of a folder written in, or removed from, or holding a new folder, says the new.
     @Test(arguments: ["none", "a", "b", "f", "f/g", "k", "k/n"])
     func foldersTheRebuildLeftAloneAreTakenFromTheRecord(touchedByHand: String) throws {
-        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("prolific-site-\(UUID().uuidString)")
+        let (parent, out, spare) = try Self.siteAndSpareFolders()
         defer { try? FileManager.default.removeItem(at: parent) }
-        try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
-        let out = parent.appendingPathComponent("Site").path, spare = parent.appendingPathComponent(".Site.spare").path
-        func file(_ path: String, _ text: String) -> OutputFile { OutputFile(path: path, contents: Array(text.utf8)) }
+        let file = Self.file
         let site = [
             file("a/x.html", "x"), file("b/y.html", "y"), file("c/z.html", "z"), file("f/g/h.html", "h"),
             file("f/i.html", "i"), file("k/m.html", "m"),
@@ -340,6 +336,17 @@ import Testing
                 "f/g/h.html": "h", "k": "(folder)", "k/m.html": "m", "k/n": "(folder)", "k/n/o.html": "o",
             ])
     }
+
+    /// A new folder (`parent`, for the caller to remove) where a site is written at `out`, and the
+    /// writer keeps the site it replaced at `spare`.
+    static func siteAndSpareFolders() throws -> (parent: URL, out: String, spare: String) {
+        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("prolific-site-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+        return (parent, parent.appendingPathComponent("Site").path, parent.appendingPathComponent(".Site.spare").path)
+    }
+
+    /// A file of a site, with `text` as its bytes.
+    static func file(_ path: String, _ text: String) -> OutputFile { OutputFile(path: path, contents: Array(text.utf8)) }
 
     /// Every entry under `folder` (links not followed): a regular file with its text, a folder
     /// as "(folder)".
