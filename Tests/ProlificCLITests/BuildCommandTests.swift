@@ -51,6 +51,22 @@ import Testing
         #expect(a.keys.contains("/users/ann.png"), "avatars are copied")
     }
 
+    /// Files dated centuries away (any user can `touch -d 2300-01-01`) are read and built like
+    /// any other, with the caches a build keeps: their times in nanoseconds wrap rather than
+    /// trap. A build crashed on them once.
+    @Test func filesDatedCenturiesAwayAreBuilt() throws {
+        let folder = try Self.demoCopy()
+        let content = folder.url.appendingPathComponent("Content").path
+        let dated = [("users/ann.md", 10_413_792_000), ("prolific.yml", -11_676_096_000)]
+        for (path, seconds) in dated {
+            var times = [timespec(tv_sec: seconds, tv_nsec: 0), timespec(tv_sec: seconds, tv_nsec: 0)]
+            #expect(utimensat(AT_FDCWD, "\(content)/\(path)", &times, 0) == 0, "\(path)")
+        }
+        for _ in 0..<2 { try Self.build("site", in: folder) }
+        let close = try CLI.run(["close", "--due", "--content", "Content", "--now", Self.now], in: folder.url)
+        #expect(close.status == 0, "\(close.stderr)")
+    }
+
     @Test func progressOnlyOnATerminalAndNothingWhenQuiet() throws {
         let folder = try TemporaryFolder()
         let plain = try CLI.run(["build", "--content", Self.demo, "--out", "site", "--now", Self.now], in: folder.url)

@@ -266,8 +266,10 @@ import Testing
         default:
             break
         }
-        let (folders, others) = record.entryPaths()
-        let recorded = SiteWriter.RecordedSpare(folders: folders, others: others) { record.foldersAreUnchanged(at: $0) }
+        let (folders, others) = record.recordedEntries()
+        let recorded = SiteWriter.RecordedSpare(folders: folders.map(\.path), folderInfo: folders.map(\.info), others: others) {
+            record.foldersAreUnchanged(at: $0)
+        }
         let third = [file("a/x.html", "x"), file("c/new.html", "new"), file("gone", "a file now"), file("now-a-folder/i.html", "i")]
         let staging = try SiteWriter.Staging(output: out, spare: recorded)
         #expect((staging.known != nil) == (tampering == "none"), "a spare with an entry added is swept, not trusted")
@@ -295,7 +297,7 @@ import Testing
         let file = Self.file
         let site = [
             file("a/x.html", "x"), file("b/y.html", "y"), file("c/z.html", "z"), file("f/g/h.html", "h"),
-            file("f/i.html", "i"), file("k/m.html", "m"),
+            file("f/i.html", "i"), file("k/m.html", "m"), file("m/keep.html", "keep"), file("m/old/q.html", "q"),
         ]
         let one = try SiteWriter.Staging(output: out)
         try one.write(site)
@@ -314,9 +316,11 @@ import Testing
                 path, fingerprint: Array(repeating: 1, count: 16),
                 previous: OutputFile.Previous(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), inSpare: info))
         }
-        // a and f/g are left alone; b is written in; c goes; f loses a file; k gets a new folder.
+        // a and f/g are left alone; b is written in; c goes; f loses a file; k gets a new
+        // folder; m loses one.
         let third = [
             try kept("a/x.html"), file("b/y.html", "y2"), try kept("f/g/h.html"), try kept("k/m.html"), file("k/n/o.html", "o"),
+            try kept("m/keep.html"),
         ]
         let staging = try SiteWriter.Staging(output: out, spare: recorded)
         #expect(staging.known != nil)
@@ -327,13 +331,17 @@ import Testing
             #expect(utimensat(AT_FDCWD, folder, &times, AT_SYMLINK_NOFOLLOW) == 0, "\(folder)")
         }
         _ = try staging.finish()
-        let written = try #require(staging.entries.flatMap { FileInventory(root: out, written: $0) })
+        // Those taken from the record are the `stat`s no `lstat` made: no folder has no link.
+        let entries = try #require(staging.entries)
+        #expect(Set(entries.filter { $0.info.st_nlink == 0 }.map(\.path)) == ["a", "f/g"], "\(touchedByHand)")
+        let written = try #require(FileInventory(root: out, written: entries))
         let leftAlone = ["a", "f/g"].contains(touchedByHand)
         #expect(written.isUnchanged() == !leftAlone, "\(touchedByHand)")
         #expect(
             Self.tree(out) == [
                 "a": "(folder)", "a/x.html": "x", "b": "(folder)", "b/y.html": "y2", "f": "(folder)", "f/g": "(folder)",
-                "f/g/h.html": "h", "k": "(folder)", "k/m.html": "m", "k/n": "(folder)", "k/n/o.html": "o",
+                "f/g/h.html": "h", "k": "(folder)", "k/m.html": "m", "k/n": "(folder)", "k/n/o.html": "o", "m": "(folder)",
+                "m/keep.html": "keep",
             ])
     }
 

@@ -25,7 +25,9 @@ public enum SiteWriter {
         public var unchanged: Int
     }
 
-    /// An entry of the written site and its metadata (`lstat`) as the build left it.
+    /// An entry of the written site and its metadata (`lstat`) as the build left it; for a folder
+    /// taken from the spare's record (`withFolders`), only what a stamp holds (kind, inode, size,
+    /// times), the rest zero.
     public typealias Entry = (path: String, info: stat)
 
     /// What the build before last recorded of the site that is now the spare: its entries, and a

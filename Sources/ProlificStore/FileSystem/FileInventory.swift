@@ -96,14 +96,13 @@ public struct FileInventory: Sendable, Equatable {
         init(_ info: stat) {
             self.init(
                 kind: Int64(info.st_mode & S_IFMT), inode: Int64(bitPattern: UInt64(info.st_ino)), size: Int64(info.st_size),
-                modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
-                changed: Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec))
+                modified: FileSystem.nanoseconds(info.st_mtim), changed: FileSystem.nanoseconds(info.st_ctim))
         }
 
         var isDirectory: Bool { kind == Int64(S_IFDIR) }
 
         /// A `stat` holding these five numbers, the rest zero: `Stamp(_:)` gives this stamp back.
-        /// nil for `never`.
+        /// nil for `never`, or a kind no file mode holds.
         var info: stat? {
             guard self != .never, let mode = mode_t(exactly: kind) else { return nil }
             func time(_ nanoseconds: Int64) -> timespec {
@@ -915,7 +914,7 @@ public struct FileInventory: Sendable, Equatable {
     static func clock() -> Int64 {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
-        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+        return FileSystem.nanoseconds(now)
     }
 }
 

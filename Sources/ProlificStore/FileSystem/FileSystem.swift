@@ -198,6 +198,13 @@ public enum FileSystem {
         return failure == 0 ? bytes : nil
     }
 
+    /// A file's time in nanoseconds since 1970, to compare metadata by. Wrapping, not trapping,
+    /// past 292 years either side of 1970: any user can date a file 2300 (`touch -d`), and the
+    /// build must not crash on it. Two times then share a number only 584 years apart.
+    public static func nanoseconds(_ time: timespec) -> Int64 {
+        Int64(time.tv_sec) &* 1_000_000_000 &+ Int64(time.tv_nsec)
+    }
+
     /// Whether two looks at a file saw the same file, unchanged: device, inode, size and times.
     private static func isSameFile(_ a: stat, _ b: stat) -> Bool {
         a.st_dev == b.st_dev && a.st_ino == b.st_ino && a.st_size == b.st_size && a.st_mtim.tv_sec == b.st_mtim.tv_sec

@@ -83,7 +83,7 @@ public struct HistoryCache {
         func times(_ path: String) -> [Int64] {
             var info = stat()
             guard stat(path, &info) == 0 else { return [-1, -1] }
-            return [Int64(info.st_size), Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)]
+            return [Int64(info.st_size), FileSystem.nanoseconds(info.st_mtim)]
         }
         let round = times(layout.roundFile(slug, number)) + times(layout.submissionsFolder(slug, number))
         if let seen, seen.leavesVotesOut, seen.round.prefix(4).elementsEqual(round) { return seen }
@@ -94,7 +94,7 @@ public struct HistoryCache {
     static func stamp(file path: String) -> Stamp {
         var info = stat()
         guard stat(path, &info) == 0 else { return Stamp(round: [-1, -1]) }
-        return Stamp(round: [Int64(info.st_size), Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)])
+        return Stamp(round: [Int64(info.st_size), FileSystem.nanoseconds(info.st_mtim)])
     }
 
     /// The stamps of every project file and round folder, taken before a build reads the content:
